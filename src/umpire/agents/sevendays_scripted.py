@@ -1,0 +1,211 @@
+"""A scripted Seven Days player that plays sensibly and says why.
+
+- Activates each unit once, best shot first; keeps the rest of the pool for reactions.
+- Shoots the target with the best chance of a kill (ATGM when it is better); moves to cover and
+  towards the objectives when it has no worthwhile shot.
+- Reacts when the reaction's chance of killing the activating unit is worth the token.
+- Units near their morale value fall back or call a battlegroup morale check.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import cast
+
+from umpire.core.actions import Action
+from umpire.core.game import Game
+from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot
+from umpire.rulesets.sevendays.movement import fall_back_point, move_options
+from umpire.rulesets.sevendays.odds import shot_odds
+from umpire.rulesets.sevendays.reactions import reaction_options
+from umpire.rulesets.sevendays.ruleset import SevenDays
+from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.world import World
+
+SHOT_WORTH = 0.08  # a shot whose value is below this is not worth the action
+
+
+class SevenDaysScripted:
+    name = "scripted"
+
+    def __init__(self, side: str) -> None:
+        self.side = side
+        self.last_reason = ""
+
+    # -- helpers ---------------------------------------------------------------------------
+    @staticmethod
+    def _shot_value(world: World, plan: ShotPlan, firer: Unit, target: Unit) -> float:
+        odds = shot_odds(world, plan, firer, target)
+        profile = world.profile(target)
+        weight = 1.0 + profile.bp / 10.0
+        morale = profile.morale or 5
+        return (odds.out + 0.5 * odds.markers / morale) * weight
+
+    def _best_shot(
+        self, world: World, state: SevenDaysState, unit: Unit, moved: bool, actions_left: int
+    ) -> tuple[float, Action | None, str]:
+        best: tuple[float, Action | None, str] = (0.0, None, "")
+        for target in state.units.values():
+            if not target.alive or target.side == unit.side:
+                continue
+            for kind in ("atgm", "gun"):
+                plan = plan_shot(
+                    world, state, unit, target, kind, moved=moved, actions_left=actions_left
+                )
+                if not isinstance(plan, ShotPlan) or not plan.possible:
+                    continue
+                value = self._shot_value(world, plan, unit, target)
+                if value > best[0]:
+                    odds = shot_odds(world, plan, unit, target)
+                    verb = "atgm" if kind == "atgm" else "fire"
+                    why = (
+                        f"{unit.name} {kind} at {target.name}: need {plan.need}+, "
+                        f"P kill {odds.out:.0%} is the best shot available"
+                    )
+                    best = (value, Action(verb, unit=unit.uid, target=target.uid), why)
+        return best
+
+    @staticmethod
+    def _shaken(world: World, unit: Unit) -> bool:
+        morale = world.profile(unit).morale or 99
+        return unit.markers > 0 and unit.markers >= morale - 2
+
+    # -- decisions -------------------------------------------------------------------------
+    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+        ruleset = cast(SevenDays, game.ruleset)
+        state = cast(SevenDaysState, game.state)
+        world = ruleset.world(state)
+        phase = state.flow.phase
+        if phase == "react":
+            return self._react(world, state, legal)
+        if phase == "activate":
+            return self._activate(world, state, legal)
+        return self._act(world, state, legal)
+
+    def _activate(self, world: World, state: SevenDaysState, legal: Sequence[Action]) -> Action:
+        fresh = [u for u in state.alive(self.side) if u.tokens == 0]
+        if not fresh:
+            self.last_reason = "every unit has acted; keeping tokens for reactions"
+            return Action("pass")
+        shaken = [u for u in fresh if self._shaken(world, u)]
+        if shaken:
+            unit = max(shaken, key=lambda u: u.markers)
+            self.last_reason = f"{unit.name} is shaken ({unit.markers} markers): rally it first"
+            return Action("activate", unit=unit.uid)
+        scored = []
+        for unit in fresh:
+            value, _, _ = self._best_shot(world, state, unit, False, 2)
+            scored.append((value, world.profile(unit).points, unit))
+        value, _, unit = max(scored, key=lambda t: (t[0], t[1]))
+        self.last_reason = (
+            f"activate {unit.name}: best shot value {value:.2f}"
+            if value > 0
+            else f"activate {unit.name} to manoeuvre"
+        )
+        return Action("activate", unit=unit.uid)
+
+    def _act(self, world: World, state: SevenDaysState, legal: Sequence[Action]) -> Action:
+        act = state.flow.activation
+        assert act is not None
+        unit = state.units[act.unit]
+        if self._shaken(world, unit) and act.actions_left == 2:
+            if fall_back_point(world, state, unit) is not None:
+                self.last_reason = f"{unit.name} is shaken: fall back and shed a marker"
+                return Action("fall_back", unit=unit.uid)
+            if unit.markers:
+                self.last_reason = f"{unit.name} is shaken: battlegroup morale check"
+                return Action("morale", unit=unit.uid)
+        if not act.fired:
+            value, shot, why = self._best_shot(world, state, unit, act.moved, act.actions_left)
+            if shot is not None and value >= SHOT_WORTH:
+                self.last_reason = why
+                return shot
+        if not act.moved:
+            move = self._best_move(world, state, unit)
+            if move is not None:
+                return move
+        self.last_reason = f"{unit.name} has nothing better to do"
+        return Action("end", unit=unit.uid)
+
+    def _best_move(self, world: World, state: SevenDaysState, unit: Unit) -> Action | None:
+        objectives = [o.at for o in world.scenario.spec.objectives]
+        enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
+        if not enemies:
+            return None
+        profile = world.profile(unit)
+        keep_off = 12.5 if profile.atgm is not None or profile.type.value == "support" else 0.0
+        here = self._place_score(world, unit, unit.pos, objectives, enemies, keep_off)
+        best: tuple[float, Action | None] = (here + 0.5, None)
+        candidates = [
+            Action("move", unit=unit.uid, point=p)
+            for p in move_options(world, state, unit, "normal")
+        ]
+        if act_has_two(state):
+            candidates += [
+                Action(kind, unit=unit.uid, point=p)
+                for kind in ("rapid", "road")
+                for p in move_options(world, state, unit, kind)
+            ]
+        for action in candidates:
+            assert action.point is not None
+            score = self._place_score(world, unit, action.point, objectives, enemies, keep_off)
+            if action.kind != "move":
+                score -= 1.0  # a rapid move gives up this activation's shot
+            if score > best[0]:
+                best = (score, action)
+        if best[1] is not None:
+            self.last_reason = (
+                f"{unit.name} moves to ({best[1].point[0]:.0f}, {best[1].point[1]:.0f}): "  # type: ignore[index]
+                "closer to the objectives and into cover where it can"
+            )
+        return best[1]
+
+    @staticmethod
+    def _place_score(
+        world: World,
+        unit: Unit,
+        point: tuple[float, float],
+        objectives: list[tuple[float, float]],
+        enemies: list[Unit],
+        keep_off: float,
+    ) -> float:
+        score = 0.0
+        if objectives:
+            score -= min(math.dist(point, o) for o in objectives) * 0.3
+        if any(a.kind.cover for a in world.table.areas_at(*point)):
+            score += 4.0
+        nearest = min(math.dist(point, e.pos) for e in enemies)
+        if nearest < keep_off:
+            score -= (keep_off - nearest) * 2
+        if world.is_vehicle(unit) and nearest < 6:
+            score -= 6 - nearest  # keep tanks out of LAW range
+        return score
+
+    def _react(self, world: World, state: SevenDaysState, legal: Sequence[Action]) -> Action:
+        act = state.flow.activation
+        assert act is not None
+        activator = state.units[act.unit]
+        best: tuple[float, Action | None, str] = (0.0, None, "")
+        for option in reaction_options(world, state, activator, state.flow.reacting_to_move):
+            reactor = state.units[option.unit]
+            odds = shot_odds(world, option.plan, reactor, activator)
+            p_react = min(1.0, (7 - option.need) / 6)
+            value = p_react * (
+                odds.out + 0.3 * odds.markers / (world.profile(activator).morale or 5)
+            )
+            if value > best[0]:
+                why = (
+                    f"react with {reactor.name}: {option.need}+ to react, "
+                    f"P kill {odds.out:.0%} against {activator.name}"
+                )
+                best = (value, Action("react", unit=option.unit), why)
+        if best[1] is not None and best[0] >= 0.06:
+            self.last_reason = best[2]
+            return best[1]
+        self.last_reason = "no reaction worth a token"
+        return Action("no_react")
+
+
+def act_has_two(state: SevenDaysState) -> bool:
+    return state.flow.activation is not None and state.flow.activation.actions_left == 2

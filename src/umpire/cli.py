@@ -1,0 +1,289 @@
+"""The ``umpire`` command line: battles, replays, rules and scenarios."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from umpire.agents.base import Agent, make_agent
+from umpire.core.actions import Action
+from umpire.core.errors import IllegalActionError, UmpireError
+from umpire.core.events import Event
+from umpire.core.game import Game, load_record, new_game, replay
+from umpire.core.ruleset import get_ruleset, ruleset_ids, split_game_id
+from umpire.play import play_out, summary
+
+app = typer.Typer(
+    help="Umpire: play tabletop wargames by their rules.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+SIDE_STYLE = {"nato": "bold blue", "pact": "bold red"}
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    return typer.Exit(code)
+
+
+class EventPrinter:
+    """Prints events as they happen: every roll with what it needed and the rule behind it."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def __call__(self, event: Event) -> None:
+        kind = event.get("kind")
+        text = str(event.get("text", "")).replace("[", "\\[")
+        rule = event.get("rule")
+        tag = f" [dim]({rule})[/]" if rule else ""
+        if kind == "turn":
+            self.console.rule(f"[bold]{event['text'].strip('- ')}")
+        elif kind == "roll":
+            mark = "[green]✓[/]" if event.get("success") else "[red]✗[/]"
+            self.console.print(f"   🎲 {text} {mark}{tag}")
+        elif kind in ("destroyed", "removed"):
+            self.console.print(f"   [bold red]💥 {text}[/]{tag}")
+        elif kind == "game_over":
+            self.console.print(f"[bold yellow]🏁 {text}[/]{tag}")
+        elif kind in ("activate", "initiative", "seize", "pass"):
+            self.console.print(f"[bold]▶ {text}[/]{tag}")
+        else:
+            self.console.print(f"   {text}{tag}")
+
+
+class HumanPlayer:
+    """A person at the terminal: picks from the numbered legal actions (with odds), or types
+    ``move X Y`` / ``rapid X Y`` to move anywhere in reach, ``undo`` or ``quit``."""
+
+    name = "human"
+
+    def __init__(self, side: str, console: Console) -> None:
+        self.side = side
+        self.console = console
+        self.last_reason = "chosen by the player"
+
+    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+        flow = game.state.flow
+        self.console.print(
+            f"[{SIDE_STYLE.get(self.side, 'bold')}]{self.side.upper()}[/] to act "
+            f"(turn {flow.turn}, tokens {flow.pools}):"
+        )
+        for index, action in enumerate(legal, 1):
+            self.console.print(f"  {index:>3}. {game.describe(action)}".replace("[", "\\["))
+        while True:
+            try:
+                answer = input("choose a number (or 'move X Y', 'rapid X Y', 'quit'): ").strip()
+            except EOFError:
+                answer = "quit"
+            if answer in ("q", "quit"):
+                raise KeyboardInterrupt
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            parts = answer.split()
+            if len(parts) == 3 and parts[0] in ("move", "rapid", "road"):
+                unit = getattr(game.state.flow.activation, "unit", None)
+                try:
+                    point = (float(parts[1]), float(parts[2]))
+                except ValueError:
+                    self.console.print("  coordinates must be numbers, e.g. 'move 20 14.5'")
+                    continue
+                candidate = Action(parts[0], unit=unit, point=point)
+                try:
+                    game.branch().apply(candidate)
+                except IllegalActionError as exc:
+                    self.console.print(f"  [red]refused:[/] {exc}".replace("[rule", "\\[rule"))
+                    continue
+                return candidate
+            self.console.print(f"  [red]refused:[/] enter 1-{len(legal)} or a move command")
+
+
+def _players(
+    ruleset_id: str, sides: dict[str, str], seed: int, console: Console
+) -> dict[str, Agent]:
+    out: dict[str, Agent] = {}
+    for side, kind in sides.items():
+        if kind == "human":
+            out[side] = HumanPlayer(side, console)
+        else:
+            kind = "scripted" if kind == "ai" else kind
+            out[side] = make_agent(kind, ruleset_id, side, seed)
+    return out
+
+
+def _print_report(game: Game, data: dict[str, Any]) -> None:
+    console.print()
+    winner = data["winner"]
+    headline = "Draw" if winner == "draw" else f"{str(winner).upper()} wins"
+    console.rule(f"[bold]Battle report — {headline} ({data['how']})")
+    console.print(
+        f"{data['ruleset']}/{data['scenario']}  seed {data['seed']}  turns played {data['turns']}"
+        f"  actions {data['actions']}  events {data['events']}"
+    )
+    table = RichTable(title="Losses")
+    for col in ("side", "units lost", "points", "BP lost", "break point", "destroyed", "removed"):
+        table.add_column(col)
+    for side, loss in data["losses"].items():
+        table.add_row(
+            side.upper(),
+            f"{loss['units']}/{loss['of_units']}",
+            str(loss["points"]),
+            f"{loss['bp']}/{loss['total_bp']}",
+            str(loss["break_point"]),
+            ", ".join(loss["destroyed"]) or "-",
+            ", ".join(loss["removed"]) or "-",
+        )
+    console.print(table)
+    fired = data.get("house_rules_fired") or {}
+    if fired:
+        console.print("House rules that fired: " + ", ".join(f"{k} ×{v}" for k, v in fired.items()))
+    else:
+        console.print("No house rule fired.")
+
+
+@app.command()
+def battle(
+    game_id: Annotated[
+        str, typer.Argument(help="RULESET/SCENARIO, e.g. sevendays/meeting-engagement")
+    ] = "sevendays/meeting-engagement",
+    seed: Annotated[int, typer.Option(help="Seed of the game's dice (reproducible).")] = 1,
+    nato: Annotated[str, typer.Option(help="ai | scripted | random | human")] = "ai",
+    pact: Annotated[str, typer.Option(help="ai | scripted | random | human")] = "ai",
+    record: Annotated[Path | None, typer.Option(help="Save the game record to this file.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary only.")] = False,
+    quiet: Annotated[bool, typer.Option(help="Do not show events as they happen.")] = False,
+    house_rules: Annotated[
+        Path | None, typer.Option(help="YAML file overriding house-rule numbers.")
+    ] = None,
+) -> None:
+    """Play a battle, AI vs AI by default, showing every activation and die roll."""
+    try:
+        ruleset_id, scenario = split_game_id(game_id)
+        ruleset = get_ruleset(ruleset_id)
+        options: dict[str, Any] = {}
+        if house_rules is not None:
+            from umpire.rulesets.sevendays.config import load_house_rules_override
+
+            options["house_rules"] = load_house_rules_override(house_rules)
+        sides = {"nato": nato, "pact": pact}
+        for side, kind in sides.items():
+            if side not in ruleset.meta.players:
+                raise UmpireError(f"{ruleset_id} has no side {side!r}")
+            if kind not in ("ai", "scripted", "random", "human"):
+                raise UmpireError(f"--{side} {kind!r}: choose ai, scripted, random or human")
+        game = new_game(game_id, seed=seed, options=options)
+        game.record.players = dict(sides)
+        players = _players(ruleset_id, sides, seed, console)
+        show = not (quiet or as_json)
+        try:
+            play_out(game, players, EventPrinter(console) if show else None)
+        except KeyboardInterrupt:
+            if record is not None:
+                game.record.save(record)
+                err.print(f"stopped; the game so far is saved in {record}")
+            raise typer.Exit(130) from None
+        data = summary(game)
+        if record is not None:
+            game.record.result = {k: data[k] for k in ("winner", "how", "turns", "events")}
+            game.record.save(record)
+    except UmpireError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        print(json.dumps(data, indent=1))
+    else:
+        _print_report(game, data)
+        if record is not None:
+            console.print(f"Record saved to {record}; replay it with: umpire replay {record}")
+
+
+@app.command("replay")
+def replay_cmd(
+    path: Annotated[Path, typer.Argument(help="A record saved with --record.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary only.")] = False,
+    quiet: Annotated[bool, typer.Option(help="Do not show events.")] = False,
+) -> None:
+    """Replay a saved game and check it reaches the same result."""
+    try:
+        rec = load_record(path)
+        game = replay(rec)
+    except UmpireError as exc:
+        raise _fail(str(exc)) from None
+    if not (quiet or as_json):
+        printer = EventPrinter(console)
+        for event in game.events:
+            printer(event)
+    data = summary(game)
+    if rec.result is not None:
+        mismatch = {
+            k: (rec.result[k], data[k])
+            for k in rec.result
+            if k in data and rec.result[k] != data[k]
+        }
+        if mismatch:
+            raise _fail(f"{path}: replay differs from the recorded result: {mismatch}", 1)
+    if as_json:
+        print(json.dumps(data, indent=1))
+    else:
+        if game.is_over:
+            _print_report(game, data)
+        else:
+            console.print(f"Replayed {len(rec.actions)} actions; the game is not finished.")
+        if rec.result is not None:
+            console.print("[green]Replay matches the recorded result.[/]")
+
+
+@app.command()
+def rules(
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id")] = "sevendays",
+    markdown: Annotated[bool, typer.Option(help="Print docs/rules markdown.")] = False,
+) -> None:
+    """List every implemented rule with its id and provenance."""
+    if ruleset != "sevendays":
+        raise _fail(f"unknown ruleset {ruleset!r}; known rulesets: {', '.join(ruleset_ids())}")
+    from umpire.rulesets.sevendays.config import rule_catalog, rules_markdown
+
+    if markdown:
+        sys.stdout.write(rules_markdown())
+        return
+    table = RichTable(title="Seven Days to the River Rhine — rules")
+    for col in ("id", "provenance", "source"):
+        table.add_column(col)
+    for entry in rule_catalog().values():
+        table.add_row(entry.id, entry.provenance, entry.ref)
+    console.print(table)
+
+
+@app.command()
+def scenarios() -> None:
+    """List rulesets and their scenarios."""
+    for ruleset_id in ruleset_ids():
+        try:
+            ids = get_ruleset(ruleset_id).scenario_ids()
+        except UmpireError as exc:
+            raise _fail(str(exc)) from None
+        for scenario in ids:
+            console.print(f"{ruleset_id}/{scenario}")
+
+
+def main() -> None:
+    """Entry point: user errors print one line and exit non-zero, never a traceback."""
+    try:
+        app()
+    except UmpireError as exc:  # pragma: no cover - commands catch their own
+        err.print(f"error: {exc}")
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

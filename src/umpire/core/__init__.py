@@ -1,0 +1,1 @@
+"""Ruleset-agnostic engine core: state, random stream, events, records, registry."""

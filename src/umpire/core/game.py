@@ -1,0 +1,130 @@
+"""``Game``: a ruleset, a state and the record that produced it.
+
+The record (ruleset + version, scenario, seed, actions) is the source of truth: undo and
+branching rebuild the state by replaying it, so hidden information and dice can never leak
+through a stored snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from umpire.core.actions import Action
+from umpire.core.errors import RecordMismatchError
+from umpire.core.events import Event
+from umpire.core.record import Record
+from umpire.core.ruleset import Outcome, Ruleset, get_ruleset, split_game_id
+
+
+class Game:
+    """A game in progress: ``legal_actions()``, ``apply(action)``, ``undo()``, ``record``."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        scenario: str,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.options = dict(options or {})
+        self.state = ruleset.new_state(scenario, seed, self.options)
+        self.record = Record(
+            ruleset=ruleset.meta.id,
+            version=ruleset.meta.version,
+            scenario=scenario,
+            seed=seed,
+            options=dict(self.options),
+        )
+        self.events: list[Event] = list(getattr(self.state, "setup_events", []))
+        self._event_marks: list[int] = []
+
+    # -- queries ---------------------------------------------------------------------------
+    @property
+    def to_act(self) -> str | None:
+        """The player who must decide now (``None`` once the game is over)."""
+        return self.ruleset.to_act(self.state)
+
+    @property
+    def is_over(self) -> bool:
+        return self.ruleset.outcome(self.state) is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.ruleset.outcome(self.state)
+
+    def legal_actions(self) -> list[Action]:
+        return self.ruleset.legal_actions(self.state)
+
+    def describe(self, action: Action) -> str:
+        return self.ruleset.describe(self.state, action)
+
+    def observation(self, player: str) -> dict[str, Any]:
+        """What ``player`` may see: no future dice, no opponent secrets."""
+        return self.ruleset.observation(self.state, player)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.ruleset.state_to_dict(self.state)
+
+    # -- changes ---------------------------------------------------------------------------
+    def apply(self, action: Action | Mapping[str, Any]) -> list[Event]:
+        """Play ``action``; raises ``IllegalActionError``, state unchanged, if rules forbid it."""
+        if not isinstance(action, Action):
+            action = Action.from_dict(dict(action))
+        new_events = self.ruleset.apply(self.state, action)
+        self._event_marks.append(len(self.events))
+        self.events.extend(new_events)
+        self.record.actions.append(action)
+        return new_events
+
+    def undo(self, steps: int = 1) -> None:
+        """Take back the last ``steps`` actions (the dice rolled for them are un-rolled too)."""
+        steps = max(0, min(steps, len(self.record.actions)))
+        if steps == 0:
+            return
+        rebuilt = self.branch(len(self.record.actions) - steps)
+        self.state, self.events, self._event_marks = (
+            rebuilt.state,
+            rebuilt.events,
+            rebuilt._event_marks,
+        )
+        self.record.actions = rebuilt.record.actions
+
+    def branch(self, at: int | None = None) -> Game:
+        """A new, independent game replayed from the first ``at`` actions of this one."""
+        count = len(self.record.actions) if at is None else at
+        if not 0 <= count <= len(self.record.actions):
+            raise ValueError(f"branch point {count} outside 0..{len(self.record.actions)}")
+        twin = Game(self.ruleset, self.record.scenario, self.record.seed, self.options)
+        twin.record.players = dict(self.record.players)
+        for action in self.record.actions[:count]:
+            twin.apply(action)
+        return twin
+
+
+def new_game(game_id: str, seed: int = 0, options: Mapping[str, Any] | None = None) -> Game:
+    """Start a game, e.g. ``new_game("sevendays/meeting-engagement", seed=1)``."""
+    ruleset_id, scenario = split_game_id(game_id)
+    return Game(get_ruleset(ruleset_id), scenario, seed, options)
+
+
+def replay(record: Record) -> Game:
+    """Rebuild a game from its record; raises if the record is for another ruleset version."""
+    ruleset = get_ruleset(record.ruleset)
+    if record.version != ruleset.meta.version:
+        raise RecordMismatchError(
+            f"record is for {record.ruleset} version {record.version}, "
+            f"this Umpire has version {ruleset.meta.version}"
+        )
+    game = Game(ruleset, record.scenario, record.seed, record.options)
+    game.record.players = dict(record.players)
+    for action in record.actions:
+        game.apply(action)
+    return game
+
+
+def load_record(path: str | Path) -> Record:
+    """Read a record file saved with ``--record``."""
+    return Record.load(path)

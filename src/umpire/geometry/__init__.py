@@ -1,0 +1,1 @@
+"""Table geometry: continuous tables in inches (shapely); grids come later."""

@@ -1,0 +1,267 @@
+"""A continuous wargames table measured in inches, with terrain areas and roads (shapely).
+
+Terrain areas are polygons with a kind; what a kind does (blocks line of sight, gives cover,
+how hard it is to cross) is data supplied by the ruleset, so a house rule can change it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import shapely
+from shapely.geometry import LineString, Point, Polygon
+from shapely.prepared import PreparedGeometry, prep
+
+Vec = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class TerrainKind:
+    """What a kind of terrain does. ``going`` maps a mover class to open/rough/very_rough/
+    impassable; ``see_into`` is how deep (inches) a unit can see into or out of a blocking area
+    it stands in."""
+
+    name: str
+    blocks_los: bool = False
+    cover: bool = False
+    see_into: float = 2.0
+    occupant_sees_over: bool = False
+    going: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Area:
+    """One terrain piece on the table."""
+
+    id: str
+    kind: TerrainKind
+    polygon: Polygon
+    prepared: PreparedGeometry = field(init=False, repr=False)
+    bbox: tuple[float, float, float, float] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.prepared = prep(self.polygon)
+        x0, y0, x1, y1 = self.polygon.bounds
+        self.bbox = (float(x0), float(y0), float(x1), float(y1))
+
+    def contains(self, x: float, y: float) -> bool:
+        x0, y0, x1, y1 = self.bbox
+        if x < x0 or x > x1 or y < y0 or y > y1:
+            return False
+        return bool(self.prepared.covers(Point(x, y)))
+
+    def touches_segment(self, ax: float, ay: float, bx: float, by: float) -> bool:
+        x0, y0, x1, y1 = self.bbox
+        if max(ax, bx) < x0 or min(ax, bx) > x1 or max(ay, by) < y0 or min(ay, by) > y1:
+            return False
+        return bool(self.prepared.intersects(LineString(((ax, ay), (bx, by)))))
+
+
+@dataclass(eq=False)
+class Road:
+    id: str
+    line: LineString
+    width: float = 2.0
+
+    def distance(self, x: float, y: float) -> float:
+        return float(self.line.distance(Point(x, y)))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Where a straight move first enters a terrain area."""
+
+    distance: float
+    area: Area
+    point: Vec
+
+
+class Table:
+    """A rectangular table ``width`` x ``height`` inches, origin at the bottom-left corner."""
+
+    def __init__(
+        self,
+        width: float,
+        height: float,
+        areas: Iterable[Area] = (),
+        roads: Iterable[Road] = (),
+    ) -> None:
+        self.width = float(width)
+        self.height = float(height)
+        self.areas: tuple[Area, ...] = tuple(areas)
+        self.roads: tuple[Road, ...] = tuple(roads)
+        self._blocking = tuple(a for a in self.areas if a.kind.blocks_los)
+        self._areas_at_cache: dict[Vec, tuple[Area, ...]] = {}
+        self._entries_cache: dict[tuple[float, ...], list[Entry]] = {}
+
+    # -- points ----------------------------------------------------------------------------
+    def inside(self, x: float, y: float, margin: float = 0.0) -> bool:
+        return margin <= x <= self.width - margin and margin <= y <= self.height - margin
+
+    def clamp(self, x: float, y: float, margin: float = 0.5) -> Vec:
+        return (
+            min(max(x, margin), self.width - margin),
+            min(max(y, margin), self.height - margin),
+        )
+
+    def areas_at(self, x: float, y: float) -> tuple[Area, ...]:
+        key = (round(x, 2), round(y, 2))
+        found = self._areas_at_cache.get(key)
+        if found is None:
+            found = tuple(a for a in self.areas if a.contains(*key))
+            if len(self._areas_at_cache) > 50_000:
+                self._areas_at_cache.clear()
+            self._areas_at_cache[key] = found
+        return found
+
+    def road_at(self, x: float, y: float) -> Road | None:
+        for road in self.roads:
+            if road.distance(x, y) <= road.width / 2 + 1e-6:
+                return road
+        return None
+
+    # -- movement --------------------------------------------------------------------------
+    def entries(self, start: Vec, end: Vec) -> list[Entry]:
+        """Areas a straight move from ``start`` to ``end`` enters, nearest first.
+
+        Areas that already contain ``start`` are not "entered". Cached: terrain is static."""
+        key = (start[0], start[1], end[0], end[1])
+        cached = self._entries_cache.get(key)
+        if cached is None:
+            cached = self._entries(start, end)
+            if len(self._entries_cache) > 100_000:
+                self._entries_cache.clear()
+            self._entries_cache[key] = cached
+        return list(cached)
+
+    def _entries(self, start: Vec, end: Vec) -> list[Entry]:
+        ax, ay = start
+        bx, by = end
+        here = self.areas_at(ax, ay)
+        found: list[Entry] = []
+        segment: LineString | None = None
+        for area in self.areas:
+            if area in here or not area.touches_segment(ax, ay, bx, by):
+                continue
+            if segment is None:
+                segment = LineString((start, end))
+            crossing = segment.intersection(area.polygon)
+            if crossing.is_empty:
+                continue
+            distance = min(
+                math.dist(start, c)
+                for geom in getattr(crossing, "geoms", (crossing,))
+                for c in geom.coords
+            )
+            point = _along(start, end, distance)
+            found.append(Entry(distance, area, point))
+        found.sort(key=lambda e: e.distance)
+        return found
+
+    def road_destination(self, road: Road, start: Vec, distance: float, forward: bool) -> Vec:
+        """The point ``distance`` inches along ``road`` from the point nearest ``start``."""
+        s = float(road.line.project(Point(start)))
+        s = min(max(s + (distance if forward else -distance), 0.0), float(road.line.length))
+        p = road.line.interpolate(s)
+        return (float(p.x), float(p.y))
+
+    # -- line of sight ---------------------------------------------------------------------
+    def terrain_blocks(self, a: Vec, b: Vec) -> bool:
+        """Does blocking terrain cut the line from ``a`` to ``b``?
+
+        A blocking area holding one end blocks only if the line runs deeper than the kind's
+        ``see_into`` inside it (a unit at the edge of a wood sees out, one deep inside does
+        not); a hill holding an end never blocks (its occupant sees over it)."""
+        ax, ay = a
+        bx, by = b
+        for area in self._blocking:
+            if not area.touches_segment(ax, ay, bx, by):
+                continue
+            holds_a = area.contains(ax, ay)
+            holds_b = area.contains(bx, by)
+            if not holds_a and not holds_b:
+                return True
+            if area.kind.occupant_sees_over:
+                continue
+            inside = LineString((a, b)).intersection(area.polygon).length
+            limit = area.kind.see_into * (int(holds_a) + int(holds_b))
+            if inside > limit + 1e-9:
+                return True
+        return False
+
+    def terrain_crossings(self, rays: Sequence[tuple[Vec, Vec]]) -> list[bool]:
+        """For each ray, whether it crosses any terrain area that holds neither of its ends
+        (used for the "more than 50% obscured" test)."""
+        if not rays:
+            return []
+        lines = shapely.linestrings([[r[0], r[1]] for r in rays])
+        out = [False] * len(rays)
+        for area in self.areas:
+            if not (area.kind.blocks_los or area.kind.cover):
+                continue
+            hits = shapely.intersects(lines, area.polygon)
+            for i, hit in enumerate(hits):
+                if hit and not out[i]:
+                    (ax, ay), (bx, by) = rays[i]
+                    if not area.contains(ax, ay) and not area.contains(bx, by):
+                        out[i] = True
+        return out
+
+
+def _along(start: Vec, end: Vec, distance: float) -> Vec:
+    length = math.dist(start, end)
+    if length == 0:
+        return start
+    t = distance / length
+    return (start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t)
+
+
+def along(start: Vec, end: Vec, distance: float) -> Vec:
+    """The point ``distance`` inches from ``start`` towards ``end``."""
+    return _along(start, end, distance)
+
+
+def bearing(a: Vec, b: Vec) -> float:
+    """Compass-free angle in degrees from ``a`` to ``b`` (0 = +x, counter-clockwise)."""
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0
+
+
+def angle_between(facing: float, direction: float) -> float:
+    """Smallest absolute difference between two angles, in degrees (0..180)."""
+    diff = (direction - facing) % 360.0
+    return min(diff, 360.0 - diff)
+
+
+def in_arc(origin: Vec, facing: float, arc: float, target: Vec) -> bool:
+    """Is ``target`` inside the ``arc``-degree arc centred on ``facing`` at ``origin``?"""
+    if arc >= 360.0:
+        return True
+    return angle_between(facing, bearing(origin, target)) <= arc / 2 + 1e-9
+
+
+def segment_point_distance(a: Vec, b: Vec, p: Vec) -> float:
+    """Shortest distance from point ``p`` to the segment ``a``-``b``."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    px, py = p[0] - ax, p[1] - ay
+    length2 = dx * dx + dy * dy
+    if length2 == 0.0:
+        return math.hypot(px, py)
+    t = max(0.0, min(1.0, (px * dx + py * dy) / length2))
+    return math.hypot(px - t * dx, py - t * dy)
+
+
+def polygon_from_spec(spec: dict[str, Any]) -> Polygon:
+    """Build a polygon from a data-file shape: ``polygon``, ``rect`` or ``circle``."""
+    if "polygon" in spec:
+        return Polygon(spec["polygon"])
+    if "rect" in spec:
+        x0, y0, x1, y1 = (float(v) for v in spec["rect"])
+        return Polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    if "circle" in spec:
+        (cx, cy), r = spec["circle"]
+        return Point(float(cx), float(cy)).buffer(float(r), quad_segs=4)
+    raise ValueError("a terrain shape needs one of: polygon, rect, circle")

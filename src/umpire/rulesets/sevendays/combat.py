@@ -1,0 +1,23 @@
+"""Resolving a planned shot: roll to hit, then the effects of each hit."""
+
+from __future__ import annotations
+
+from umpire.core.events import Event
+from umpire.rulesets.sevendays.damage import resolve_foot_hits, resolve_vehicle_hit
+from umpire.rulesets.sevendays.firing import ShotPlan, roll_to_hit
+from umpire.rulesets.sevendays.state import SevenDaysState
+from umpire.rulesets.sevendays.world import World
+
+
+def resolve_shot(world: World, state: SevenDaysState, plan: ShotPlan) -> list[Event]:
+    firer = state.units[plan.firer]
+    target = state.units[plan.target]
+    hits, event = roll_to_hit(state, plan, firer, target)
+    events = [event]
+    if hits == 0:
+        return events
+    if plan.target_is_vehicle:
+        events += resolve_vehicle_hit(world, state, plan, firer, target)
+    else:
+        events += resolve_foot_hits(world, state, plan, hits, target)
+    return events

@@ -1,0 +1,134 @@
+"""Effects of hits: vehicles (penetration, damage) and infantry/support (markers, conversion).
+
+Rules sevendays.hit.* (digest 'Hits against vehicles', transcription p19).
+"""
+
+from __future__ import annotations
+
+from umpire.core.events import Event, note, roll
+from umpire.geometry.table import in_arc
+from umpire.rulesets.sevendays.firing import ShotPlan
+from umpire.rulesets.sevendays.morale import add_markers, house_fired
+from umpire.rulesets.sevendays.orbat import Weapon
+from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.world import World
+
+
+def hits_front(target: Unit, firer_pos: tuple[float, float]) -> bool:
+    """Rule sevendays.hit.facing: the firer is inside the target's front 180 degrees."""
+    return in_arc(target.pos, target.facing, 180.0, firer_pos)
+
+
+def heat_vs_special(weapon: Weapon, special: bool) -> bool:
+    """Rule sevendays.hit.heat_vs_special (infantry LAW/RPG are exempt)."""
+    return weapon.heat and special and not weapon.infantry_at
+
+
+def conversion(heavy: bool, cover: str) -> tuple[int, int]:
+    """Rule sevendays.hit.foot_conversion: (dice per hit, score needed on each d6)."""
+    if heavy:
+        return 2, {"open": 4, "cover": 4, "fortified": 5}[cover]
+    return 1, {"open": 4, "cover": 5, "fortified": 6}[cover]
+
+
+def resolve_vehicle_hit(
+    world: World, state: SevenDaysState, plan: ShotPlan, firer: Unit, target: Unit
+) -> list[Event]:
+    armour = world.profile(target).armour
+    assert armour is not None
+    front = hits_front(target, firer.pos)
+    value = armour.front if front else armour.side
+    facing = "front" if front else "side"
+    weapon = plan.weapon
+    if heat_vs_special(weapon, armour.special):
+        dice = state.rng.dice(2, 10)
+        die = min(dice)
+        how = "HEAT vs special armour: 2d10 keep lowest"
+        rule = "sevendays.hit.heat_vs_special"
+    else:
+        dice = [state.rng.d(10)]
+        die = dice[0]
+        how = "d10"
+        rule = "sevendays.hit.penetration"
+    total = die + weapon.value
+    pen = total > value
+    events: list[Event] = [
+        roll(
+            rule,
+            f"penetration on {target.name}'s {facing} armour {value}: {how} {dice} "
+            f"+ {weapon.value} = {total} (must exceed {value}) -> "
+            + ("penetrates" if pen else "no penetration"),
+            dice,
+            total,
+            value + 1,
+            pen,
+            unit=target.uid,
+        )
+    ]
+    if not pen:
+        house_fired(state, "sevendays.hit.no_penetration")
+        events += add_markers(
+            world,
+            state,
+            target,
+            world.house.no_penetration_markers,
+            "sevendays.hit.no_penetration",
+            "shaken by a non-penetrating hit",
+        )
+        return events
+    die = state.rng.d(6)
+    row = next(r for r in world.house.damage_table if die <= r.max)
+    house_fired(state, "sevendays.hit.damage")
+    events.append(
+        roll(
+            "sevendays.hit.damage",
+            f"damage d6 {die} -> {row.result}",
+            [die],
+            die,
+            None,
+            row.result == "destroyed",
+            unit=target.uid,
+        )
+    )
+    if row.result == "destroyed":
+        target.status = "destroyed"
+        target.wreck = True
+        events.append(
+            note(
+                "destroyed",
+                f"{target.name} is destroyed and leaves a wreck",
+                "sevendays.hit.damage",
+                unit=target.uid,
+            )
+        )
+    else:
+        events += add_markers(world, state, target, row.markers, "sevendays.hit.damage", "damaged")
+    return events
+
+
+def resolve_foot_hits(
+    world: World, state: SevenDaysState, plan: ShotPlan, hits: int, target: Unit
+) -> list[Event]:
+    cover = "cover" if world.in_cover(target) else "open"
+    per_hit, need = conversion(plan.heavy, cover)
+    events = add_markers(world, state, target, hits, "sevendays.hit.foot_marker", f"{hits} hit(s)")
+    if not target.alive:
+        return events
+    dice = state.rng.dice(per_hit * hits, 6)
+    extra = sum(1 for d in dice if d >= need)
+    events.append(
+        roll(
+            "sevendays.hit.foot_conversion",
+            f"conversion vs {target.name} in the {cover}: {len(dice)}d6 {dice} need {need}+ "
+            f"-> {extra} more marker(s)",
+            dice,
+            extra,
+            need,
+            extra > 0,
+            unit=target.uid,
+        )
+    )
+    events += add_markers(
+        world, state, target, extra, "sevendays.hit.foot_conversion", "conversion"
+    )
+    return events

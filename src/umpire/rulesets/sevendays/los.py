@@ -1,0 +1,116 @@
+"""Line of sight and the "more than 50% obscured" test (rules sevendays.los.*).
+
+Sight is traced centre to centre. Terrain blocks as the table says; enemy vehicles (of the
+firer) and all wrecks block too. For the obscured test, ``obscured_rays`` lines are traced from
+the firer's centre to points spread across the target's width, perpendicular to the line of
+sight; a line counts as obscured if it crosses terrain (other than terrain holding either end),
+a vehicle or a wreck. The target is obscured when more than half of the lines are.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from umpire.geometry.table import segment_point_distance
+from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.world import World
+
+Vec = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    visible: bool
+    obscured: bool = False
+
+
+def _bodies(
+    world: World, state: SevenDaysState, firer: Unit, target: Unit, a: Vec, b: Vec, reach: float
+) -> tuple[list[Vec], list[Vec]]:
+    """Positions of units near the segment a-b that block (enemy vehicles of the firer and all
+    wrecks) and that only obscure (friendly vehicles)."""
+    x0, x1 = (a[0], b[0]) if a[0] <= b[0] else (b[0], a[0])
+    y0, y1 = (a[1], b[1]) if a[1] <= b[1] else (b[1], a[1])
+    x0 -= reach
+    y0 -= reach
+    x1 += reach
+    y1 += reach
+    blocking: list[Vec] = []
+    obscuring: list[Vec] = []
+    profiles = world.profiles
+    for u in state.units.values():
+        if u is firer or u is target or not (x0 <= u.x <= x1 and y0 <= u.y <= y1):
+            continue
+        if u.wreck:
+            blocking.append((u.x, u.y))
+        elif u.alive and profiles[u.profile].is_vehicle:
+            (obscuring if u.side == firer.side else blocking).append((u.x, u.y))
+    return blocking, obscuring
+
+
+def _cuts(a: Vec, b: Vec, points: list[Vec], radius: float) -> bool:
+    return any(segment_point_distance(a, b, p) < radius for p in points)
+
+
+def _terrain(world: World, a: Vec, target: Unit) -> tuple[bool, tuple[bool, ...]]:
+    """Terrain part of a sight line (static, so cached per pair of positions): does terrain
+    block the centre line, and which of the obscured-test rays cross terrain."""
+    key = (a[0], a[1], target.x, target.y, world.radius(target))
+    cache = world.sight_cache
+    found = cache.get(key)
+    if found is None:
+        blocked = world.table.terrain_blocks(a, (target.x, target.y))
+        rays: tuple[bool, ...] = ()
+        if not blocked:
+            rays = tuple(world.table.terrain_crossings(target_rays(world, a, target)))
+        found = (blocked, rays)
+        if len(cache) > 200_000:
+            cache.clear()
+        cache[key] = found
+    return found
+
+
+def line_of_sight(
+    world: World, state: SevenDaysState, firer: Unit, target: Unit, origin: Vec | None = None
+) -> bool:
+    """Rule sevendays.los.blockers: can ``firer`` (at ``origin``) see ``target``?"""
+    return sight(world, state, firer, target, origin).visible
+
+
+def sight(
+    world: World, state: SevenDaysState, firer: Unit, target: Unit, origin: Vec | None = None
+) -> Sight:
+    """Line of sight plus the obscured test (rule sevendays.los.obscured)."""
+    a = origin if origin is not None else (firer.x, firer.y)
+    b = (target.x, target.y)
+    blocked, crossings = _terrain(world, a, target)
+    if blocked:
+        return Sight(False)
+    radius = world.house.footprint["vehicle"]
+    half = world.radius(target)
+    blocking, obscuring = _bodies(world, state, firer, target, a, b, radius + half)
+    if blocking and _cuts(a, b, blocking, radius):
+        return Sight(False)
+    bodies = blocking + obscuring
+    count = 0
+    if bodies:
+        for (start, end), through_terrain in zip(
+            target_rays(world, a, target), crossings, strict=True
+        ):
+            if through_terrain or _cuts(start, end, bodies, radius):
+                count += 1
+    else:
+        count = sum(crossings)
+    return Sight(True, obscured=count * 2 > len(crossings))
+
+
+def target_rays(world: World, origin: Vec, target: Unit) -> list[tuple[Vec, Vec]]:
+    """Sight lines from ``origin`` to points spread across the target's width."""
+    n = world.house.obscured_rays
+    half = world.radius(target)
+    dx, dy = target.x - origin[0], target.y - origin[1]
+    length = math.hypot(dx, dy) or 1.0
+    px, py = -dy / length, dx / length  # unit vector across the line of sight
+    offsets = [0.0] if n == 1 else [-half + 2 * half * i / (n - 1) for i in range(n)]
+    return [(origin, (target.x + px * o, target.y + py * o)) for o in offsets]

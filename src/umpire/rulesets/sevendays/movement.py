@@ -1,0 +1,222 @@
+"""Movement: normal, rapid and road moves, terrain tests, turning (sevendays.move.*).
+
+The table is continuous, so a player may move to any point in reach. ``move_options`` offers a
+short menu of sensible destinations (the eight compass points, towards the enemy, the
+objectives and cover) for menus and AIs; ``check_move`` accepts any point the rules allow.
+"""
+
+from __future__ import annotations
+
+import math
+
+from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
+
+from umpire.core.events import Event, note, roll
+from umpire.geometry.table import Vec, along, bearing
+from umpire.rulesets.sevendays.firing import Refusal
+from umpire.rulesets.sevendays.morale import house_fired
+from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.world import World
+
+SPEED_RULE = {
+    "normal": "sevendays.move.normal",
+    "rapid": "sevendays.move.rapid",
+    "road": "sevendays.move.road",
+}
+_COMPASS = [(math.cos(math.radians(a)), math.sin(math.radians(a))) for a in range(0, 360, 45)]
+
+
+def _impassable(world: World, unit: Unit, x: float, y: float) -> bool:
+    mover = world.mover_class(unit)
+    return any(a.kind.going.get(mover) == "impassable" for a in world.table.areas_at(x, y))
+
+
+def _test_need(world: World, unit: Unit, going: str) -> int:
+    """The d6 score a unit needs to enter ``going`` (0 = no test, 7 = impassable)."""
+    if going == "open":
+        return 0
+    if going == "impassable":
+        return 7
+    tests = world.house.terrain_tests[world.mover_class(unit)]  # type: ignore[index]
+    return tests[going]  # type: ignore[index]
+
+
+def _too_close(world: World, state: SevenDaysState, unit: Unit, x: float, y: float) -> bool:
+    limit = world.house.proximity
+    for u in state.units.values():
+        if u.alive and u.side != unit.side and math.hypot(u.x - x, u.y - y) < limit:
+            return True
+    return False
+
+
+def check_move(
+    world: World, state: SevenDaysState, unit: Unit, speed: str, dest: Vec
+) -> Refusal | None:
+    """Why a move of ``unit`` to ``dest`` at ``speed`` is illegal, or ``None`` if it is legal."""
+    rule = SPEED_RULE[speed]
+    reach = world.move_distance(unit, speed)
+    if not world.table.inside(*dest):
+        return Refusal(rule, f"{dest} is off the table")
+    if speed == "road":
+        road = world.table.road_at(unit.x, unit.y)
+        if road is None or world.table.road_at(*dest) is not road:
+            return Refusal(rule, "a road move must start and end on the same road")
+        along_road = abs(road.line.project(Point(dest)) - road.line.project(Point(unit.pos)))
+        if along_road > reach + 0.05:
+            return Refusal(rule, f'{along_road:.1f}" along the road is beyond {reach:g}"')
+    elif math.dist(unit.pos, dest) > reach + 0.01:
+        return Refusal(rule, f'{math.dist(unit.pos, dest):.1f}" is beyond the {reach:g}" move')
+    if _impassable(world, unit, *dest):
+        return Refusal("sevendays.move.terrain_test", "the destination is impassable")
+    if speed != "road":
+        for entry in world.table.entries(unit.pos, dest):
+            if (
+                _test_need(world, unit, entry.area.kind.going.get(world.mover_class(unit), "open"))
+                > 6
+            ):
+                return Refusal(
+                    "sevendays.move.terrain_test", f"the path crosses impassable {entry.area.id}"
+                )
+    if _too_close(world, state, unit, *dest):
+        return Refusal("sevendays.move.proximity", 'a move may not end within 1" of an enemy')
+    return None
+
+
+def move_options(world: World, state: SevenDaysState, unit: Unit, speed: str) -> list[Vec]:
+    """A menu of legal destinations for ``unit`` at ``speed``."""
+    reach = world.move_distance(unit, speed)
+    table = world.table
+    seen: set[Vec] = set()
+    out: list[Vec] = []
+
+    def offer(point: Vec) -> None:
+        point = table.clamp(*point)
+        key = (round(point[0], 2), round(point[1], 2))
+        if key in seen or math.dist(key, unit.pos) < 0.5:
+            return
+        seen.add(key)
+        if check_move(world, state, unit, speed, key) is None:
+            out.append(key)
+
+    if speed == "road":
+        road = table.road_at(unit.x, unit.y)
+        if road is not None:
+            offer(table.road_destination(road, unit.pos, reach, True))
+            offer(table.road_destination(road, unit.pos, reach, False))
+        return out
+    for cx, cy in _COMPASS:
+        offer(_stop_short(world, unit, (unit.x + cx * reach, unit.y + cy * reach)))
+    enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
+    if enemies:
+        nearest = min(enemies, key=lambda e: math.dist(e.pos, unit.pos))
+        gap = math.dist(nearest.pos, unit.pos) - world.house.proximity - 1.0
+        if gap > 0.5:
+            offer(_stop_short(world, unit, along(unit.pos, nearest.pos, min(reach, gap))))
+    for objective in world.scenario.spec.objectives:
+        distance = math.dist(unit.pos, objective.at)
+        offer(_stop_short(world, unit, along(unit.pos, objective.at, min(reach, distance))))
+    covers = []
+    for area in table.areas:
+        if not area.kind.cover or area.contains(unit.x, unit.y):
+            continue
+        x0, y0, x1, y1 = area.bbox
+        gap = math.hypot(max(x0 - unit.x, 0, unit.x - x1), max(y0 - unit.y, 0, unit.y - y1))
+        if gap <= reach:
+            covers.append((gap, area))
+    covers.sort(key=lambda t: t[0])
+    for _, area in covers[:3]:
+        inner = world.inner_polygon(area, world.radius(unit))
+        if inner is None:
+            continue
+        nearest_point = _nearest_point(inner, Point(unit.pos))
+        if math.dist(nearest_point, unit.pos) <= reach:
+            offer(nearest_point)
+    return out
+
+
+def _nearest_point(geom: BaseGeometry, point: Point) -> Vec:
+    p = nearest_points(geom, point)[0]
+    return (float(p.x), float(p.y))
+
+
+def _stop_short(world: World, unit: Unit, dest: Vec) -> Vec:
+    """Pull a destination back so the path stops before impassable terrain."""
+    dest = world.table.clamp(*dest)
+    mover = world.mover_class(unit)
+    for entry in world.table.entries(unit.pos, dest):
+        if _test_need(world, unit, entry.area.kind.going.get(mover, "open")) > 6:
+            return along(unit.pos, dest, max(0.0, entry.distance - 0.2))
+    return dest
+
+
+def do_move(world: World, state: SevenDaysState, unit: Unit, speed: str, dest: Vec) -> list[Event]:
+    """Move ``unit`` towards ``dest``, testing each rough or very rough area it enters."""
+    start = unit.pos
+    final = dest
+    events: list[Event] = []
+    if speed != "road":
+        mover = world.mover_class(unit)
+        for entry in world.table.entries(start, dest):
+            going = entry.area.kind.going.get(mover, "open")
+            need = _test_need(world, unit, going)
+            if need == 0:
+                continue
+            die = state.rng.d(6)
+            ok = die >= need
+            events.append(
+                roll(
+                    "sevendays.move.terrain_test",
+                    f"{unit.name} enters {going.replace('_', ' ')} {entry.area.id}: "
+                    f"d6 {die} need {need}+ -> {'passes' if ok else 'stops at the edge'}",
+                    [die],
+                    die,
+                    need,
+                    ok,
+                    unit=unit.uid,
+                )
+            )
+            if not ok:
+                house_fired(state, "sevendays.move.terrain_fail")
+                final = along(start, dest, max(0.0, entry.distance - 0.1))
+                break
+    final = (round(final[0], 2), round(final[1], 2))
+    if math.dist(start, final) > 1e-6:
+        unit.facing = round(bearing(start, final), 1)
+    unit.x, unit.y = final
+    events.append(
+        note(
+            "move",
+            f'{unit.name} {speed} moves {math.dist(start, final):.1f}" to '
+            f"({final[0]:.1f}, {final[1]:.1f})",
+            SPEED_RULE[speed],
+            unit=unit.uid,
+            frm=list(start),
+            to=list(final),
+        )
+    )
+    return events
+
+
+def fall_back_point(world: World, state: SevenDaysState, unit: Unit) -> Vec | None:
+    """Rule sevendays.morale.fall_back: a rapid move straight away from the nearest enemy,
+    pulled back so it neither ends closer to any enemy nor enters impassable ground."""
+    enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
+    if not enemies:
+        return None
+    nearest = min(enemies, key=lambda e: math.dist(e.pos, unit.pos))
+    reach = world.move_distance(unit, "rapid")
+    dx, dy = unit.x - nearest.x, unit.y - nearest.y
+    length = math.hypot(dx, dy) or 1.0
+    for fraction in (1.0, 0.75, 0.5, 0.25):
+        d = reach * fraction
+        dest = _stop_short(world, unit, (unit.x + dx / length * d, unit.y + dy / length * d))
+        dest = (round(dest[0], 2), round(dest[1], 2))
+        if math.dist(dest, unit.pos) < 0.5:
+            continue
+        if any(math.dist(dest, e.pos) < math.dist(unit.pos, e.pos) - 1e-6 for e in enemies):
+            continue
+        if check_move(world, state, unit, "rapid", dest) is None:
+            return dest
+    return None

@@ -1,0 +1,132 @@
+"""Reactions and seizing the initiative (sevendays.reaction.*).
+
+When an enemy unit declares the first action of an activation, the other side may try one
+reaction with one unit (house timing: after the activating unit's move, or before its shot).
+The reaction spends a token from the reacting side's pool, placed on the reactor; its roll needs
+the published number by the activating unit's type, and under the house rule one more per token
+already on the reactor and per morale marker. A natural 6 always succeeds and seizes the
+initiative when the activation ends. A successful reaction is a shot at the activating unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from umpire.core.events import Event, note, roll
+from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot
+from umpire.rulesets.sevendays.los import sight
+from umpire.rulesets.sevendays.morale import house_fired
+from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.world import World
+
+
+@dataclass(frozen=True)
+class ReactionOption:
+    unit: str
+    need: int
+    plan: ShotPlan
+
+
+def best_plan(
+    world: World,
+    state: SevenDaysState,
+    firer: Unit,
+    target: Unit,
+    *,
+    reaction: bool,
+    target_moving: bool = False,
+    moved: bool = False,
+    actions_left: int = 2,
+) -> ShotPlan | Refusal:
+    """The firer's best legal shot at ``target`` (ATGM or gun), by fewest score needed."""
+    best: ShotPlan | Refusal | None = None
+    for kind in ("atgm", "gun"):
+        plan = plan_shot(
+            world,
+            state,
+            firer,
+            target,
+            kind,
+            reaction=reaction,
+            target_moving=target_moving,
+            moved=moved,
+            actions_left=actions_left,
+        )
+        if isinstance(plan, ShotPlan):
+            if not isinstance(best, ShotPlan) or _score(plan) > _score(best):
+                best = plan
+        elif best is None:
+            best = plan
+    assert best is not None
+    return best
+
+
+def _score(plan: ShotPlan) -> float:
+    return (11 - plan.need) * plan.dice + plan.weapon.value * 0.1
+
+
+def reaction_need(
+    world: World, state: SevenDaysState, reactor: Unit, activator: Unit, plan: ShotPlan
+) -> int:
+    """Rules sevendays.reaction.target and sevendays.reaction.tokens_markers."""
+    seen = sight(world, state, reactor, activator)
+    covered = world.in_cover(activator) or seen.obscured
+    need = (5 if covered else 4) if world.is_foot(activator) else 4 if covered else 3
+    if plan.weapon_kind == "atgm":
+        need -= 1
+    if world.house.reaction_tokens_and_markers:
+        need += reactor.tokens + reactor.markers
+    return max(2, need)
+
+
+def reaction_options(
+    world: World, state: SevenDaysState, activator: Unit, moving: bool
+) -> list[ReactionOption]:
+    side = "pact" if activator.side == "nato" else "nato"
+    if state.flow.pools[side] <= 0 or not activator.alive:
+        return []
+    out = []
+    for unit in state.units.values():
+        if not unit.alive or unit.side != side:
+            continue
+        plan = best_plan(world, state, unit, activator, reaction=True, target_moving=moving)
+        if isinstance(plan, ShotPlan) and plan.possible:
+            out.append(
+                ReactionOption(unit.uid, reaction_need(world, state, unit, activator, plan), plan)
+            )
+    return out
+
+
+def roll_reaction(
+    world: World, state: SevenDaysState, reactor: Unit, option: ReactionOption
+) -> tuple[bool, list[Event]]:
+    """Spend the token, roll, and note a seized initiative on a natural 6."""
+    state.flow.pools[reactor.side] -= 1
+    reactor.tokens += 1
+    die = state.rng.d(6)
+    ok = die == 6 or die >= option.need
+    if world.house.reaction_tokens_and_markers and (reactor.tokens - 1 + reactor.markers):
+        house_fired(state, "sevendays.reaction.tokens_markers")
+    house_fired(state, "sevendays.reaction.window")
+    events: list[Event] = [
+        roll(
+            "sevendays.reaction.target",
+            f"{reactor.name} tries to react: d6 {die} need {option.need}+ -> "
+            + ("reacts" if ok else "fails"),
+            [die],
+            die,
+            option.need,
+            ok,
+            unit=reactor.uid,
+        )
+    ]
+    if die == 6:
+        state.flow.seized_by = reactor.side
+        events.append(
+            note(
+                "seize",
+                f"a natural 6: {reactor.side.upper()} will seize the initiative",
+                "sevendays.reaction.seize",
+            )
+        )
+    return ok, events

@@ -1,0 +1,505 @@
+"""The Seven Days ruleset: legal actions and applying them, over the rule modules."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from umpire.core.actions import Action
+from umpire.core.errors import IllegalActionError
+from umpire.core.events import Event, note
+from umpire.core.rng import RandomStream
+from umpire.core.ruleset import Outcome, RulesetMeta
+from umpire.geometry.table import bearing, in_arc
+from umpire.rulesets.sevendays import scenario as scenarios
+from umpire.rulesets.sevendays.combat import resolve_shot
+from umpire.rulesets.sevendays.config import house_rules
+from umpire.rulesets.sevendays.firing import (
+    Refusal,
+    ShotPlan,
+    describe_modifiers,
+    fire_arc,
+    plan_shot,
+)
+from umpire.rulesets.sevendays.morale import battlegroup_check, house_fired
+from umpire.rulesets.sevendays.movement import check_move, do_move, fall_back_point, move_options
+from umpire.rulesets.sevendays.odds import shot_odds
+from umpire.rulesets.sevendays.reactions import reaction_options, roll_reaction
+from umpire.rulesets.sevendays.state import Flow, SevenDaysState, Unit, other
+from umpire.rulesets.sevendays.turns import activate, end_activation, pass_initiative, start_turn
+from umpire.rulesets.sevendays.victory import check_break
+from umpire.rulesets.sevendays.world import World
+
+MOVE_KINDS = {"move": "normal", "rapid": "rapid", "road": "road"}
+ACTION_COST = {
+    "move": 1,
+    "turn": 1,
+    "fire": 1,
+    "rapid": 2,
+    "road": 2,
+    "atgm": 2,
+    "morale": 2,
+    "fall_back": 2,
+}
+
+
+class SevenDays:
+    """Seven Days to the River Rhine."""
+
+    meta = RulesetMeta(
+        id="sevendays",
+        version="0.1",
+        title="Seven Days to the River Rhine",
+        players=("nato", "pact"),
+        chance="sampled",
+        information="perfect",
+    )
+
+    def __init__(self) -> None:
+        self._worlds: dict[tuple[str, str], World] = {}
+
+    # -- set-up ----------------------------------------------------------------------------
+    def scenario_ids(self) -> list[str]:
+        return scenarios.scenario_ids()
+
+    def world(self, state: SevenDaysState) -> World:
+        return self._world(state.scenario, state.options.get("house_rules"))
+
+    def _world(self, scenario: str, override: Mapping[str, Any] | None) -> World:
+        key = (scenario, json.dumps(override or {}, sort_keys=True))
+        world = self._worlds.get(key)
+        if world is None:
+            house = house_rules(dict(override) if override else None)
+            world = World(scenarios.load_scenario(scenario, house), house)
+            self._worlds[key] = world
+        return world
+
+    def new_state(self, scenario: str, seed: int, options: Mapping[str, Any]) -> SevenDaysState:
+        world = self._world(scenario, options.get("house_rules"))
+        spec = world.scenario.spec
+        units: dict[str, Unit] = {}
+        for side, side_spec in spec.sides.items():
+            nation = scenarios.load_nation(side_spec.nation)
+            for u in side_spec.units:
+                profile = world.profiles[f"{nation.nation}/{u.profile}"]
+                uid = f"{side}-{u.id}"
+                units[uid] = Unit(
+                    uid=uid,
+                    side=side,
+                    profile=f"{nation.nation}/{u.profile}",
+                    name=f"{profile.name} ({u.id})",
+                    x=float(u.at[0]),
+                    y=float(u.at[1]),
+                    facing=side_spec.facing,
+                    commander=u.commander,
+                )
+        state = SevenDaysState(
+            scenario=scenario,
+            seed=int(seed),
+            rng=RandomStream(seed),
+            flow=Flow(),
+            units=units,
+            options=dict(options),
+        )
+        state.setup_events = [
+            note(
+                "setup",
+                f'{spec.name} on a {spec.table.width:g}"x{spec.table.height:g}" table, '
+                f"{spec.turns} turns, seed {seed}",
+                None,
+            )
+        ]
+        state.setup_events += start_turn(world, state)
+        return state
+
+    # -- queries ---------------------------------------------------------------------------
+    def to_act(self, state: SevenDaysState) -> str | None:
+        return state.flow.to_act
+
+    def outcome(self, state: SevenDaysState) -> Outcome | None:
+        raw = state.flow.outcome
+        if raw is None:
+            return None
+        details = {k: v for k, v in raw.items() if k not in ("winner", "how")}
+        return Outcome(raw["winner"], raw["how"], details)
+
+    def legal_actions(self, state: SevenDaysState) -> list[Action]:
+        flow = state.flow
+        world = self.world(state)
+        if flow.phase == "over":
+            return []
+        if flow.phase == "activate":
+            acts = [Action("activate", unit=u.uid) for u in state.alive(flow.initiative)]
+            return acts + [Action("pass")]
+        if flow.phase == "react":
+            activator = state.units[self._active_uid(state)]
+            opts = reaction_options(world, state, activator, flow.reacting_to_move)
+            return [Action("react", unit=o.unit) for o in opts] + [Action("no_react")]
+        return self._act_actions(world, state)
+
+    def _active_uid(self, state: SevenDaysState) -> str:
+        assert state.flow.activation is not None
+        return state.flow.activation.unit
+
+    def _act_actions(self, world: World, state: SevenDaysState) -> list[Action]:
+        act = state.flow.activation
+        assert act is not None
+        unit = state.units[act.unit]
+        out: list[Action] = []
+        if not act.fired:
+            for target in state.units.values():
+                if not target.alive or target.side == unit.side:
+                    continue
+                for kind in ("gun", "atgm"):
+                    plan = self._plan(world, state, unit, target, kind)
+                    if isinstance(plan, ShotPlan) and plan.possible:
+                        verb = "atgm" if kind == "atgm" else "fire"
+                        out.append(Action(verb, unit=unit.uid, target=target.uid))
+        if not act.moved:
+            out += [
+                Action("move", unit=unit.uid, point=p)
+                for p in move_options(world, state, unit, "normal")
+            ]
+            if fire_arc(world.profile(unit)) < 360:
+                for enemy in self._nearest_enemies(state, unit, 3):
+                    if not in_arc(unit.pos, unit.facing, fire_arc(world.profile(unit)), enemy.pos):
+                        out.append(Action("turn", unit=unit.uid, target=enemy.uid))
+        if act.actions_left == 2:
+            out += [
+                Action(kind, unit=unit.uid, point=p)
+                for kind, speed in (("rapid", "rapid"), ("road", "road"))
+                for p in move_options(world, state, unit, speed)
+            ]
+            if any(u.markers for u in state.alive(unit.side)):
+                out.append(Action("morale", unit=unit.uid))
+            if unit.markers and fall_back_point(world, state, unit) is not None:
+                out.append(Action("fall_back", unit=unit.uid))
+        out.append(Action("end", unit=unit.uid))
+        return out
+
+    @staticmethod
+    def _nearest_enemies(state: SevenDaysState, unit: Unit, n: int) -> list[Unit]:
+        enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
+        enemies.sort(key=lambda e: math.dist(e.pos, unit.pos))
+        return enemies[:n]
+
+    def _plan(
+        self, world: World, state: SevenDaysState, unit: Unit, target: Unit, kind: str
+    ) -> ShotPlan | Refusal:
+        act = state.flow.activation
+        assert act is not None
+        return plan_shot(
+            world, state, unit, target, kind, moved=act.moved, actions_left=act.actions_left
+        )
+
+    # -- applying --------------------------------------------------------------------------
+    def apply(self, state: SevenDaysState, action: Action) -> list[Event]:
+        world = self.world(state)
+        flow = state.flow
+        if flow.phase == "over":
+            raise IllegalActionError("the game is over", "sevendays.victory.break_point")
+        handler = {
+            "activate": self._apply_activate,
+            "act": self._apply_act,
+            "react": self._apply_react,
+        }[flow.phase]
+        events = handler(world, state, action)
+        state.actions_played += 1
+        return events
+
+    def _apply_activate(self, world: World, state: SevenDaysState, action: Action) -> list[Event]:
+        flow = state.flow
+        if action.kind == "pass":
+            return pass_initiative(world, state)
+        if action.kind != "activate":
+            raise IllegalActionError(
+                f"{flow.initiative.upper()} must activate a unit or pass, not {action.kind!r}",
+                "sevendays.activation.token",
+            )
+        unit = state.units.get(action.unit or "")
+        if unit is None or unit.side != flow.initiative or not unit.alive:
+            raise IllegalActionError(
+                f"{action.unit!r} is not a {flow.initiative.upper()} unit on the table",
+                "sevendays.activation.token",
+            )
+        return activate(world, state, unit)
+
+    def _apply_act(self, world: World, state: SevenDaysState, action: Action) -> list[Event]:
+        flow = state.flow
+        act = flow.activation
+        assert act is not None
+        unit = state.units[act.unit]
+        if action.unit not in (None, unit.uid):
+            raise IllegalActionError(
+                f"{unit.name} is the active unit, not {action.unit}", "sevendays.activation.actions"
+            )
+        kind = action.kind
+        if kind == "end":
+            return [note("end", f"{unit.name} ends its activation", None)] + end_activation(
+                world, state
+            )
+        cost = ACTION_COST.get(kind)
+        if cost is None:
+            raise IllegalActionError(f"unknown action {kind!r}", "sevendays.activation.actions")
+        if cost > act.actions_left:
+            raise IllegalActionError(
+                f"{kind} needs {cost} actions, {act.actions_left} left",
+                "sevendays.activation.actions",
+            )
+        self._validate_act(world, state, unit, action)
+        first = not act.window_used
+        if kind in ("fire", "atgm", "morale") and first:
+            act.window_used = True
+            if reaction_options(world, state, unit, False):
+                flow.pending = action
+                flow.reacting_to_move = False
+                flow.phase = "react"
+                flow.to_act = other(unit.side)
+                return [
+                    note("declare", f"{unit.name} declares {self.describe(state, action)}", None)
+                ]
+        events = self._resolve_act(world, state, unit, action)
+        if kind in ("move", "rapid", "road", "turn", "fall_back") and first and unit.alive:
+            act.window_used = True
+            if reaction_options(world, state, unit, kind != "turn"):
+                flow.reacting_to_move = kind != "turn"
+                flow.phase = "react"
+                flow.to_act = other(unit.side)
+                return events
+        return events + self._after_action(world, state)
+
+    def _validate_act(
+        self, world: World, state: SevenDaysState, unit: Unit, action: Action
+    ) -> None:
+        act = state.flow.activation
+        assert act is not None
+        kind = action.kind
+        if (kind in MOVE_KINDS or kind == "turn") and act.moved:
+            raise IllegalActionError(
+                f"{unit.name} has already moved in this activation",
+                "sevendays.activation.actions",
+            )
+        if kind in MOVE_KINDS:
+            if action.point is None:
+                raise IllegalActionError(f"{kind} needs a point", "sevendays.move.normal")
+            refusal = check_move(world, state, unit, MOVE_KINDS[kind], action.point)
+            if refusal:
+                raise IllegalActionError(refusal.reason, refusal.rule)
+        elif kind == "turn":
+            if state.units.get(action.target or "") is None:
+                raise IllegalActionError("turn needs a unit to face", "sevendays.move.turret")
+        elif kind in ("fire", "atgm"):
+            if act.fired:
+                raise IllegalActionError(
+                    f"{unit.name} has already fired in this activation", "sevendays.fire.one_shot"
+                )
+            target = state.units.get(action.target or "")
+            if target is None:
+                raise IllegalActionError(f"no unit {action.target!r}", "sevendays.fire.base")
+            weapon = "atgm" if kind == "atgm" else "gun"
+            plan = self._plan(world, state, unit, target, weapon)
+            if isinstance(plan, Refusal):
+                raise IllegalActionError(plan.reason, plan.rule)
+        elif kind == "fall_back" and (
+            not unit.markers or fall_back_point(world, state, unit) is None
+        ):
+            raise IllegalActionError(
+                f"{unit.name} cannot fall back (no markers or no room)",
+                "sevendays.morale.fall_back",
+            )
+
+    def _resolve_act(
+        self, world: World, state: SevenDaysState, unit: Unit, action: Action
+    ) -> list[Event]:
+        act = state.flow.activation
+        assert act is not None
+        kind = action.kind
+        act.actions_left -= ACTION_COST[kind]
+        if kind in MOVE_KINDS:
+            act.moved = True
+            assert action.point is not None
+            return do_move(world, state, unit, MOVE_KINDS[kind], action.point)
+        if kind == "turn":
+            act.moved = True
+            target = state.units[action.target or ""]
+            unit.facing = round(bearing(unit.pos, target.pos), 1)
+            return [
+                note("turn", f"{unit.name} turns to face {target.name}", "sevendays.move.turret")
+            ]
+        if kind in ("fire", "atgm"):
+            act.fired = True
+            target = state.units[action.target or ""]
+            plan = plan_shot(
+                world,
+                state,
+                unit,
+                target,
+                "atgm" if kind == "atgm" else "gun",
+                moved=act.moved,
+                actions_left=2 if kind == "atgm" else act.actions_left + 1,
+            )
+            if isinstance(plan, Refusal):
+                return [note("cancelled", f"{unit.name}'s shot is lost: {plan.reason}", plan.rule)]
+            return resolve_shot(world, state, plan)
+        if kind == "morale":
+            return battlegroup_check(world, state, unit)
+        if kind == "fall_back":
+            act.moved = True
+            point = fall_back_point(world, state, unit)
+            if point is None:
+                return [note("cancelled", f"{unit.name} has no room to fall back", None)]
+            house_fired(state, "sevendays.morale.fall_back")
+            events = do_move(world, state, unit, "rapid", point)
+            removed = min(unit.markers, world.house.fall_back_markers)
+            unit.markers -= removed
+            events.append(
+                note(
+                    "rally",
+                    f"{unit.name} falls back and sheds {removed} marker(s)",
+                    "sevendays.morale.fall_back",
+                    unit=unit.uid,
+                )
+            )
+            return events
+        raise IllegalActionError(f"unknown action {kind!r}", "sevendays.activation.actions")
+
+    def _after_action(self, world: World, state: SevenDaysState) -> list[Event]:
+        flow = state.flow
+        act = flow.activation
+        assert act is not None
+        events = check_break(world, state)
+        if flow.outcome is not None:
+            return events
+        unit = state.units[act.unit]
+        if not unit.alive or act.actions_left <= 0:
+            return events + end_activation(world, state)
+        flow.phase = "act"
+        flow.to_act = unit.side
+        return events
+
+    def _apply_react(self, world: World, state: SevenDaysState, action: Action) -> list[Event]:
+        flow = state.flow
+        act = flow.activation
+        assert act is not None
+        activator = state.units[act.unit]
+        events: list[Event] = []
+        if action.kind == "react":
+            options = reaction_options(world, state, activator, flow.reacting_to_move)
+            option = next((o for o in options if o.unit == action.unit), None)
+            if option is None:
+                raise IllegalActionError(
+                    f"{action.unit!r} cannot react to {activator.name} now",
+                    "sevendays.reaction.window",
+                )
+            reactor = state.units[option.unit]
+            ok, events = roll_reaction(world, state, reactor, option)
+            if ok:
+                events += resolve_shot(world, state, option.plan)
+        elif action.kind != "no_react":
+            raise IllegalActionError(
+                f"{other(activator.side).upper()} may react or decline, not {action.kind!r}",
+                "sevendays.reaction.window",
+            )
+        else:
+            events.append(note("no_react", f"{other(activator.side).upper()} does not react", None))
+        events += check_break(world, state)
+        if flow.outcome is not None:
+            return events
+        flow.phase = "act"
+        flow.to_act = activator.side
+        pending, flow.pending = flow.pending, None
+        flow.reacting_to_move = False
+        if pending is not None:
+            if activator.alive:
+                events += self._resolve_act(world, state, activator, pending)
+            else:
+                act.actions_left = 0
+        return events + self._after_action(world, state)
+
+    # -- views -----------------------------------------------------------------------------
+    def summary(self, state: SevenDaysState) -> dict[str, Any]:
+        """Losses per side (units, points, BP), break points and house rules that fired."""
+        world = self.world(state)
+        losses: dict[str, Any] = {}
+        for side in self.meta.players:
+            lost = [u for u in state.units.values() if u.side == side and not u.alive]
+            losses[side] = {
+                "units": len(lost),
+                "of_units": sum(1 for u in state.units.values() if u.side == side),
+                "points": sum(world.profile(u).points for u in lost),
+                "bp": world.lost_bp(state, side),
+                "break_point": world.break_point(state, side),
+                "total_bp": world.total_bp(state, side),
+                "destroyed": sorted(u.name for u in lost if u.status == "destroyed"),
+                "removed": sorted(u.name for u in lost if u.status == "removed"),
+            }
+        return {
+            "turns": state.flow.turn,
+            "losses": losses,
+            "house_rules_fired": dict(sorted(state.house_fired.items())),
+        }
+
+    def observation(self, state: SevenDaysState, player: str) -> dict[str, Any]:
+        """Everything on the table, without the random stream (no peeking at future dice)."""
+        data = state.to_dict()
+        data.pop("rng")
+        data["player"] = player
+        return data
+
+    def state_to_dict(self, state: SevenDaysState) -> dict[str, Any]:
+        return state.to_dict()
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> SevenDaysState:
+        return SevenDaysState.from_dict(dict(data))
+
+    def clone(self, state: SevenDaysState) -> SevenDaysState:
+        return state.clone()
+
+    def describe(self, state: SevenDaysState, action: Action) -> str:
+        """A line for menus and logs, with the odds of a shot."""
+        units = state.units
+        name = units[action.unit].name if action.unit in units else ""
+        kind = action.kind
+        if kind == "activate":
+            unit = units[action.unit or ""]
+            extra = f", test {min(6, unit.tokens + unit.markers + 1)}+" if unit.tokens else ""
+            return f"activate {name} [{unit.markers} markers{extra}]"
+        if kind in ("pass", "no_react"):
+            return {"pass": "pass the initiative", "no_react": "do not react"}[kind]
+        if kind == "react":
+            world = self.world(state)
+            activator = units[self._active_uid(state)]
+            for o in reaction_options(world, state, activator, state.flow.reacting_to_move):
+                if o.unit == action.unit:
+                    odds = shot_odds(world, o.plan, units[o.unit], activator)
+                    return (
+                        f"react with {name}: needs {o.need}+ on d6, then {o.plan.weapon_kind} "
+                        f"needs {o.plan.need}+ (P hit {odds.hit:.0%}, P kill {odds.out:.0%})"
+                    )
+            return f"react with {name}"
+        if kind in MOVE_KINDS and action.point:
+            d = math.dist(units[action.unit or ""].pos, action.point)
+            return f'{kind} {name} {d:.1f}" to ({action.point[0]:.1f}, {action.point[1]:.1f})'
+        if kind in ("fire", "atgm"):
+            world = self.world(state)
+            target = units[action.target or ""]
+            weapon = "atgm" if kind == "atgm" else "gun"
+            plan = self._plan(world, state, units[action.unit or ""], target, weapon)
+            if isinstance(plan, Refusal):
+                return f"fire at {target.name} (not possible: {plan.reason})"
+            odds = shot_odds(world, plan, units[plan.firer], target)
+            return (
+                f'{name} fires {plan.weapon_kind} at {target.name} {plan.range:.0f}": '
+                f"{plan.dice}d10 need {plan.need}+ [{describe_modifiers(plan)}] "
+                f"P hit {odds.hit:.0%}, P kill {odds.out:.0%}"
+            )
+        if kind == "turn":
+            return f"{name} turns to face {units[action.target or ''].name}"
+        labels = {
+            "morale": "battlegroup morale check (both actions)",
+            "fall_back": "fall back (both actions, sheds a marker)",
+            "end": "end activation",
+        }
+        return f"{name}: {labels.get(kind, kind)}"

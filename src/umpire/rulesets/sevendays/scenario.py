@@ -1,0 +1,177 @@
+"""Scenario files: table, terrain, objectives and the forces of each side."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from shapely.geometry import LineString
+
+from umpire.core.errors import DataFileError, UnknownScenarioError
+from umpire.geometry.table import Area, Road, Table, polygon_from_spec
+from umpire.rulesets.sevendays.config import DATA, HouseRules
+from umpire.rulesets.sevendays.orbat import (
+    Orbat,
+    UnitProfile,
+    format_validation_error,
+    load_orbat,
+    load_yaml,
+)
+
+SCENARIOS = DATA / "scenarios"
+ORBATS = DATA / "orbat"
+
+
+class TerrainSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    kind: str
+    polygon: list[tuple[float, float]] | None = None
+    rect: tuple[float, float, float, float] | None = None
+    circle: tuple[tuple[float, float], float] | None = None
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> TerrainSpec:
+        given = [s for s in (self.polygon, self.rect, self.circle) if s is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of polygon, rect, circle")
+        return self
+
+
+class RoadSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    path: list[tuple[float, float]] = Field(min_length=2)
+    width: float = 2.0
+
+
+class Objective(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str
+    at: tuple[float, float]
+
+
+class UnitSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    profile: str
+    at: tuple[float, float]
+    commander: bool = False
+
+
+class SideSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    nation: str
+    facing: float = 90.0
+    units: list[UnitSpec] = Field(min_length=1)
+
+
+class TableSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    width: float = Field(gt=0)
+    height: float = Field(gt=0)
+
+
+class ScenarioSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    name: str
+    provenance: Literal["published", "reconstructed", "house"]
+    description: str
+    table: TableSpec
+    turns: int = Field(ge=1)
+    break_point_fraction: dict[Literal["nato", "pact"], float]
+    first_initiative: Literal["nato", "pact", "roll"] = "roll"
+    objectives: list[Objective] = []
+    terrain: list[TerrainSpec] = []
+    roads: list[RoadSpec] = []
+    sides: dict[Literal["nato", "pact"], SideSpec]
+
+
+class Scenario:
+    """A loaded scenario: its spec, table geometry and resolved unit profiles."""
+
+    def __init__(self, spec: ScenarioSpec, house: HouseRules, source: Path) -> None:
+        self.spec = spec
+        self.source = source
+        self.house = house
+        self.table = _build_table(spec, house, source)
+        self.profiles: dict[str, UnitProfile] = {}
+        for side, side_spec in spec.sides.items():
+            orbat = load_nation(side_spec.nation, source)
+            if orbat.side != side:
+                raise DataFileError(
+                    f"{source}: field sides.{side}.nation: {orbat.nation!r} fights for "
+                    f"{orbat.side}, not {side}"
+                )
+            for index, unit in enumerate(side_spec.units):
+                try:
+                    self.profiles[f"{orbat.nation}/{unit.profile}"] = orbat.profile(unit.profile)
+                except KeyError as exc:
+                    raise DataFileError(
+                        f"{source}: field sides.{side}.units.{index}.profile: {exc.args[0]}"
+                    ) from exc
+                if not self.table.inside(*unit.at):
+                    raise DataFileError(
+                        f"{source}: field sides.{side}.units.{index}.at: {unit.at} is off the table"
+                    )
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+
+def _build_table(spec: ScenarioSpec, house: HouseRules, source: Path) -> Table:
+    areas = []
+    for index, t in enumerate(spec.terrain):
+        if t.kind not in house.terrain_kinds:
+            known = ", ".join(sorted(house.terrain_kinds))
+            raise DataFileError(
+                f"{source}: field terrain.{index}.kind: unknown terrain kind {t.kind!r} "
+                f"(known: {known})"
+            )
+        shape: dict[str, Any] = t.model_dump(
+            exclude_none=True, include={"polygon", "rect", "circle"}
+        )
+        polygon = polygon_from_spec(shape)
+        if not polygon.is_valid:
+            raise DataFileError(f"{source}: field terrain.{index}: polygon is self-intersecting")
+        areas.append(Area(t.id, house.terrain_kind(t.kind), polygon))
+    roads = [Road(r.id, LineString(r.path), r.width) for r in spec.roads]
+    return Table(spec.table.width, spec.table.height, areas, roads)
+
+
+@cache
+def load_nation(nation: str, source: Path | None = None) -> Orbat:
+    path = ORBATS / f"{nation}.yaml"
+    if not path.exists():
+        known = ", ".join(sorted(p.stem for p in ORBATS.glob("*.yaml")))
+        where = f"{source}: " if source else ""
+        raise DataFileError(f"{where}unknown nation {nation!r} (known: {known})")
+    return load_orbat(path)
+
+
+def scenario_ids() -> list[str]:
+    return sorted(p.stem for p in SCENARIOS.glob("*.yaml"))
+
+
+def scenario_path(scenario_id: str) -> Path:
+    path = SCENARIOS / f"{scenario_id}.yaml"
+    if not path.exists():
+        raise UnknownScenarioError(
+            f"unknown scenario {scenario_id!r} for sevendays; known: {', '.join(scenario_ids())}"
+        )
+    return path
+
+
+def load_scenario(scenario: str, house: HouseRules) -> Scenario:
+    """Load a scenario by id, or from a path to a YAML file."""
+    path = Path(scenario) if scenario.endswith((".yaml", ".yml")) else scenario_path(scenario)
+    data = load_yaml(path)
+    try:
+        spec = ScenarioSpec.model_validate(data)
+    except ValidationError as exc:
+        raise DataFileError(format_validation_error(path, exc)) from exc
+    return Scenario(spec, house, path)

@@ -1,0 +1,150 @@
+"""Seven Days state: flow metadata (turn, initiative, pools, whose decision) apart from the
+game data (units). Everything here is plain data that round-trips through JSON."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from umpire.core.actions import Action
+from umpire.core.rng import RandomStream
+
+SIDES = ("nato", "pact")
+
+
+def other(side: str) -> str:
+    return "pact" if side == "nato" else "nato"
+
+
+@dataclass(slots=True)
+class Unit:
+    """One model or stand on the table."""
+
+    uid: str
+    side: str
+    profile: str  # "nation/unit-id", e.g. "uk/chieftain-mk9"
+    name: str
+    x: float
+    y: float
+    facing: float  # degrees, 0 = +x (east), 90 = +y (north)
+    tokens: int = 0  # command tokens placed on it this turn (activations and reactions)
+    markers: int = 0  # morale markers
+    status: str = "active"  # active | destroyed | removed (by morale)
+    wreck: bool = False
+    commander: bool = False
+
+    @property
+    def alive(self) -> bool:
+        return self.status == "active"
+
+    @property
+    def pos(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+
+@dataclass(slots=True)
+class Activation:
+    """The unit now activated and what it has done so far in this activation."""
+
+    unit: str
+    actions_left: int = 2
+    moved: bool = False
+    fired: bool = False
+    window_used: bool = False  # the enemy's one reaction window for this activation
+
+
+@dataclass(slots=True)
+class Flow:
+    """Flow metadata (boardgame.io's ``ctx``)."""
+
+    turn: int = 1
+    initiative: str = "nato"
+    phase: str = "activate"  # activate | act | react | over
+    to_act: str | None = "nato"
+    pools: dict[str, int] = field(default_factory=lambda: {"nato": 0, "pact": 0})
+    passes: int = 0  # consecutive passes of the initiative
+    activation: Activation | None = None
+    pending: Action | None = None  # action declared by the active unit, awaiting reactions
+    seized_by: str | None = None  # a side that seized the initiative during this activation
+    reacting_to_move: bool = False  # the open reaction window follows a move
+    outcome: dict[str, Any] | None = None
+
+
+@dataclass
+class SevenDaysState:
+    scenario: str
+    seed: int
+    rng: RandomStream
+    flow: Flow
+    units: dict[str, Unit]
+    options: dict[str, Any] = field(default_factory=dict)
+    house_fired: dict[str, int] = field(default_factory=dict)
+    actions_played: int = 0
+    setup_events: list[dict[str, Any]] = field(default_factory=list)
+
+    def alive(self, side: str | None = None) -> list[Unit]:
+        return [u for u in self.units.values() if u.alive and (side is None or u.side == side)]
+
+    # -- JSON ------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        flow = asdict(self.flow)
+        flow["pending"] = self.flow.pending.to_dict() if self.flow.pending else None
+        return {
+            "scenario": self.scenario,
+            "seed": self.seed,
+            "rng": self.rng.to_dict(),
+            "flow": flow,
+            "units": [asdict(u) for u in self.units.values()],
+            "options": self.options,
+            "house_fired": dict(self.house_fired),
+            "actions_played": self.actions_played,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SevenDaysState:
+        raw_flow = dict(data["flow"])
+        activation = raw_flow.pop("activation", None)
+        pending = raw_flow.pop("pending", None)
+        names = {f.name for f in fields(Flow)}
+        flow = Flow(**{k: v for k, v in raw_flow.items() if k in names})
+        flow.activation = Activation(**activation) if activation else None
+        flow.pending = Action.from_dict(pending) if pending else None
+        units = {u["uid"]: Unit(**u) for u in data["units"]}
+        return cls(
+            scenario=data["scenario"],
+            seed=int(data["seed"]),
+            rng=RandomStream.from_dict(data["rng"]),
+            flow=flow,
+            units=units,
+            options=dict(data.get("options", {})),
+            house_fired=dict(data.get("house_fired", {})),
+            actions_played=int(data.get("actions_played", 0)),
+        )
+
+    def clone(self) -> SevenDaysState:
+        flow = Flow(
+            turn=self.flow.turn,
+            initiative=self.flow.initiative,
+            phase=self.flow.phase,
+            to_act=self.flow.to_act,
+            pools=dict(self.flow.pools),
+            passes=self.flow.passes,
+            activation=(
+                Activation(**asdict(self.flow.activation)) if self.flow.activation else None
+            ),
+            pending=self.flow.pending,
+            seized_by=self.flow.seized_by,
+            reacting_to_move=self.flow.reacting_to_move,
+            outcome=dict(self.flow.outcome) if self.flow.outcome else None,
+        )
+        units = {k: Unit(**asdict(u)) for k, u in self.units.items()}
+        return SevenDaysState(
+            scenario=self.scenario,
+            seed=self.seed,
+            rng=self.rng.clone(),
+            flow=flow,
+            units=units,
+            options=self.options,
+            house_fired=dict(self.house_fired),
+            actions_played=self.actions_played,
+        )

@@ -1,0 +1,182 @@
+"""Turn flow: token pools, initiative, activations and passing (sevendays.tokens.*,
+sevendays.initiative.*, sevendays.activation.*)."""
+
+from __future__ import annotations
+
+from umpire.core.events import Event, note, roll
+from umpire.rulesets.sevendays.morale import house_fired
+from umpire.rulesets.sevendays.state import SIDES, Activation, SevenDaysState, Unit, other
+from umpire.rulesets.sevendays.victory import check_break, end_of_game
+from umpire.rulesets.sevendays.world import World
+
+
+def pool_size(world: World, state: SevenDaysState, side: str) -> int:
+    """Rules sevendays.tokens.pool / .apc / .commander."""
+    size = 0
+    for unit in state.units.values():
+        if unit.alive and unit.side == side:
+            if world.generates_token(unit):
+                size += 1
+            if unit.commander:
+                size += 2
+    return size
+
+
+def activation_need(unit: Unit) -> int | None:
+    """Rule sevendays.activation.test: ``None`` for a first activation, else the d6 score
+    needed (higher than tokens + markers; a natural 6 always passes, so never above 6)."""
+    if unit.tokens == 0:
+        return None
+    return min(6, unit.tokens + unit.markers + 1)
+
+
+def start_turn(world: World, state: SevenDaysState) -> list[Event]:
+    flow = state.flow
+    events: list[Event] = [note("turn", f"--- Turn {flow.turn} ---", None, turn=flow.turn)]
+    for unit in state.units.values():
+        unit.tokens = 0
+    for side in SIDES:
+        flow.pools[side] = pool_size(world, state, side)
+    events.append(
+        note(
+            "pools",
+            f"command tokens: NATO {flow.pools['nato']}, PACT {flow.pools['pact']}",
+            "sevendays.tokens.pool",
+            pools=dict(flow.pools),
+        )
+    )
+    first = world.scenario.spec.first_initiative
+    if flow.turn == 1 and first != "roll":
+        flow.initiative = first
+        events.append(note("initiative", f"{first.upper()} starts with the initiative", None))
+    else:
+        while True:
+            a, b = state.rng.d(6), state.rng.d(6)
+            winner = "nato" if a > b else "pact" if b > a else None
+            events.append(
+                roll(
+                    "sevendays.initiative.roll",
+                    f"initiative: NATO {a} vs PACT {b}"
+                    + (f" -> {winner.upper()}" if winner else " -> tie, roll again"),
+                    [a, b],
+                    a - b,
+                    None,
+                    winner is not None,
+                )
+            )
+            if winner:
+                flow.initiative = winner
+                break
+    flow.passes = 0
+    flow.phase = "activate"
+    flow.activation = None
+    flow.pending = None
+    flow.seized_by = None
+    events += settle_initiative(world, state)
+    return events
+
+
+def settle_initiative(world: World, state: SevenDaysState) -> list[Event]:
+    """Hand the initiative on when its holder has no tokens; end the turn when neither has."""
+    flow = state.flow
+    if flow.outcome is not None:
+        return []
+    events: list[Event] = []
+    if flow.pools[flow.initiative] <= 0:
+        if flow.pools[other(flow.initiative)] <= 0:
+            return events + end_turn(world, state)
+        house_fired(state, "sevendays.initiative.exhausted")
+        flow.initiative = other(flow.initiative)
+        events.append(
+            note(
+                "initiative",
+                f"{other(flow.initiative).upper()} has no tokens left: "
+                f"{flow.initiative.upper()} takes the initiative",
+                "sevendays.initiative.exhausted",
+            )
+        )
+    flow.phase = "activate"
+    flow.to_act = flow.initiative
+    return events
+
+
+def pass_initiative(world: World, state: SevenDaysState) -> list[Event]:
+    """Rule sevendays.initiative.pass."""
+    flow = state.flow
+    side = flow.initiative
+    flow.passes += 1
+    events = [note("pass", f"{side.upper()} passes the initiative", "sevendays.initiative.pass")]
+    if flow.passes >= 2 or flow.pools[other(side)] <= 0:
+        return events + end_turn(world, state)
+    flow.initiative = other(side)
+    flow.to_act = flow.initiative
+    return events
+
+
+def activate(world: World, state: SevenDaysState, unit: Unit) -> list[Event]:
+    """Spend a token on ``unit``; test if it already acted this turn."""
+    flow = state.flow
+    need = activation_need(unit)
+    flow.pools[unit.side] -= 1
+    unit.tokens += 1
+    flow.passes = 0
+    events: list[Event] = []
+    if need is not None:
+        die = state.rng.d(6)
+        ok = die == 6 or die >= need
+        events.append(
+            roll(
+                "sevendays.activation.test",
+                f"{unit.name} activation test: d6 {die} need {need}+ "
+                f"(tokens {unit.tokens - 1} + markers {unit.markers}) -> "
+                + ("activates" if ok else "fails, token lost"),
+                [die],
+                die,
+                need,
+                ok,
+                unit=unit.uid,
+            )
+        )
+        if not ok:
+            return events + end_activation(world, state)
+    else:
+        events.append(
+            note("activate", f"{unit.name} activates", "sevendays.activation.token", unit=unit.uid)
+        )
+    flow.activation = Activation(unit=unit.uid)
+    flow.phase = "act"
+    flow.to_act = unit.side
+    return events
+
+
+def end_activation(world: World, state: SevenDaysState) -> list[Event]:
+    flow = state.flow
+    flow.activation = None
+    flow.pending = None
+    flow.reacting_to_move = False
+    events = check_break(world, state)
+    if flow.outcome is not None:
+        return events
+    if flow.seized_by is not None:
+        if flow.seized_by != flow.initiative:
+            events.append(
+                note(
+                    "initiative",
+                    f"{flow.seized_by.upper()} seizes the initiative",
+                    "sevendays.reaction.seize",
+                )
+            )
+        flow.initiative = flow.seized_by
+        flow.seized_by = None
+    return events + settle_initiative(world, state)
+
+
+def end_turn(world: World, state: SevenDaysState) -> list[Event]:
+    flow = state.flow
+    events = check_break(world, state)
+    if flow.outcome is not None:
+        return events
+    if flow.turn >= world.scenario.spec.turns:
+        return events + end_of_game(world, state)
+    flow.turn += 1
+    return events + start_turn(world, state)

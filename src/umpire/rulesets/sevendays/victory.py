@@ -1,0 +1,71 @@
+"""Break points and scenario victory (sevendays.victory.*)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from umpire.core.events import Event, note
+from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, other
+from umpire.rulesets.sevendays.world import World
+
+
+def check_break(world: World, state: SevenDaysState) -> list[Event]:
+    """Rule sevendays.victory.break_point: end the game when a side's losses reach its break
+    point (both at once is a draw)."""
+    if state.flow.outcome is not None:
+        return []
+    broken = [s for s in SIDES if world.lost_bp(state, s) >= world.break_point(state, s)]
+    if not broken:
+        return []
+    winner = "draw" if len(broken) == 2 else other(broken[0])
+    return finish(world, state, winner, "break point reached", broken=broken)
+
+
+def objectives_held(world: World, state: SevenDaysState) -> dict[str, str | None]:
+    """Which side holds each objective: a unit within the radius and no enemy unit there."""
+    radius = world.house.objective_radius
+    out: dict[str, str | None] = {}
+    for objective in world.scenario.spec.objectives:
+        present = {
+            u.side
+            for u in state.units.values()
+            if u.alive and math.dist(u.pos, objective.at) <= radius
+        }
+        out[objective.id] = present.pop() if len(present) == 1 else None
+    return out
+
+
+def end_of_game(world: World, state: SevenDaysState) -> list[Event]:
+    """Rule sevendays.victory.meeting_engagement: objectives, then BP destroyed, else a draw."""
+    held = objectives_held(world, state)
+    count = {s: sum(1 for h in held.values() if h == s) for s in SIDES}
+    if count["nato"] != count["pact"]:
+        winner = "nato" if count["nato"] > count["pact"] else "pact"
+        return finish(world, state, winner, "objectives", objectives=held)
+    destroyed = {s: world.lost_bp(state, other(s)) for s in SIDES}
+    if destroyed["nato"] != destroyed["pact"]:
+        winner = "nato" if destroyed["nato"] > destroyed["pact"] else "pact"
+        return finish(world, state, winner, "turn limit", objectives=held)
+    return finish(world, state, "draw", "turn limit", objectives=held)
+
+
+def finish(
+    world: World, state: SevenDaysState, winner: str, how: str, **details: Any
+) -> list[Event]:
+    rule = (
+        "sevendays.victory.break_point"
+        if how == "break point reached"
+        else "sevendays.victory.meeting_engagement"
+    )
+    state.flow.outcome = {"winner": winner, "how": how, "turn": state.flow.turn, **details}
+    state.flow.phase = "over"
+    state.flow.to_act = None
+    state.flow.activation = None
+    state.flow.pending = None
+    if rule == "sevendays.victory.meeting_engagement":
+        from umpire.rulesets.sevendays.morale import house_fired
+
+        house_fired(state, rule)
+    text = "the battle is a draw" if winner == "draw" else f"{winner.upper()} wins"
+    return [note("game_over", f"{text} ({how}) on turn {state.flow.turn}", rule, winner=winner)]

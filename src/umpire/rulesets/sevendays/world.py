@@ -1,0 +1,92 @@
+"""The static side of a Seven Days game: scenario, table, unit profiles and house rules.
+
+Rule modules take ``(world, state, ...)``: the world never changes during a game, the state does.
+"""
+
+from __future__ import annotations
+
+import math
+
+from shapely.geometry.base import BaseGeometry
+
+from umpire.geometry.table import Area, Table
+from umpire.rulesets.sevendays.config import HouseRules
+from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
+from umpire.rulesets.sevendays.scenario import Scenario
+from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+
+
+class World:
+    def __init__(self, scenario: Scenario, house: HouseRules) -> None:
+        self.scenario = scenario
+        self.house = house
+        self.table: Table = scenario.table
+        self.profiles = scenario.profiles
+        # terrain sight lines and move paths depend only on positions: cached for the game
+        self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
+        self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...]]] = {}
+
+    def inner_polygon(self, area: Area, margin: float) -> BaseGeometry | None:
+        """The part of ``area`` at least ``margin`` inside its edge (cached), or None."""
+        key = (area.id, margin)
+        if key not in self._inner:
+            inner = area.polygon.buffer(-margin)
+            self._inner[key] = None if inner.is_empty else inner
+        return self._inner[key]
+
+    def profile(self, unit: Unit) -> UnitProfile:
+        return self.profiles[unit.profile]
+
+    def is_vehicle(self, unit: Unit) -> bool:
+        return self.profiles[unit.profile].is_vehicle
+
+    def is_foot(self, unit: Unit) -> bool:
+        return self.profiles[unit.profile].is_foot
+
+    def radius(self, unit: Unit) -> float:
+        footprint = self.house.footprint
+        return footprint["vehicle"] if self.is_vehicle(unit) else footprint["foot"]
+
+    def mover_class(self, unit: Unit) -> str:
+        profile = self.profiles[unit.profile]
+        if profile.is_foot:
+            return "foot"
+        if "atv" in profile.traits:
+            return "atv"
+        if "wheeled" in profile.traits:
+            return "wheeled"
+        return "tracked"
+
+    def move_class(self, unit: Unit) -> str:
+        """The movement-table row: infantry, support, mbt, light or fast."""
+        profile = self.profiles[unit.profile]
+        if profile.type is UnitType.MBT and "fast" in profile.traits:
+            return "fast"
+        return str(profile.type.value)
+
+    def move_distance(self, unit: Unit, speed: str) -> float:
+        return self.house.movement[speed][self.move_class(unit)]  # type: ignore[index]
+
+    def in_cover(self, unit: Unit) -> bool:
+        return any(a.kind.cover for a in self.table.areas_at(unit.x, unit.y))
+
+    def in_buildings(self, unit: Unit) -> bool:
+        return any(a.kind.name == "buildings" for a in self.table.areas_at(unit.x, unit.y))
+
+    def generates_token(self, unit: Unit) -> bool:
+        profile = self.profiles[unit.profile]
+        return not profile.is_apc
+
+    def total_bp(self, state: SevenDaysState, side: str) -> int:
+        return sum(self.profiles[u.profile].bp for u in state.units.values() if u.side == side)
+
+    def lost_bp(self, state: SevenDaysState, side: str) -> int:
+        return sum(
+            self.profiles[u.profile].bp
+            for u in state.units.values()
+            if u.side == side and not u.alive
+        )
+
+    def break_point(self, state: SevenDaysState, side: str) -> int:
+        fraction = self.scenario.spec.break_point_fraction[side]  # type: ignore[index]
+        return max(1, math.ceil(self.total_bp(state, side) * fraction))

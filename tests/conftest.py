@@ -1,0 +1,64 @@
+"""Shared fixtures: small custom Seven Days battles laid out by each test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from umpire.core.game import Game, new_game
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+def scenario_dict(
+    nato: list[dict[str, Any]],
+    pact: list[dict[str, Any]],
+    terrain: list[dict[str, Any]] | None = None,
+    roads: list[dict[str, Any]] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": "test",
+        "name": "Test table",
+        "provenance": "house",
+        "description": "a table laid out by a test",
+        "table": {"width": 72, "height": 48},
+        "turns": 7,
+        "break_point_fraction": {"nato": 0.5, "pact": 0.5},
+        "first_initiative": "nato",
+        "objectives": [],
+        "terrain": terrain or [],
+        "roads": roads or [],
+        "sides": {
+            "nato": {"nation": "uk", "facing": 90, "units": nato},
+            "pact": {"nation": "ussr", "facing": 270, "units": pact},
+        },
+    }
+    data.update(extra)
+    return data
+
+
+MakeGame = Callable[..., Game]
+
+
+@pytest.fixture
+def make_game(tmp_path: Path) -> MakeGame:
+    """``make_game(nato=[...], pact=[...], terrain=[...], seed=0)`` -> a Game on that table."""
+    counter = {"n": 0}
+
+    def make(seed: int = 0, options: dict[str, Any] | None = None, **kwargs: Any) -> Game:
+        counter["n"] += 1
+        path = tmp_path / f"scenario-{counter['n']}.yaml"
+        path.write_text(yaml.safe_dump(scenario_dict(**kwargs)), encoding="utf-8")
+        return new_game(f"sevendays/{path}", seed=seed, options=options)
+
+    return make
+
+
+def unit(uid: str, profile: str, x: float, y: float, **extra: Any) -> dict[str, Any]:
+    return {"id": uid, "profile": profile, "at": [x, y], **extra}
