@@ -15,8 +15,8 @@ from typing import cast
 
 from umpire.core.actions import Action
 from umpire.core.game import Game
-from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot
-from umpire.rulesets.sevendays.movement import fall_back_point, move_options
+from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot, weapon_for
+from umpire.rulesets.sevendays.movement import check_move, fall_back_point, move_candidates
 from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.reactions import reaction_options
 from umpire.rulesets.sevendays.ruleset import SevenDays
@@ -32,6 +32,8 @@ class SevenDaysScripted:
     def __init__(self, side: str) -> None:
         self.side = side
         self.last_reason = ""
+        self._order: dict[str, tuple[float, int]] = {}
+        self._order_turn = 0
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
@@ -46,10 +48,14 @@ class SevenDaysScripted:
         self, world: World, state: SevenDaysState, unit: Unit, moved: bool, actions_left: int
     ) -> tuple[float, Action | None, str]:
         best: tuple[float, Action | None, str] = (0.0, None, "")
+        profile = world.profile(unit)
+        kinds = [k for k in ("atgm", "gun") if weapon_for(profile, k) is not None]
+        if "atgm" in kinds and (moved or actions_left < 2):
+            kinds.remove("atgm")
         for target in state.units.values():
             if not target.alive or target.side == unit.side:
                 continue
-            for kind in ("atgm", "gun"):
+            for kind in kinds:
                 plan = plan_shot(
                     world, state, unit, target, kind, moved=moved, actions_left=actions_left
                 )
@@ -93,13 +99,21 @@ class SevenDaysScripted:
             unit = max(shaken, key=lambda u: u.markers)
             self.last_reason = f"{unit.name} is shaken ({unit.markers} markers): rally it first"
             return Action("activate", unit=unit.uid)
-        scored = []
-        for unit in fresh:
-            value, _, _ = self._best_shot(world, state, unit, False, 2)
-            scored.append((value, world.profile(unit).points, unit))
-        value, _, unit = max(scored, key=lambda t: (t[0], t[1]))
+        # the order of activation is planned once a turn: best shots first, then the
+        # dearest units (ranking every unit again before each activation costs far more
+        # than it gains)
+        if self._order_turn != state.flow.turn:
+            scored = []
+            for unit in fresh:
+                value, _, _ = self._best_shot(world, state, unit, False, 2)
+                scored.append((value, world.profile(unit).points, unit.uid))
+            scored.sort(reverse=True)
+            self._order = {uid: (value, rank) for rank, (value, _, uid) in enumerate(scored)}
+            self._order_turn = state.flow.turn
+        unit = min(fresh, key=lambda u: self._order.get(u.uid, (0.0, len(self._order)))[1])
+        value = self._order.get(unit.uid, (0.0, 0))[0]
         self.last_reason = (
-            f"activate {unit.name}: best shot value {value:.2f}"
+            f"activate {unit.name}: best shot value {value:.2f} when the turn began"
             if value > 0
             else f"activate {unit.name} to manoeuvre"
         )
@@ -135,31 +149,30 @@ class SevenDaysScripted:
             return None
         profile = world.profile(unit)
         keep_off = 12.5 if profile.atgm is not None or profile.type.value == "support" else 0.0
-        here = self._place_score(world, unit, unit.pos, objectives, enemies, keep_off)
-        best: tuple[float, Action | None] = (here + 0.5, None)
-        candidates = [
-            Action("move", unit=unit.uid, point=p)
-            for p in move_options(world, state, unit, "normal")
-        ]
+        # objectives matter more as the last turn nears
+        turns_left = world.scenario.spec.turns - state.flow.turn
+        weight = 0.3 if turns_left > 2 else 1.0
+        speeds = [("move", "normal")]
         if act_has_two(state):
-            candidates += [
-                Action(kind, unit=unit.uid, point=p)
-                for kind in ("rapid", "road")
-                for p in move_options(world, state, unit, kind)
-            ]
-        for action in candidates:
-            assert action.point is not None
-            score = self._place_score(world, unit, action.point, objectives, enemies, keep_off)
-            if action.kind != "move":
-                score -= 1.0  # a rapid move gives up this activation's shot
-            if score > best[0]:
-                best = (score, action)
-        if best[1] is not None:
-            self.last_reason = (
-                f"{unit.name} moves to ({best[1].point[0]:.0f}, {best[1].point[1]:.0f}): "  # type: ignore[index]
-                "closer to the objectives and into cover where it can"
-            )
-        return best[1]
+            speeds += [("rapid", "rapid"), ("road", "road")]
+        scored: list[tuple[float, str, str, tuple[float, float]]] = []
+        for kind, speed in speeds:
+            penalty = 0.0 if kind == "move" else 1.0  # a rapid move gives up the shot
+            for point in move_candidates(world, state, unit, speed):
+                score = self._place_score(world, unit, point, objectives, enemies, keep_off, weight)
+                scored.append((score - penalty, kind, speed, point))
+        here = self._place_score(world, unit, unit.pos, objectives, enemies, keep_off, weight)
+        scored.sort(key=lambda t: t[0], reverse=True)
+        for score, kind, speed, point in scored:
+            if score <= here + 0.5:
+                break
+            if check_move(world, state, unit, speed, point) is None:
+                self.last_reason = (
+                    f"{unit.name} {kind} to ({point[0]:.0f}, {point[1]:.0f}): "
+                    "closer to the objectives and into cover where it can"
+                )
+                return Action(kind, unit=unit.uid, point=point)
+        return None
 
     @staticmethod
     def _place_score(
@@ -169,10 +182,14 @@ class SevenDaysScripted:
         objectives: list[tuple[float, float]],
         enemies: list[Unit],
         keep_off: float,
+        objective_weight: float,
     ) -> float:
         score = 0.0
         if objectives:
-            score -= min(math.dist(point, o) for o in objectives) * 0.3
+            nearest_objective = min(math.dist(point, o) for o in objectives)
+            score -= nearest_objective * objective_weight
+            if nearest_objective <= world.house.objective_radius:
+                score += 4.0 * objective_weight
         if any(a.kind.cover for a in world.table.areas_at(*point)):
             score += 4.0
         nearest = min(math.dist(point, e.pos) for e in enemies)

@@ -20,13 +20,15 @@ Vec = tuple[float, float]
 
 @dataclass(frozen=True)
 class TerrainKind:
-    """What a kind of terrain does. ``going`` maps a mover class to open/rough/very_rough/
+    """What a kind of terrain does. ``obscures``: a sight line through it counts towards the
+    "more than 50% obscured" test. ``going`` maps a mover class to open/rough/very_rough/
     impassable; ``see_into`` is how deep (inches) a unit can see into or out of a blocking area
     it stands in."""
 
     name: str
     blocks_los: bool = False
     cover: bool = False
+    obscures: bool = False
     see_into: float = 2.0
     occupant_sees_over: bool = False
     going: dict[str, str] = field(default_factory=dict)
@@ -94,6 +96,11 @@ class Table:
         self.areas: tuple[Area, ...] = tuple(areas)
         self.roads: tuple[Road, ...] = tuple(roads)
         self._blocking = tuple(a for a in self.areas if a.kind.blocks_los)
+        # areas that count for the obscured test, in a spatial index queried once per sight
+        self._sight_areas = tuple(a for a in self.areas if a.kind.blocks_los or a.kind.obscures)
+        self._sight_tree = (
+            shapely.STRtree([a.polygon for a in self._sight_areas]) if self._sight_areas else None
+        )
         self._areas_at_cache: dict[Vec, tuple[Area, ...]] = {}
         self._entries_cache: dict[tuple[float, ...], list[Entry]] = {}
 
@@ -197,17 +204,18 @@ class Table:
         (used for the "more than 50% obscured" test)."""
         if not rays:
             return []
-        lines = shapely.linestrings([[r[0], r[1]] for r in rays])
         out = [False] * len(rays)
-        for area in self.areas:
-            if not (area.kind.blocks_los or area.kind.cover):
+        if self._sight_tree is None:
+            return out
+        lines = shapely.linestrings([[r[0], r[1]] for r in rays])
+        ray_idx, area_idx = self._sight_tree.query(lines, predicate="intersects")
+        for i, j in zip(ray_idx.tolist(), area_idx.tolist(), strict=True):
+            if out[i]:
                 continue
-            hits = shapely.intersects(lines, area.polygon)
-            for i, hit in enumerate(hits):
-                if hit and not out[i]:
-                    (ax, ay), (bx, by) = rays[i]
-                    if not area.contains(ax, ay) and not area.contains(bx, by):
-                        out[i] = True
+            area = self._sight_areas[j]
+            (ax, ay), (bx, by) = rays[i]
+            if not area.contains(ax, ay) and not area.contains(bx, by):
+                out[i] = True
         return out
 
 

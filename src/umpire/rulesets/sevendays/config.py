@@ -31,6 +31,7 @@ class TerrainKindSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     blocks_los: bool = False
     cover: bool = False
+    obscures: bool = False
     see_into: float = 2.0
     occupant_sees_over: bool = False
     going: dict[MoverClass, Going]
@@ -73,6 +74,7 @@ class HouseRules(BaseModel):
             name=name,
             blocks_los=spec.blocks_los,
             cover=spec.cover,
+            obscures=spec.obscures,
             see_into=spec.see_into,
             occupant_sees_over=spec.occupant_sees_over,
             going={str(k): str(v) for k, v in spec.going.items()},

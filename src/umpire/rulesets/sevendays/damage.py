@@ -92,6 +92,7 @@ def resolve_vehicle_hit(
     )
     if row.result == "destroyed":
         target.status = "destroyed"
+        state.touch()
         target.wreck = True
         events.append(
             note(

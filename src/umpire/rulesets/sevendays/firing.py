@@ -103,7 +103,52 @@ def plan_shot(
     target_moving: bool = False,
     actions_left: int = 2,
 ) -> ShotPlan | Refusal:
-    """Plan ``firer``'s ``kind`` shot at ``target`` or say which rule forbids it."""
+    """Plan ``firer``'s ``kind`` shot at ``target`` or say which rule forbids it.
+
+    Plans depend only on the table geometry, the firer's markers and the arguments, so they
+    are cached per arrangement of units (``state.geometry``)."""
+    key = (
+        state.geometry,
+        firer.uid,
+        target.uid,
+        kind,
+        moved,
+        reaction,
+        target_moving,
+        actions_left >= 2,
+        firer.markers,
+    )
+    cache = world.plan_cache
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > 50_000:
+            cache.clear()
+        found = cache[key] = _plan_shot(
+            world,
+            state,
+            firer,
+            target,
+            kind,
+            moved=moved,
+            reaction=reaction,
+            target_moving=target_moving,
+            actions_left=actions_left,
+        )
+    return found
+
+
+def _plan_shot(
+    world: World,
+    state: SevenDaysState,
+    firer: Unit,
+    target: Unit,
+    kind: str,
+    *,
+    moved: bool = False,
+    reaction: bool = False,
+    target_moving: bool = False,
+    actions_left: int = 2,
+) -> ShotPlan | Refusal:
     profile = world.profile(firer)
     tprofile = world.profile(target)
     if not target.alive or target.side == firer.side:

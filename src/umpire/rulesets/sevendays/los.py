@@ -82,6 +82,20 @@ def sight(
     world: World, state: SevenDaysState, firer: Unit, target: Unit, origin: Vec | None = None
 ) -> Sight:
     """Line of sight plus the obscured test (rule sevendays.los.obscured)."""
+    if origin is None:
+        key = (state.geometry, firer.uid, target.uid)
+        found = world.sight_pairs.get(key)
+        if found is None:
+            if len(world.sight_pairs) > 50_000:
+                world.sight_pairs.clear()
+            found = world.sight_pairs[key] = _sight(world, state, firer, target, None)
+        return found
+    return _sight(world, state, firer, target, origin)
+
+
+def _sight(
+    world: World, state: SevenDaysState, firer: Unit, target: Unit, origin: Vec | None
+) -> Sight:
     a = origin if origin is not None else (firer.x, firer.y)
     b = (target.x, target.y)
     blocked, crossings = _terrain(world, a, target)

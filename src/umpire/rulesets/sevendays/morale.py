@@ -31,6 +31,7 @@ def add_markers(
     morale = world.profile(unit).morale
     if morale is not None and unit.markers >= morale:
         unit.status = "removed"
+        state.touch()
         events.append(
             note(
                 "removed",

@@ -86,6 +86,17 @@ def check_move(
 
 def move_options(world: World, state: SevenDaysState, unit: Unit, speed: str) -> list[Vec]:
     """A menu of legal destinations for ``unit`` at ``speed``."""
+    return [
+        p
+        for p in move_candidates(world, state, unit, speed)
+        if check_move(world, state, unit, speed, p) is None
+    ]
+
+
+def move_candidates(world: World, state: SevenDaysState, unit: Unit, speed: str) -> list[Vec]:
+    """Destinations worth offering (the compass points, towards the nearest enemy, the
+    objectives and nearby cover), not yet checked with ``check_move``: a caller that wants only
+    the best one can check them in its own order of preference."""
     reach = world.move_distance(unit, speed)
     table = world.table
     seen: set[Vec] = set()
@@ -97,8 +108,7 @@ def move_options(world: World, state: SevenDaysState, unit: Unit, speed: str) ->
         if key in seen or math.dist(key, unit.pos) < 0.5:
             return
         seen.add(key)
-        if check_move(world, state, unit, speed, key) is None:
-            out.append(key)
+        out.append(key)
 
     if speed == "road":
         road = table.road_at(unit.x, unit.y)
@@ -185,6 +195,7 @@ def do_move(world: World, state: SevenDaysState, unit: Unit, speed: str, dest: V
     if math.dist(start, final) > 1e-6:
         unit.facing = round(bearing(start, final), 1)
     unit.x, unit.y = final
+    state.touch()
     events.append(
         note(
             "move",

@@ -85,6 +85,12 @@ def reaction_options(
     side = "pact" if activator.side == "nato" else "nato"
     if state.flow.pools[side] <= 0 or not activator.alive:
         return []
+    # asked three times per window (open it? which reactor? is it legal?) on an unchanged
+    # state: remember the last answer, keyed on everything it depends on
+    key = (state.actions_played, activator.uid, activator.x, activator.y, moving)
+    cached = state.reaction_memo
+    if cached is not None and cached[0] == key:
+        return list(cached[1])
     out = []
     for unit in state.units.values():
         if not unit.alive or unit.side != side:
@@ -94,6 +100,7 @@ def reaction_options(
             out.append(
                 ReactionOption(unit.uid, reaction_need(world, state, unit, activator, plan), plan)
             )
+    state.reaction_memo = (key, tuple(out))
     return out
 
 

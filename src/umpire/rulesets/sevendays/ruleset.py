@@ -325,6 +325,7 @@ class SevenDays:
             act.moved = True
             target = state.units[action.target or ""]
             unit.facing = round(bearing(unit.pos, target.pos), 1)
+            state.touch()
             return [
                 note("turn", f"{unit.name} turns to face {target.name}", "sevendays.move.turret")
             ]

@@ -3,6 +3,7 @@ game data (units). Everything here is plain data that round-trips through JSON."
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -10,6 +11,14 @@ from umpire.core.actions import Action
 from umpire.core.rng import RandomStream
 
 SIDES = ("nato", "pact")
+
+# Every arrangement of units on the table gets a number never used before, so caches of
+# geometry (sight lines, shot plans) can key on it safely across games, clones and branches.
+_GEOMETRY = itertools.count(1)
+
+
+def new_geometry() -> int:
+    return next(_GEOMETRY)
 
 
 def other(side: str) -> str:
@@ -81,6 +90,15 @@ class SevenDaysState:
     house_fired: dict[str, int] = field(default_factory=dict)
     actions_played: int = 0
     setup_events: list[dict[str, Any]] = field(default_factory=list)
+    geometry: int = field(default_factory=new_geometry)  # not saved: a cache key only
+    # not saved: the last reaction options computed on this state (see reactions.py)
+    reaction_memo: tuple[tuple[object, ...], tuple[Any, ...]] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    def touch(self) -> None:
+        """Note that a unit moved, turned, or left the table (invalidates geometry caches)."""
+        self.geometry = next(_GEOMETRY)
 
     def alive(self, side: str | None = None) -> list[Unit]:
         return [u for u in self.units.values() if u.alive and (side is None or u.side == side)]

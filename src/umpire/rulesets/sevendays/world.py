@@ -6,6 +6,7 @@ Rule modules take ``(world, state, ...)``: the world never changes during a game
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from shapely.geometry.base import BaseGeometry
 
@@ -15,6 +16,10 @@ from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
 from umpire.rulesets.sevendays.scenario import Scenario
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 
+if TYPE_CHECKING:
+    from umpire.rulesets.sevendays.firing import Refusal, ShotPlan
+    from umpire.rulesets.sevendays.los import Sight
+
 
 class World:
     def __init__(self, scenario: Scenario, house: HouseRules) -> None:
@@ -23,6 +28,8 @@ class World:
         self.table: Table = scenario.table
         self.profiles = scenario.profiles
         # terrain sight lines and move paths depend only on positions: cached for the game
+        self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
+        self.sight_pairs: dict[tuple[object, ...], Sight] = {}
         self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
         self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...]]] = {}
 

@@ -1,0 +1,57 @@
+"""Full AI-vs-AI Meeting Engagements per second on one core, event display off.
+
+    python bench/bench_games.py --games 20 --agents scripted
+
+Prints games/s and the per-game time; run it pinned to one core (``taskset -c 0``) to
+measure one core. The first game is a warm-up (it loads data files and fills the geometry
+caches) and is not timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import umpire
+from umpire.agents import make_agent
+from umpire.play import play_out
+
+
+def run(games: int, agents: str, seed0: int) -> dict[str, float]:
+    def one(seed: int) -> float:
+        game = umpire.new_game("sevendays/meeting-engagement", seed=seed)
+        players = {s: make_agent(agents, "sevendays", s, seed) for s in ("nato", "pact")}
+        start = time.perf_counter()
+        play_out(game, players)
+        return time.perf_counter() - start
+
+    one(seed0 - 1)  # warm-up
+    times = [one(seed0 + i) for i in range(games)]
+    total = sum(times)
+    return {
+        "games": games,
+        "games_per_s": games / total,
+        "mean_s": statistics.mean(times),
+        "median_s": statistics.median(times),
+        "max_s": max(times),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--agents", choices=["scripted", "random"], default="scripted")
+    parser.add_argument("--seed", type=int, default=1000)
+    args = parser.parse_args()
+    result = run(args.games, args.agents, args.seed)
+    print(
+        f"{result['games']} {args.agents}-vs-{args.agents} meeting engagements: "
+        f"{result['games_per_s']:.2f} games/s/core "
+        f"(mean {result['mean_s'] * 1000:.0f} ms, median {result['median_s'] * 1000:.0f} ms, "
+        f"max {result['max_s'] * 1000:.0f} ms); target 20 games/s/core"
+    )
+
+
+if __name__ == "__main__":
+    main()

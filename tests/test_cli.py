@@ -1,0 +1,161 @@
+"""The command line as a user runs it (subprocesses, so exit codes and stderr are real)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+def umpire(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "umpire", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=300,
+        env={"COLUMNS": "160", "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+def test_battle_json_summary_and_replay(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    out = umpire(
+        "battle", "sevendays/meeting-engagement", "--seed", "3", "--json", "--record", str(record)
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    for key in ("ruleset", "scenario", "seed", "winner", "turns", "events", "losses"):
+        assert key in data
+    assert data["ruleset"] == "sevendays" and data["seed"] == 3
+    assert data["winner"] in ("nato", "pact", "draw")
+    assert set(data["losses"]) == {"nato", "pact"}
+    again = umpire("replay", str(record), "--json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout) == data
+
+
+def test_battle_shows_rolls_and_report() -> None:
+    out = umpire("battle", "sevendays/meeting-engagement", "--seed", "2")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Turn 1" in text and "initiative" in text
+    assert "need" in text and "sevendays.fire.base" in text  # every roll says what it needed
+    assert "Battle report" in text and "Losses" in text
+    assert "House rules that fired" in text
+
+
+def test_same_seed_same_battle() -> None:
+    a = umpire("battle", "--seed", "11", "--json")
+    b = umpire("battle", "--seed", "11", "--json")
+    assert a.returncode == 0 and a.stdout == b.stdout
+
+
+def test_unknown_scenario_is_one_line_error() -> None:
+    out = umpire("battle", "sevendays/nowhere")
+    assert out.returncode != 0
+    assert "unknown scenario 'nowhere'" in out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_unknown_ruleset_is_one_line_error() -> None:
+    out = umpire("battle", "chess/opening")
+    assert out.returncode != 0 and "unknown ruleset 'chess'" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_malformed_scenario_file_names_file_and_field(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        (
+            Path(__file__).parents[1] / "src/umpire/rulesets/sevendays/data/scenarios/"
+            "meeting-engagement.yaml"
+        )
+        .read_text()
+        .replace("turns: 7", "turns: seven"),
+        encoding="utf-8",
+    )
+    out = umpire("battle", f"sevendays/{bad}")
+    assert out.returncode != 0
+    assert str(bad) in out.stderr and "field turns" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_unknown_unit_in_scenario(tmp_path: Path) -> None:
+    bad = tmp_path / "bad-unit.yaml"
+    bad.write_text(
+        (
+            Path(__file__).parents[1] / "src/umpire/rulesets/sevendays/data/scenarios/"
+            "meeting-engagement.yaml"
+        )
+        .read_text()
+        .replace("profile: t72a,", "profile: t99,", 1),
+        encoding="utf-8",
+    )
+    out = umpire("battle", f"sevendays/{bad}")
+    assert out.returncode != 0
+    assert "sides.pact.units" in out.stderr and "t99" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_malformed_record_file(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"format": "umpire-record/1", "ruleset": "sevendays"', encoding="utf-8")
+    out = umpire("replay", str(bad))
+    assert out.returncode != 0 and str(bad) in out.stderr and "not valid JSON" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_malformed_house_rules_file(tmp_path: Path) -> None:
+    bad = tmp_path / "house.yaml"
+    bad.write_text("damage_table:\n  - {max: 9, result: destroyed, markers: 0}\n", encoding="utf-8")
+    out = umpire("battle", "--house-rules", str(bad))
+    assert out.returncode != 0
+    assert str(bad) in out.stderr and "damage_table" in out.stderr
+
+
+def test_house_rules_override_changes_the_game(tmp_path: Path) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        "damage_table:\n  - {max: 6, result: destroyed, markers: 0}\n", encoding="utf-8"
+    )
+    plain = json.loads(umpire("battle", "--seed", "5", "--json").stdout)
+    deadly = umpire("battle", "--seed", "5", "--json", "--house-rules", str(house))
+    assert deadly.returncode == 0, deadly.stderr
+    data = json.loads(deadly.stdout)
+    assert data != plain
+    # with every penetration destroying, no vehicle is ever merely "damaged"
+    assert "damaged" not in umpire(
+        "battle", "--seed", "5", "--house-rules", str(house)
+    ).stdout.replace("undamaged", "")
+
+
+def test_human_player_picks_numbers_and_illegal_moves_are_refused(tmp_path: Path) -> None:
+    record = tmp_path / "human.json"
+    # activate the first unit offered, try an impossible move, then quit (record is kept)
+    moves = "1\nmove 999 999\nmove 1 1\nquit\n"
+    out = umpire(
+        "battle",
+        "--nato",
+        "human",
+        "--pact",
+        "human",
+        "--seed",
+        "1",
+        "--record",
+        str(record),
+        stdin=moves,
+    )
+    assert out.returncode == 130
+    assert "P hit" in out.stdout or "activate" in out.stdout
+    assert "refused" in out.stdout
+    saved = json.loads(record.read_text())
+    assert len(saved["actions"]) == 1 and saved["actions"][0]["kind"] == "activate"
+
+
+def test_rules_listing_and_scenarios() -> None:
+    out = umpire("rules", "sevendays")
+    assert out.returncode == 0 and "sevendays.activation.test" in out.stdout
+    scen = umpire("scenarios")
+    assert "sevendays/meeting-engagement" in scen.stdout
