@@ -199,6 +199,44 @@ class Table:
                 return True
         return False
 
+    def sight_terrain(
+        self, a: Vec, b: Vec, rays: Sequence[tuple[Vec, Vec]]
+    ) -> tuple[bool, list[bool]]:
+        """One spatial query for a whole sight picture: does terrain block the centre line
+        ``a``-``b`` (as :meth:`terrain_blocks`), and which ``rays`` cross terrain (as
+        :meth:`terrain_crossings`)."""
+        out = [False] * len(rays)
+        if self._sight_tree is None:
+            return False, out
+        # the centre line first: most lines across a busy table are blocked, and then the
+        # rays need not be traced at all
+        centre = LineString((a, b))
+        ends_a = self.areas_at(*a)
+        ends_b = self.areas_at(*b)
+        for j in self._sight_tree.query(centre, predicate="intersects").tolist():
+            area = self._sight_areas[j]
+            if not area.kind.blocks_los:
+                continue
+            holds_a = area in ends_a
+            holds_b = area in ends_b
+            if not holds_a and not holds_b:
+                return True, out
+            if area.kind.occupant_sees_over:
+                continue
+            inside = centre.intersection(area.polygon).length
+            if inside > area.kind.see_into * (int(holds_a) + int(holds_b)) + 1e-9:
+                return True, out
+        lines = shapely.linestrings([[r[0], r[1]] for r in rays])
+        line_idx, area_idx = self._sight_tree.query(lines, predicate="intersects")
+        for k, j in zip(line_idx.tolist(), area_idx.tolist(), strict=True):
+            if out[k]:
+                continue
+            area = self._sight_areas[j]
+            start, end = rays[k]
+            if area not in self.areas_at(*start) and area not in self.areas_at(*end):
+                out[k] = True
+        return False, out
+
     def terrain_crossings(self, rays: Sequence[tuple[Vec, Vec]]) -> list[bool]:
         """For each ray, whether it crosses any terrain area that holds neither of its ends
         (used for the "more than 50% obscured" test)."""

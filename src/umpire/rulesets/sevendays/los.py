@@ -60,11 +60,10 @@ def _terrain(world: World, a: Vec, target: Unit) -> tuple[bool, tuple[bool, ...]
     cache = world.sight_cache
     found = cache.get(key)
     if found is None:
-        blocked = world.table.terrain_blocks(a, (target.x, target.y))
-        rays: tuple[bool, ...] = ()
-        if not blocked:
-            rays = tuple(world.table.terrain_crossings(target_rays(world, a, target)))
-        found = (blocked, rays)
+        blocked, crossings = world.table.sight_terrain(
+            a, (target.x, target.y), target_rays(world, a, target)
+        )
+        found = (blocked, () if blocked else tuple(crossings))
         if len(cache) > 200_000:
             cache.clear()
         cache[key] = found
