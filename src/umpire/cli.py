@@ -132,7 +132,7 @@ def _print_report(game: Game, data: dict[str, Any]) -> None:
         f"  actions {data['actions']}  events {data['events']}"
     )
     table = RichTable(title="Losses")
-    for col in ("side", "units lost", "points", "BP lost", "break point", "destroyed", "removed"):
+    for col in ("side", "units lost", "points lost", "BP lost", "break point"):
         table.add_column(col)
     for side, loss in data["losses"].items():
         table.add_row(
@@ -141,10 +141,12 @@ def _print_report(game: Game, data: dict[str, Any]) -> None:
             str(loss["points"]),
             f"{loss['bp']}/{loss['total_bp']}",
             str(loss["break_point"]),
-            ", ".join(loss["destroyed"]) or "-",
-            ", ".join(loss["removed"]) or "-",
         )
     console.print(table)
+    for side, loss in data["losses"].items():
+        destroyed = ", ".join(loss["destroyed"]) or "none"
+        removed = ", ".join(loss["removed"]) or "none"
+        console.print(f"{side.upper()} destroyed: {destroyed}; removed by morale: {removed}")
     fired = data.get("house_rules_fired") or {}
     if fired:
         console.print("House rules that fired: " + ", ".join(f"{k} ×{v}" for k, v in fired.items()))

@@ -257,9 +257,7 @@ class SevenDays:
                 flow.reacting_to_move = False
                 flow.phase = "react"
                 flow.to_act = other(unit.side)
-                return [
-                    note("declare", f"{unit.name} declares {self.describe(state, action)}", None)
-                ]
+                return [note("declare", f"declared: {self.describe(state, action)}", None)]
         events = self._resolve_act(world, state, unit, action)
         if kind in ("move", "rapid", "road", "turn", "fall_back") and first and unit.alive:
             act.window_used = True
