@@ -95,7 +95,6 @@ class Table:
         self.height = float(height)
         self.areas: tuple[Area, ...] = tuple(areas)
         self.roads: tuple[Road, ...] = tuple(roads)
-        self._blocking = tuple(a for a in self.areas if a.kind.blocks_los)
         # areas that count for the obscured test, in a spatial index queried once per sight
         self._sight_areas = tuple(a for a in self.areas if a.kind.blocks_los or a.kind.obscures)
         self._sight_tree = (
@@ -182,34 +181,8 @@ class Table:
         A blocking area holding one end blocks only if the line runs deeper than the kind's
         ``see_into`` inside it (a unit at the edge of a wood sees out, one deep inside does
         not); a hill holding an end never blocks (its occupant sees over it)."""
-        ax, ay = a
-        bx, by = b
-        for area in self._blocking:
-            if not area.touches_segment(ax, ay, bx, by):
-                continue
-            holds_a = area.contains(ax, ay)
-            holds_b = area.contains(bx, by)
-            if not holds_a and not holds_b:
-                return True
-            if area.kind.occupant_sees_over:
-                continue
-            inside = LineString((a, b)).intersection(area.polygon).length
-            limit = area.kind.see_into * (int(holds_a) + int(holds_b))
-            if inside > limit + 1e-9:
-                return True
-        return False
-
-    def sight_terrain(
-        self, a: Vec, b: Vec, rays: Sequence[tuple[Vec, Vec]]
-    ) -> tuple[bool, list[bool]]:
-        """One spatial query for a whole sight picture: does terrain block the centre line
-        ``a``-``b`` (as :meth:`terrain_blocks`), and which ``rays`` cross terrain (as
-        :meth:`terrain_crossings`)."""
-        out = [False] * len(rays)
         if self._sight_tree is None:
-            return False, out
-        # the centre line first: most lines across a busy table are blocked, and then the
-        # rays need not be traced at all
+            return False
         centre = LineString((a, b))
         ends_a = self.areas_at(*a)
         ends_b = self.areas_at(*b)
@@ -220,12 +193,25 @@ class Table:
             holds_a = area in ends_a
             holds_b = area in ends_b
             if not holds_a and not holds_b:
-                return True, out
+                return True
             if area.kind.occupant_sees_over:
                 continue
             inside = centre.intersection(area.polygon).length
             if inside > area.kind.see_into * (int(holds_a) + int(holds_b)) + 1e-9:
-                return True, out
+                return True
+        return False
+
+    def sight_terrain(
+        self, a: Vec, b: Vec, rays: Sequence[tuple[Vec, Vec]]
+    ) -> tuple[bool, list[bool]]:
+        """A whole sight picture: does terrain block the centre line ``a``-``b`` (see
+        :meth:`terrain_blocks`), and, if not, which ``rays`` cross terrain that holds neither
+        of their ends (for the "more than 50% obscured" test)."""
+        out = [False] * len(rays)
+        # the centre line first: most lines across a busy table are blocked, and then the
+        # rays need not be traced at all
+        if self._sight_tree is None or self.terrain_blocks(a, b):
+            return self._sight_tree is not None, out
         lines = shapely.linestrings([[r[0], r[1]] for r in rays])
         line_idx, area_idx = self._sight_tree.query(lines, predicate="intersects")
         for k, j in zip(line_idx.tolist(), area_idx.tolist(), strict=True):
@@ -236,25 +222,6 @@ class Table:
             if area not in self.areas_at(*start) and area not in self.areas_at(*end):
                 out[k] = True
         return False, out
-
-    def terrain_crossings(self, rays: Sequence[tuple[Vec, Vec]]) -> list[bool]:
-        """For each ray, whether it crosses any terrain area that holds neither of its ends
-        (used for the "more than 50% obscured" test)."""
-        if not rays:
-            return []
-        out = [False] * len(rays)
-        if self._sight_tree is None:
-            return out
-        lines = shapely.linestrings([[r[0], r[1]] for r in rays])
-        ray_idx, area_idx = self._sight_tree.query(lines, predicate="intersects")
-        for i, j in zip(ray_idx.tolist(), area_idx.tolist(), strict=True):
-            if out[i]:
-                continue
-            area = self._sight_areas[j]
-            (ax, ay), (bx, by) = rays[i]
-            if not area.contains(ax, ay) and not area.contains(bx, by):
-                out[i] = True
-        return out
 
 
 def _along(start: Vec, end: Vec, distance: float) -> Vec:

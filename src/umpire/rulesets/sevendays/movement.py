@@ -13,8 +13,9 @@ from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from umpire.core.events import Event, note, roll
+from umpire.core.events import Event, note
 from umpire.geometry.table import Vec, along, bearing
+from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.firing import Refusal
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
@@ -173,20 +174,15 @@ def do_move(world: World, state: SevenDaysState, unit: Unit, speed: str, dest: V
             need = _test_need(world, unit, going)
             if need == 0:
                 continue
-            die = state.rng.d(6)
-            ok = die >= need
-            events.append(
-                roll(
-                    "sevendays.move.terrain_test",
-                    f"{unit.name} enters {going.replace('_', ' ')} {entry.area.id}: "
-                    f"d6 {die} need {need}+ -> {'passes' if ok else 'stops at the edge'}",
-                    [die],
-                    die,
-                    need,
-                    ok,
-                    unit=unit.uid,
-                )
+            ok, _, event = d6_test(
+                state,
+                "sevendays.move.terrain_test",
+                need,
+                f"{unit.name} enters {going.replace('_', ' ')} {entry.area.id}",
+                ("passes", "stops at the edge"),
+                unit=unit.uid,
             )
+            events.append(event)
             if not ok:
                 house_fired(state, "sevendays.move.terrain_fail")
                 final = along(start, dest, max(0.0, entry.distance - 0.1))

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from umpire.core.events import Event, note, roll
+from umpire.core.events import Event, note
+from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot
 from umpire.rulesets.sevendays.los import sight
 from umpire.rulesets.sevendays.morale import house_fired
@@ -110,23 +111,19 @@ def roll_reaction(
     """Spend the token, roll, and note a seized initiative on a natural 6."""
     state.flow.pools[reactor.side] -= 1
     reactor.tokens += 1
-    die = state.rng.d(6)
-    ok = die == 6 or die >= option.need
+    ok, die, event = d6_test(
+        state,
+        "sevendays.reaction.target",
+        option.need,
+        f"{reactor.name} tries to react",
+        ("reacts", "fails"),
+        six_passes=True,
+        unit=reactor.uid,
+    )
     if world.house.reaction_tokens_and_markers and (reactor.tokens - 1 + reactor.markers):
         house_fired(state, "sevendays.reaction.tokens_markers")
     house_fired(state, "sevendays.reaction.window")
-    events: list[Event] = [
-        roll(
-            "sevendays.reaction.target",
-            f"{reactor.name} tries to react: d6 {die} need {option.need}+ -> "
-            + ("reacts" if ok else "fails"),
-            [die],
-            die,
-            option.need,
-            ok,
-            unit=reactor.uid,
-        )
-    ]
+    events: list[Event] = [event]
     if die == 6:
         state.flow.seized_by = reactor.side
         events.append(

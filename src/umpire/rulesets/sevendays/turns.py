@@ -4,6 +4,7 @@ sevendays.initiative.*, sevendays.activation.*)."""
 from __future__ import annotations
 
 from umpire.core.events import Event, note, roll
+from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.state import SIDES, Activation, SevenDaysState, Unit, other
 from umpire.rulesets.sevendays.victory import check_break, end_of_game
@@ -122,21 +123,16 @@ def activate(world: World, state: SevenDaysState, unit: Unit) -> list[Event]:
     flow.passes = 0
     events: list[Event] = []
     if need is not None:
-        die = state.rng.d(6)
-        ok = die == 6 or die >= need
-        events.append(
-            roll(
-                "sevendays.activation.test",
-                f"{unit.name} activation test: d6 {die} need {need}+ "
-                f"(tokens {unit.tokens - 1} + markers {unit.markers}) -> "
-                + ("activates" if ok else "fails, token lost"),
-                [die],
-                die,
-                need,
-                ok,
-                unit=unit.uid,
-            )
+        ok, _, event = d6_test(
+            state,
+            "sevendays.activation.test",
+            need,
+            f"{unit.name} activation test (tokens {unit.tokens - 1} + markers {unit.markers})",
+            ("activates", "fails, token lost"),
+            six_passes=True,
+            unit=unit.uid,
         )
+        events.append(event)
         if not ok:
             return events + end_activation(world, state)
     else:
