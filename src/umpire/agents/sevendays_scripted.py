@@ -16,6 +16,7 @@ from typing import cast
 from umpire.core.actions import Action
 from umpire.core.game import Game
 from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot, weapon_for
+from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.movement import check_move, fall_back_point, move_candidates
 from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.reactions import reaction_options
@@ -52,9 +53,9 @@ class SevenDaysScripted:
         kinds = [k for k in ("atgm", "gun") if weapon_for(profile, k) is not None]
         if "atgm" in kinds and (moved or actions_left < 2):
             kinds.remove("atgm")
-        for target in state.units.values():
-            if not target.alive or target.side == unit.side:
-                continue
+        enemies = [t for t in state.units.values() if t.alive and t.side != unit.side]
+        prefetch_between(world, [unit], enemies)
+        for target in enemies:
             for kind in kinds:
                 plan = plan_shot(
                     world, state, unit, target, kind, moved=moved, actions_left=actions_left
@@ -103,6 +104,7 @@ class SevenDaysScripted:
         # dearest units (ranking every unit again before each activation costs far more
         # than it gains)
         if self._order_turn != state.flow.turn:
+            prefetch_between(world, fresh, list(state.units.values()))
             scored = []
             for unit in fresh:
                 value, _, _ = self._best_shot(world, state, unit, False, 2)

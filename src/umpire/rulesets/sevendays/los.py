@@ -70,6 +70,33 @@ def _terrain(world: World, a: Vec, target: Unit) -> tuple[bool, tuple[bool, ...]
     return found
 
 
+def prefetch(world: World, pairs: list[tuple[Vec, Unit]]) -> None:
+    """Fill the terrain-sight cache for many (origin, target) pairs in one batch."""
+    cache = world.sight_cache
+    wanted: dict[tuple[float, ...], tuple[Vec, Unit]] = {}
+    for a, target in pairs:
+        key = (a[0], a[1], target.x, target.y, world.radius(target))
+        if key not in cache:
+            wanted[key] = (a, target)
+    if not wanted:
+        return
+    if len(cache) > 200_000:
+        cache.clear()
+    pictures = [(a, (t.x, t.y), target_rays(world, a, t)) for a, t in wanted.values()]
+    for wanted_key, (blocked, crossings) in zip(
+        wanted, world.table.sight_terrain_many(pictures), strict=True
+    ):
+        cache[wanted_key] = (blocked, () if blocked else tuple(crossings))
+
+
+def prefetch_between(world: World, firers: list[Unit], targets: list[Unit]) -> None:
+    """Prefetch terrain sight from every firer to every target of the other side."""
+    prefetch(
+        world,
+        [((f.x, f.y), t) for f in firers for t in targets if t.side != f.side and t.alive],
+    )
+
+
 def line_of_sight(
     world: World, state: SevenDaysState, firer: Unit, target: Unit, origin: Vec | None = None
 ) -> bool:

@@ -155,11 +155,14 @@ def _nearest_point(geom: BaseGeometry, point: Point) -> Vec:
 def _stop_short(world: World, unit: Unit, dest: Vec) -> Vec:
     """Pull a destination back so the path stops before impassable terrain."""
     dest = world.table.clamp(*dest)
-    mover = world.mover_class(unit)
-    for entry in world.table.entries(unit.pos, dest):
-        if _test_need(world, unit, entry.area.kind.going.get(mover, "open")) > 6:
-            return along(unit.pos, dest, max(0.0, entry.distance - 0.2))
-    return dest
+    blocked = world.impassable_areas(world.mover_class(unit))
+    if not blocked:
+        return dest
+    entries = world.table.entries_into(unit.pos, dest, blocked)
+    if not entries:
+        return dest
+    first = min(e.distance for e in entries)
+    return along(unit.pos, dest, max(0.0, first - 0.2))
 
 
 def do_move(world: World, state: SevenDaysState, unit: Unit, speed: str, dest: Vec) -> list[Event]:

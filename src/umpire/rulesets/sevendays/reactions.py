@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot
-from umpire.rulesets.sevendays.los import sight
+from umpire.rulesets.sevendays.los import prefetch_between, sight
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
@@ -93,9 +93,9 @@ def reaction_options(
     if cached is not None and cached[0] == key:
         return list(cached[1])
     out = []
-    for unit in state.units.values():
-        if not unit.alive or unit.side != side:
-            continue
+    reactors = [u for u in state.units.values() if u.alive and u.side == side]
+    prefetch_between(world, reactors, [activator])
+    for unit in reactors:
         plan = best_plan(world, state, unit, activator, reaction=True, target_moving=moving)
         if isinstance(plan, ShotPlan) and plan.possible:
             out.append(

@@ -23,6 +23,7 @@ from umpire.rulesets.sevendays.firing import (
     fire_arc,
     plan_shot,
 )
+from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.morale import battlegroup_check, house_fired
 from umpire.rulesets.sevendays.movement import check_move, do_move, fall_back_point, move_options
 from umpire.rulesets.sevendays.odds import shot_odds
@@ -149,9 +150,9 @@ class SevenDays:
         unit = state.units[act.unit]
         out: list[Action] = []
         if not act.fired:
-            for target in state.units.values():
-                if not target.alive or target.side == unit.side:
-                    continue
+            enemies = [t for t in state.units.values() if t.alive and t.side != unit.side]
+            prefetch_between(world, [unit], enemies)
+            for target in enemies:
                 for kind in ("gun", "atgm"):
                     plan = self._plan(world, state, unit, target, kind)
                     if isinstance(plan, ShotPlan) and plan.possible:

@@ -27,6 +27,18 @@ class World:
         self.house = house
         self.table: Table = scenario.table
         self.profiles = scenario.profiles
+        # per-profile facts looked up in hot loops
+        footprint = house.footprint
+        self._vehicle = {k: p.is_vehicle for k, p in self.profiles.items()}
+        self._radius = {
+            k: footprint["vehicle"] if p.is_vehicle else footprint["foot"]
+            for k, p in self.profiles.items()
+        }
+        self._mover = {k: self._mover_class(p) for k, p in self.profiles.items()}
+        self._impassable = {
+            mover: tuple(a for a in self.table.areas if self._cannot_enter(mover, a))
+            for mover in ("foot", "tracked", "wheeled", "atv")
+        }
         # terrain sight lines and move paths depend only on positions: cached for the game
         self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
@@ -45,17 +57,32 @@ class World:
         return self.profiles[unit.profile]
 
     def is_vehicle(self, unit: Unit) -> bool:
-        return self.profiles[unit.profile].is_vehicle
+        return self._vehicle[unit.profile]
 
     def is_foot(self, unit: Unit) -> bool:
-        return self.profiles[unit.profile].is_foot
+        return not self._vehicle[unit.profile] and self.profiles[unit.profile].is_foot
 
     def radius(self, unit: Unit) -> float:
-        footprint = self.house.footprint
-        return footprint["vehicle"] if self.is_vehicle(unit) else footprint["foot"]
+        return self._radius[unit.profile]
 
     def mover_class(self, unit: Unit) -> str:
-        profile = self.profiles[unit.profile]
+        return self._mover[unit.profile]
+
+    def impassable_areas(self, mover: str) -> tuple[Area, ...]:
+        """Terrain areas a mover of this class may not enter."""
+        return self._impassable[mover]
+
+    def _cannot_enter(self, mover: str, area: Area) -> bool:
+        """Impassable going, or a terrain test no d6 can pass (wheeled in very rough)."""
+        going = area.kind.going.get(mover, "open")
+        if going == "impassable":
+            return True
+        if going == "open":
+            return False
+        return self.house.terrain_tests[mover][going] > 6  # type: ignore[index]
+
+    @staticmethod
+    def _mover_class(profile: UnitProfile) -> str:
         if profile.is_foot:
             return "foot"
         if "atv" in profile.traits:
