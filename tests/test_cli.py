@@ -159,3 +159,20 @@ def test_rules_listing_and_scenarios() -> None:
     assert out.returncode == 0 and "sevendays.activation.test" in out.stdout
     scen = umpire("scenarios")
     assert "sevendays/meeting-engagement" in scen.stdout
+
+
+def test_unsupported_unit_is_refused_with_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "helo.yaml"
+    bad.write_text(
+        (
+            Path(__file__).parents[1] / "src/umpire/rulesets/sevendays/data/scenarios/"
+            "meeting-engagement.yaml"
+        )
+        .read_text()
+        .replace("profile: striker,", "profile: lynx,", 1),
+        encoding="utf-8",
+    )
+    out = umpire("battle", f"sevendays/{bad}")
+    assert out.returncode != 0
+    assert "sides.nato.units" in out.stderr and "Lynx cannot be fielded yet" in out.stderr
+    assert "Traceback" not in out.stderr

@@ -158,12 +158,14 @@ class SevenDaysScripted:
         if act_has_two(state):
             speeds += [("rapid", "rapid"), ("road", "road")]
         scored: list[tuple[float, str, str, tuple[float, float]]] = []
+        foes = [e.pos for e in enemies]
+        vehicle = world.is_vehicle(unit)
         for kind, speed in speeds:
             penalty = 0.0 if kind == "move" else 1.0  # a rapid move gives up the shot
             for point in move_candidates(world, state, unit, speed):
-                score = self._place_score(world, unit, point, objectives, enemies, keep_off, weight)
+                score = self._place_score(world, vehicle, point, objectives, foes, keep_off, weight)
                 scored.append((score - penalty, kind, speed, point))
-        here = self._place_score(world, unit, unit.pos, objectives, enemies, keep_off, weight)
+        here = self._place_score(world, vehicle, unit.pos, objectives, foes, keep_off, weight)
         scored.sort(key=lambda t: t[0], reverse=True)
         for score, kind, speed, point in scored:
             if score <= here + 0.5:
@@ -179,25 +181,27 @@ class SevenDaysScripted:
     @staticmethod
     def _place_score(
         world: World,
-        unit: Unit,
+        vehicle: bool,
         point: tuple[float, float],
         objectives: list[tuple[float, float]],
-        enemies: list[Unit],
+        foes: list[tuple[float, float]],
         keep_off: float,
         objective_weight: float,
     ) -> float:
+        """How good a place is: near an objective, in cover, out of the enemy's reach."""
+        dist = math.dist
         score = 0.0
         if objectives:
-            nearest_objective = min(math.dist(point, o) for o in objectives)
+            nearest_objective = min([dist(point, o) for o in objectives])
             score -= nearest_objective * objective_weight
             if nearest_objective <= world.house.objective_radius:
                 score += 4.0 * objective_weight
         if any(a.kind.cover for a in world.table.areas_at(*point)):
             score += 4.0
-        nearest = min(math.dist(point, e.pos) for e in enemies)
+        nearest = min([dist(point, f) for f in foes])
         if nearest < keep_off:
             score -= (keep_off - nearest) * 2
-        if world.is_vehicle(unit) and nearest < 6:
+        if vehicle and nearest < 6:
             score -= 6 - nearest  # keep tanks out of LAW range
         return score
 

@@ -15,6 +15,7 @@ from umpire.rulesets.sevendays.config import DATA, HouseRules
 from umpire.rulesets.sevendays.orbat import (
     Orbat,
     UnitProfile,
+    UnitType,
     format_validation_error,
     load_orbat,
     load_yaml,
@@ -107,12 +108,17 @@ class Scenario:
                     f"{orbat.side}, not {side}"
                 )
             for index, unit in enumerate(side_spec.units):
+                where = f"{source}: field sides.{side}.units.{index}.profile"
                 try:
-                    self.profiles[f"{orbat.nation}/{unit.profile}"] = orbat.profile(unit.profile)
+                    profile = orbat.profile(unit.profile)
                 except KeyError as exc:
+                    raise DataFileError(f"{where}: {exc.args[0]}") from exc
+                if profile.type is UnitType.HELICOPTER or "mortar" in profile.traits:
                     raise DataFileError(
-                        f"{source}: field sides.{side}.units.{index}.profile: {exc.args[0]}"
-                    ) from exc
+                        f"{where}: {profile.name} cannot be fielded yet "
+                        "(attack helicopters and mortars are not implemented in this version)"
+                    )
+                self.profiles[f"{orbat.nation}/{unit.profile}"] = profile
                 if not self.table.inside(*unit.at):
                     raise DataFileError(
                         f"{source}: field sides.{side}.units.{index}.at: {unit.at} is off the table"

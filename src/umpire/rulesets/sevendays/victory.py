@@ -15,7 +15,12 @@ def check_break(world: World, state: SevenDaysState) -> list[Event]:
     point (both at once is a draw)."""
     if state.flow.outcome is not None:
         return []
+    # losses change only when a unit leaves the table, which renumbers the geometry
+    if world.unbroken_geometry == state.geometry:
+        return []
     broken = [s for s in SIDES if world.lost_bp(state, s) >= world.break_point(state, s)]
+    if not broken:
+        world.unbroken_geometry = state.geometry
     if not broken:
         return []
     winner = "draw" if len(broken) == 2 else other(broken[0])
