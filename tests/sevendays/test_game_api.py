@@ -23,7 +23,7 @@ def test_new_game_exposes_the_api() -> None:
     assert isinstance(events, list)
     assert game.record.actions == [legal[0]]
     obs = game.observation("nato")
-    assert "rng" not in obs and obs["player"] == "nato"
+    assert "rng" not in obs and "seed" not in obs and obs["player"] == "nato"
     json.dumps(obs)
 
 

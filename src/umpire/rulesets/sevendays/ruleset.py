@@ -445,6 +445,7 @@ class SevenDays:
         """Everything on the table, without the random stream (no peeking at future dice)."""
         data = state.to_dict()
         data.pop("rng")
+        data.pop("seed")  # the seed would let a planner replay the dice to come
         data["player"] = player
         return data
 
