@@ -1,0 +1,101 @@
+"""Reactions (transcription p12) and seizing the initiative."""
+
+from __future__ import annotations
+
+from umpire.core.actions import Action
+from umpire.core.game import Game
+from umpire.rulesets.sevendays.reactions import reaction_options
+
+from ..conftest import MakeGame, unit
+
+WOOD = [{"id": "w", "kind": "woods", "rect": [33, 8, 39, 14]}]
+
+
+def _options(game: Game, activator: str, moving: bool = False) -> dict[str, int]:
+    world = game.ruleset.world(game.state)  # type: ignore[attr-defined]
+    units = game.state.units
+    return {o.unit: o.need for o in reaction_options(world, game.state, units[activator], moving)}
+
+
+def test_reaction_numbers_by_activating_unit_type(make_game: MakeGame) -> None:
+    # activating vehicle in the open: 3+; infantry in the open: 4+
+    game = make_game(
+        nato=[unit("c", "chieftain-mk9", 20, 10), unit("i", "infantry", 50, 10)],
+        pact=[unit("t", "t64b", 20, 30), unit("u", "t64b", 50, 30)],
+    )
+    assert _options(game, "nato-c")["pact-t"] == 3
+    assert _options(game, "nato-i")["pact-u"] == 4
+
+
+def test_reaction_numbers_against_units_in_cover(make_game: MakeGame) -> None:
+    # vehicle in cover 4+, infantry in cover 5+
+    game = make_game(
+        nato=[unit("c", "chieftain-mk9", 35, 12.5), unit("i", "infantry", 37, 12.5)],
+        pact=[unit("t", "t64b", 36, 30)],
+        terrain=WOOD,
+    )
+    assert _options(game, "nato-c")["pact-t"] == 4
+    assert _options(game, "nato-i")["pact-t"] == 5
+
+
+def test_atgm_reactor_adds_one_and_tokens_and_markers_count(make_game: MakeGame) -> None:
+    game = make_game(
+        nato=[unit("c", "chieftain-mk9", 36, 10)],
+        pact=[unit("m", "brdm-spandrel", 36, 40), unit("t", "t64b", 20, 40)],
+    )
+    options = _options(game, "nato-c")
+    assert options["pact-m"] == 2  # 3+ against a vehicle, +1 for an ATGM reactor
+    assert options["pact-t"] == 3
+    # house rule: one more per token already on the reactor and per morale marker
+    game.state.units["pact-t"].tokens = 1
+    game.state.units["pact-t"].markers = 1
+    game.state.reaction_memo = None
+    assert _options(game, "nato-c")["pact-t"] == 5
+
+
+def test_reaction_spends_a_token_and_a_natural_six_seizes_the_initiative(
+    make_game: MakeGame,
+) -> None:
+    seen_six = seen_other = False
+    for seed in range(40):
+        game = make_game(
+            seed=seed,
+            nato=[unit("c", "chieftain-mk9", 36, 10), unit("d", "chieftain-mk9", 10, 5)],
+            pact=[unit("t", "t64b", 36, 40), unit("u", "t64b", 60, 44)],
+        )
+        game.apply(Action("activate", unit="nato-c"))
+        game.apply(Action("move", unit="nato-c", point=(36, 16)))
+        assert game.state.flow.phase == "react" and game.to_act == "pact"
+        pool = game.state.flow.pools["pact"]
+        events = game.apply(Action("react", unit="pact-t"))
+        assert game.state.flow.pools["pact"] == pool - 1
+        assert game.state.units["pact-t"].tokens == 1
+        die = next(e for e in events if e.get("rule") == "sevendays.reaction.target")["result"]
+        fired = [e for e in events if e.get("rule") == "sevendays.fire.base"]
+        assert bool(fired) == (die >= 3)
+        if fired:  # reaction fire at a target that moved in its activation: -1
+            assert "sevendays.fire.modifier.reaction_moving" in fired[0]["modifiers"]
+        if game.state.flow.activation is not None:
+            game.apply(Action("end", unit="nato-c"))
+        if game.is_over:
+            continue
+        if die == 6:
+            seen_six = True
+            assert game.state.flow.initiative == "pact"
+        else:
+            seen_other = True
+            assert game.state.flow.initiative == "nato"
+    assert seen_six and seen_other
+
+
+def test_declared_shot_waits_for_the_reaction(make_game: MakeGame) -> None:
+    game = make_game(
+        nato=[unit("c", "chieftain-mk9", 36, 10), unit("d", "chieftain-mk9", 10, 5)],
+        pact=[unit("t", "t64b", 36, 40)],
+    )
+    game.apply(Action("activate", unit="nato-c"))
+    events = game.apply(Action("fire", unit="nato-c", target="pact-t"))
+    assert [e["kind"] for e in events] == ["declare"]
+    assert game.state.flow.pending == Action("fire", unit="nato-c", target="pact-t")
+    events = game.apply(Action("no_react"))
+    assert any(e.get("rule") == "sevendays.fire.base" for e in events)
