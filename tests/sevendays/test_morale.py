@@ -32,10 +32,7 @@ def test_battlegroup_morale_check_rallies_units_within_12(make_game: MakeGame) -
         game.state.units[uid].markers = 3
     game.apply(Action("activate", unit="nato-a"))
     game.apply(Action("morale", unit="nato-a"))
-    if game.state.flow.phase == "react":
-        events = game.apply(Action("no_react"))
-    else:
-        events = game.events
+    events = game.apply(Action("no_react")) if game.state.flow.phase == "react" else game.events
     rolls = [
         e
         for e in events
