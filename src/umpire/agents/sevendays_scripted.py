@@ -162,7 +162,8 @@ class SevenDaysScripted:
         vehicle = world.is_vehicle(unit)
         for kind, speed in speeds:
             penalty = 0.0 if kind == "move" else 1.0  # a rapid move gives up the shot
-            for point in move_candidates(world, state, unit, speed):
+            # a rapid move is for getting somewhere: no compass points
+            for point in move_candidates(world, state, unit, speed, compass=kind == "move"):
                 score = self._place_score(world, vehicle, point, objectives, foes, keep_off, weight)
                 scored.append((score - penalty, kind, speed, point))
         here = self._place_score(world, vehicle, unit.pos, objectives, foes, keep_off, weight)

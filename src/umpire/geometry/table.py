@@ -114,10 +114,10 @@ class Table:
         )
 
     def areas_at(self, x: float, y: float) -> tuple[Area, ...]:
-        key = (round(x, 2), round(y, 2))
+        key = (x, y)
         found = self._areas_at_cache.get(key)
         if found is None:
-            found = tuple(a for a in self.areas if a.contains(*key))
+            found = tuple(a for a in self.areas if a.contains(x, y))
             if len(self._areas_at_cache) > 50_000:
                 self._areas_at_cache.clear()
             self._areas_at_cache[key] = found

@@ -234,7 +234,17 @@ def _plan_shot(
 
 def _enemy_foot_close(world: World, state: SevenDaysState, firer: Unit) -> bool:
     """Rule sevendays.fire.modifier.infantry_close (the firer itself does not count as the
-    friendly infantry that cancels it)."""
+    friendly infantry that cancels it). Cached per arrangement of units."""
+    key = (state.geometry, firer.uid)
+    found = world.foot_close_cache.get(key)
+    if found is None:
+        if len(world.foot_close_cache) > 50_000:
+            world.foot_close_cache.clear()
+        found = world.foot_close_cache[key] = _foot_close(world, state, firer)
+    return found
+
+
+def _foot_close(world: World, state: SevenDaysState, firer: Unit) -> bool:
     nearest_enemy = math.inf
     nearest_friend = math.inf
     fx, fy = firer.x, firer.y

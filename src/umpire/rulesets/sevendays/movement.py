@@ -94,10 +94,12 @@ def move_options(world: World, state: SevenDaysState, unit: Unit, speed: str) ->
     ]
 
 
-def move_candidates(world: World, state: SevenDaysState, unit: Unit, speed: str) -> list[Vec]:
-    """Destinations worth offering (the compass points, towards the nearest enemy, the
-    objectives and nearby cover), not yet checked with ``check_move``: a caller that wants only
-    the best one can check them in its own order of preference."""
+def move_candidates(
+    world: World, state: SevenDaysState, unit: Unit, speed: str, compass: bool = True
+) -> list[Vec]:
+    """Destinations worth offering (the compass points unless ``compass`` is false, towards
+    the nearest enemy, the objectives and nearby cover), not yet checked with ``check_move``: a
+    caller that wants only the best one can check them in its own order of preference."""
     reach = world.move_distance(unit, speed)
     table = world.table
     seen: set[Vec] = set()
@@ -117,7 +119,7 @@ def move_candidates(world: World, state: SevenDaysState, unit: Unit, speed: str)
             offer(table.road_destination(road, unit.pos, reach, True))
             offer(table.road_destination(road, unit.pos, reach, False))
         return out
-    for cx, cy in _COMPASS:
+    for cx, cy in _COMPASS if compass else ():
         offer(_stop_short(world, unit, (unit.x + cx * reach, unit.y + cy * reach)))
     enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
     if enemies:

@@ -41,6 +41,7 @@ class World:
         }
         # terrain sight lines and move paths depend only on positions: cached for the game
         self.unbroken_geometry = 0  # last arrangement known to have no broken side
+        self.foot_close_cache: dict[tuple[int, str], bool] = {}
         self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
         self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
