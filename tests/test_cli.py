@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+SCENARIOS = Path(__file__).parents[1] / "src/umpire/rulesets/sevendays/data/scenarios"
+
 
 def umpire(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -17,6 +19,14 @@ def umpire(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[
         timeout=300,
         env={"COLUMNS": "160", "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8"},
     )
+
+
+def edited_scenario(path: Path, old: str, new: str) -> Path:
+    """The default scenario file with its first ``old`` replaced by ``new``, saved at ``path``."""
+    text = (SCENARIOS / "meeting-engagement.yaml").read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
 
 
 def test_battle_json_summary_and_replay(tmp_path: Path) -> None:
@@ -66,16 +76,7 @@ def test_unknown_ruleset_is_one_line_error() -> None:
 
 
 def test_malformed_scenario_file_names_file_and_field(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(
-        (
-            Path(__file__).parents[1] / "src/umpire/rulesets/sevendays/data/scenarios/"
-            "meeting-engagement.yaml"
-        )
-        .read_text()
-        .replace("turns: 7", "turns: seven"),
-        encoding="utf-8",
-    )
+    bad = edited_scenario(tmp_path / "bad.yaml", "turns: 7", "turns: seven")
     out = umpire("battle", f"sevendays/{bad}")
     assert out.returncode != 0
     assert str(bad) in out.stderr and "field turns" in out.stderr
@@ -83,16 +84,7 @@ def test_malformed_scenario_file_names_file_and_field(tmp_path: Path) -> None:
 
 
 def test_unknown_unit_in_scenario(tmp_path: Path) -> None:
-    bad = tmp_path / "bad-unit.yaml"
-    bad.write_text(
-        (
-            Path(__file__).parents[1] / "src/umpire/rulesets/sevendays/data/scenarios/"
-            "meeting-engagement.yaml"
-        )
-        .read_text()
-        .replace("profile: t72a,", "profile: t99,", 1),
-        encoding="utf-8",
-    )
+    bad = edited_scenario(tmp_path / "bad-unit.yaml", "profile: t72a,", "profile: t99,")
     out = umpire("battle", f"sevendays/{bad}")
     assert out.returncode != 0
     assert "sides.pact.units" in out.stderr and "t99" in out.stderr
@@ -162,16 +154,7 @@ def test_rules_listing_and_scenarios() -> None:
 
 
 def test_unsupported_unit_is_refused_with_a_clear_error(tmp_path: Path) -> None:
-    bad = tmp_path / "helo.yaml"
-    bad.write_text(
-        (
-            Path(__file__).parents[1] / "src/umpire/rulesets/sevendays/data/scenarios/"
-            "meeting-engagement.yaml"
-        )
-        .read_text()
-        .replace("profile: striker,", "profile: lynx,", 1),
-        encoding="utf-8",
-    )
+    bad = edited_scenario(tmp_path / "helo.yaml", "profile: striker,", "profile: lynx,")
     out = umpire("battle", f"sevendays/{bad}")
     assert out.returncode != 0
     assert "sides.nato.units" in out.stderr and "Lynx cannot be fielded yet" in out.stderr
