@@ -33,8 +33,6 @@ class SevenDaysScripted:
     def __init__(self, side: str) -> None:
         self.side = side
         self.last_reason = ""
-        self._order: dict[str, tuple[float, int]] = {}
-        self._order_turn = 0
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
@@ -100,25 +98,11 @@ class SevenDaysScripted:
             unit = max(shaken, key=lambda u: u.markers)
             self.last_reason = f"{unit.name} is shaken ({unit.markers} markers): rally it first"
             return Action("activate", unit=unit.uid)
-        # the order of activation is planned once a turn: best shots first, then the
-        # dearest units (ranking every unit again before each activation costs far more
-        # than it gains)
-        if self._order_turn != state.flow.turn:
-            prefetch_between(world, fresh, list(state.units.values()))
-            scored = []
-            for unit in fresh:
-                value, _, _ = self._best_shot(world, state, unit, False, 2)
-                scored.append((value, world.profile(unit).points, unit.uid))
-            scored.sort(reverse=True)
-            self._order = {uid: (value, rank) for rank, (value, _, uid) in enumerate(scored)}
-            self._order_turn = state.flow.turn
-        unit = min(fresh, key=lambda u: self._order.get(u.uid, (0.0, len(self._order)))[1])
-        value = self._order.get(unit.uid, (0.0, 0))[0]
-        self.last_reason = (
-            f"activate {unit.name}: best shot value {value:.2f} when the turn began"
-            if value > 0
-            else f"activate {unit.name} to manoeuvre"
-        )
+        # dearest units first: they carry the best guns, and ranking every unit by its best
+        # shot before each activation costs more than it gains (the shot itself is chosen
+        # when the unit acts)
+        unit = max(fresh, key=lambda u: (world.profile(u).points, u.uid))
+        self.last_reason = f"activate {unit.name}: the strongest unit that has not acted"
         return Action("activate", unit=unit.uid)
 
     def _act(self, world: World, state: SevenDaysState, legal: Sequence[Action]) -> Action:
