@@ -65,3 +65,10 @@ def test_registry() -> None:
         split_game_id("sevendays")
     with pytest.raises(UnknownRulesetError, match="known rulesets: sevendays"):
         get_ruleset("warhammer")
+
+
+def test_tampered_record_names_the_action() -> None:
+    record = Record("sevendays", get_ruleset("sevendays").meta.version, "meeting-engagement", 1)
+    record.actions = [Action("fire", unit="nato-chieftain-1", target="pact-t64b-2")]
+    with pytest.raises(RecordMismatchError, match=r"actions\.0: .* is illegal there"):
+        replay(record)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from umpire.core.actions import Action
-from umpire.core.errors import RecordMismatchError
+from umpire.core.errors import IllegalActionError, RecordMismatchError
 from umpire.core.events import Event
 from umpire.core.record import Record
 from umpire.core.ruleset import Outcome, Ruleset, get_ruleset, split_game_id
@@ -120,8 +120,13 @@ def replay(record: Record) -> Game:
         )
     game = Game(ruleset, record.scenario, record.seed, record.options)
     game.record.players = dict(record.players)
-    for action in record.actions:
-        game.apply(action)
+    for index, action in enumerate(record.actions):
+        try:
+            game.apply(action)
+        except IllegalActionError as exc:
+            raise RecordMismatchError(
+                f"record field actions.{index}: {action.to_dict()} is illegal there: {exc}"
+            ) from exc
     return game
 
 
