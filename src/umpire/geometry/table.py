@@ -248,8 +248,8 @@ class Table:
                 if crossings[i][k]:
                     continue
                 area = self._sight_areas[j]
-                start, end = pictures[i][2][k]
-                if area not in self.areas_at(*start) and area not in self.areas_at(*end):
+                a, b, _ = pictures[i]
+                if area not in self.areas_at(*a) and area not in self.areas_at(*b):
                     crossings[i][k] = True
         return [
             (True, results[i][1]) if blocked[i] else (False, crossings[i])
@@ -260,8 +260,8 @@ class Table:
         self, a: Vec, b: Vec, rays: Sequence[tuple[Vec, Vec]]
     ) -> tuple[bool, list[bool]]:
         """A whole sight picture: does terrain block the centre line ``a``-``b`` (see
-        :meth:`terrain_blocks`), and, if not, which ``rays`` cross terrain that holds neither
-        of their ends (for the "more than 50% obscured" test)."""
+        :meth:`terrain_blocks`), and, if not, which ``rays`` cross terrain other than the
+        areas holding ``a`` or ``b`` (for the "more than 50% obscured" test)."""
         out = [False] * len(rays)
         # the centre line first: most lines across a busy table are blocked, and then the
         # rays need not be traced at all
@@ -269,12 +269,9 @@ class Table:
             return self._sight_tree is not None, out
         lines = shapely.linestrings([[r[0], r[1]] for r in rays])
         line_idx, area_idx = self._sight_tree.query(lines, predicate="intersects")
+        ends = self.areas_at(*a) + self.areas_at(*b)
         for k, j in zip(line_idx.tolist(), area_idx.tolist(), strict=True):
-            if out[k]:
-                continue
-            area = self._sight_areas[j]
-            start, end = rays[k]
-            if area not in self.areas_at(*start) and area not in self.areas_at(*end):
+            if not out[k] and self._sight_areas[j] not in ends:
                 out[k] = True
         return False, out
 

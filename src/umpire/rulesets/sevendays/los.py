@@ -3,8 +3,9 @@
 Sight is traced centre to centre. Terrain blocks as the table says; enemy vehicles (of the
 firer) and all wrecks block too. For the obscured test, ``obscured_rays`` lines are traced from
 the firer's centre to points spread across the target's width, perpendicular to the line of
-sight; a line counts as obscured if it crosses terrain (other than terrain holding either end),
-a vehicle or a wreck. The target is obscured when more than half of the lines are.
+sight; a line counts as obscured if it crosses terrain (other than the areas the firer or the
+target stands in), a vehicle or a wreck. The target is obscured when more than half of the
+lines are.
 """
 
 from __future__ import annotations
