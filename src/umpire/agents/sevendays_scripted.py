@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
 from typing import cast
 
@@ -25,6 +26,12 @@ from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 
 SHOT_WORTH = 0.08  # a shot whose value is below this is not worth the action
+
+# what a place on a table is worth apart from the enemy (nearest objective, cover): static,
+# so kept per table for as long as the table (World) lives
+_PLACES: weakref.WeakKeyDictionary[World, dict[tuple[float, float], tuple[float, bool]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 class SevenDaysScripted:
@@ -175,13 +182,22 @@ class SevenDaysScripted:
     ) -> float:
         """How good a place is: near an objective, in cover, out of the enemy's reach."""
         dist = math.dist
+        places = _PLACES.setdefault(world, {})
+        place = places.get(point)
+        if place is None:
+            nearest_objective = min([dist(point, o) for o in objectives], default=0.0)
+            cover = any(a.kind.cover for a in world.table.areas_at(*point))
+            place = (nearest_objective, cover)
+            if len(places) > 100_000:
+                places.clear()
+            places[point] = place
+        nearest_objective, cover = place
         score = 0.0
         if objectives:
-            nearest_objective = min([dist(point, o) for o in objectives])
             score -= nearest_objective * objective_weight
             if nearest_objective <= world.house.objective_radius:
                 score += 4.0 * objective_weight
-        if any(a.kind.cover for a in world.table.areas_at(*point)):
+        if cover:
             score += 4.0
         nearest = min([dist(point, f) for f in foes])
         if nearest < keep_off:

@@ -102,36 +102,66 @@ def move_candidates(
     caller that wants only the best one can check them in its own order of preference."""
     reach = world.move_distance(unit, speed)
     table = world.table
-    seen: set[Vec] = set()
-    out: list[Vec] = []
-
-    def offer(point: Vec) -> None:
-        point = table.clamp(*point)
-        key = (round(point[0], 2), round(point[1], 2))
-        if key in seen or math.dist(key, unit.pos) < 0.5:
-            return
-        seen.add(key)
-        out.append(key)
-
     if speed == "road":
         road = table.road_at(unit.x, unit.y)
-        if road is not None:
-            offer(table.road_destination(road, unit.pos, reach, True))
-            offer(table.road_destination(road, unit.pos, reach, False))
-        return out
-    for cx, cy in _COMPASS if compass else ():
-        offer(_stop_short(world, unit, (unit.x + cx * reach, unit.y + cy * reach)))
+        if road is None:
+            return []
+        points = [
+            table.road_destination(road, unit.pos, reach, True),
+            table.road_destination(road, unit.pos, reach, False),
+        ]
+        return _dedupe(world, unit, points)
+    # what depends only on the table and the unit's place is cached; the enemy is not
+    key = (unit.x, unit.y, reach, world.mover_class(unit), world.radius(unit), compass)
+    fixed = world.move_cache.get(key)
+    if fixed is None:
+        fixed = _fixed_candidates(world, unit, reach, compass)
+        if len(world.move_cache) > 50_000:
+            world.move_cache.clear()
+        world.move_cache[key] = fixed
+    around, elsewhere = fixed
+    toward_enemy: list[Vec] = []
     enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
     if enemies:
         nearest = min(enemies, key=lambda e: math.dist(e.pos, unit.pos))
         gap = math.dist(nearest.pos, unit.pos) - world.house.proximity - 1.0
         if gap > 0.5:
-            offer(_stop_short(world, unit, along(unit.pos, nearest.pos, min(reach, gap))))
+            toward_enemy.append(
+                _stop_short(world, unit, along(unit.pos, nearest.pos, min(reach, gap)))
+            )
+    return _dedupe(world, unit, [*around, *toward_enemy, *elsewhere])
+
+
+def _dedupe(world: World, unit: Unit, points: list[Vec]) -> list[Vec]:
+    """Clamp to the table, round to a hundredth of an inch, drop repeats and non-moves."""
+    out: list[Vec] = []
+    seen: set[Vec] = set()
+    for point in points:
+        point = world.table.clamp(*point)
+        key = (round(point[0], 2), round(point[1], 2))
+        if key in seen or math.dist(key, unit.pos) < 0.5:
+            continue
+        seen.add(key)
+        out.append(key)
+    return out
+
+
+def _fixed_candidates(
+    world: World, unit: Unit, reach: float, compass: bool
+) -> tuple[list[Vec], list[Vec]]:
+    """The compass points, then the objectives and the nearest cover, for a unit here."""
+    around = [
+        _stop_short(world, unit, (unit.x + cx * reach, unit.y + cy * reach))
+        for cx, cy in (_COMPASS if compass else ())
+    ]
+    elsewhere: list[Vec] = []
     for objective in world.scenario.spec.objectives:
         distance = math.dist(unit.pos, objective.at)
-        offer(_stop_short(world, unit, along(unit.pos, objective.at, min(reach, distance))))
+        elsewhere.append(
+            _stop_short(world, unit, along(unit.pos, objective.at, min(reach, distance)))
+        )
     covers = []
-    for area in table.areas:
+    for area in world.table.areas:
         if not area.kind.cover or area.contains(unit.x, unit.y):
             continue
         x0, y0, x1, y1 = area.bbox
@@ -145,8 +175,8 @@ def move_candidates(
             continue
         nearest_point = _nearest_point(inner, Point(unit.pos))
         if math.dist(nearest_point, unit.pos) <= reach:
-            offer(nearest_point)
-    return out
+            elsewhere.append(nearest_point)
+    return around, elsewhere
 
 
 def _nearest_point(geom: BaseGeometry, point: Point) -> Vec:

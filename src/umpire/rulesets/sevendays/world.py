@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from shapely.geometry.base import BaseGeometry
 
-from umpire.geometry.table import Area, Table
+from umpire.geometry.table import Area, Table, Vec
 from umpire.rulesets.sevendays.config import HouseRules
 from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
 from umpire.rulesets.sevendays.scenario import Scenario
@@ -41,6 +41,7 @@ class World:
         }
         # terrain sight lines and move paths depend only on positions: cached for the game
         self.unbroken_geometry = 0  # last arrangement known to have no broken side
+        self.move_cache: dict[tuple[object, ...], tuple[list[Vec], list[Vec]]] = {}
         self.foot_close_cache: dict[tuple[int, str], bool] = {}
         self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
