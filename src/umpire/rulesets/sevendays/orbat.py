@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -189,15 +190,15 @@ class UnitProfile(BaseModel):
             raise ValueError(f"unknown trait(s) {unknown}; known: {sorted(TRAITS)}")
         return value
 
-    @property
+    @cached_property
     def is_vehicle(self) -> bool:
         return self.type in (UnitType.LIGHT, UnitType.MBT, UnitType.HELICOPTER)
 
-    @property
+    @cached_property
     def is_foot(self) -> bool:
         return self.type in (UnitType.INFANTRY, UnitType.SUPPORT)
 
-    @property
+    @cached_property
     def is_apc(self) -> bool:
         return bool(self.traits & {"apc", "apc_plus", "apc_minus"})
 

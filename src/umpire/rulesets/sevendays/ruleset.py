@@ -66,7 +66,11 @@ class SevenDays:
         return scenarios.scenario_ids()
 
     def world(self, state: SevenDaysState) -> World:
-        return self._world(state.scenario, state.options.get("house_rules"))
+        """The static side of this game (kept on the state after the first look-up)."""
+        found = state.world_memo
+        if found is None:
+            found = state.world_memo = self._world(state.scenario, state.options.get("house_rules"))
+        return found  # type: ignore[no-any-return]
 
     def _world(self, scenario: str, override: Mapping[str, Any] | None) -> World:
         key = (scenario, json.dumps(override or {}, sort_keys=True))
