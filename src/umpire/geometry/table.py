@@ -102,6 +102,7 @@ class Table:
         )
         self._areas_at_cache: dict[Vec, tuple[Area, ...]] = {}
         self._entries_cache: dict[tuple[float, ...], list[Entry]] = {}
+        self._blocked_cache: dict[tuple[Vec, Vec], bool] = {}
 
     # -- points ----------------------------------------------------------------------------
     def inside(self, x: float, y: float, margin: float = 0.0) -> bool:
@@ -186,75 +187,79 @@ class Table:
         A blocking area holding one end blocks only if the line runs deeper than the kind's
         ``see_into`` inside it (a unit at the edge of a wood sees out, one deep inside does
         not); a hill holding an end never blocks (its occupant sees over it)."""
-        if self._sight_tree is None:
-            return False
-        centre = LineString((a, b))
-        ends_a = self.areas_at(*a)
-        ends_b = self.areas_at(*b)
-        for j in self._sight_tree.query(centre, predicate="intersects").tolist():
-            area = self._sight_areas[j]
-            if not area.kind.blocks_los:
-                continue
-            holds_a = area in ends_a
-            holds_b = area in ends_b
-            if not holds_a and not holds_b:
-                return True
-            if area.kind.occupant_sees_over:
-                continue
-            inside = centre.intersection(area.polygon).length
-            if inside > area.kind.see_into * (int(holds_a) + int(holds_b)) + 1e-9:
-                return True
-        return False
+        return self.terrain_blocks_many([(a, b)])[0]
 
-    def sight_terrain_many(
-        self, pictures: Sequence[tuple[Vec, Vec, Sequence[tuple[Vec, Vec]]]]
-    ) -> list[tuple[bool, list[bool]]]:
-        """:meth:`sight_terrain` for many (a, b, rays) at once, with two spatial queries in
-        all (shapely's per-call overhead dominates when lines are traced one by one)."""
-        results: list[tuple[bool, list[bool]]] = [(False, [False] * len(p[2])) for p in pictures]
-        if self._sight_tree is None or not pictures:
-            return results
-        centres = shapely.linestrings([[a, b] for a, b, _ in pictures])
-        blocked = [False] * len(pictures)
-        line_idx, area_idx = self._sight_tree.query(centres, predicate="intersects")
-        for i, j in zip(line_idx.tolist(), area_idx.tolist(), strict=True):
-            if blocked[i]:
+    def terrain_blocks_many(self, segments: Sequence[tuple[Vec, Vec]]) -> list[bool]:
+        """:meth:`terrain_blocks` for many lines, with one spatial query for those not seen
+        before (the answer is symmetric and terrain is static, so it is cached per line)."""
+        out: list[bool] = [False] * len(segments)
+        if self._sight_tree is None:
+            return out
+        cache = self._blocked_cache
+        todo: list[int] = []
+        keys: list[tuple[Vec, Vec]] = []
+        for i, (a, b) in enumerate(segments):
+            key = (a, b) if a <= b else (b, a)
+            keys.append(key)
+            found = cache.get(key)
+            if found is None:
+                todo.append(i)
+            else:
+                out[i] = found
+        if not todo:
+            return out
+        if len(cache) > 200_000:
+            cache.clear()
+        lines = shapely.linestrings([[segments[i][0], segments[i][1]] for i in todo])
+        hit = [False] * len(todo)
+        line_idx, area_idx = self._sight_tree.query(lines, predicate="intersects")
+        for t, j in zip(line_idx.tolist(), area_idx.tolist(), strict=True):
+            if hit[t]:
                 continue
             area = self._sight_areas[j]
             if not area.kind.blocks_los:
                 continue
-            a, b, _ = pictures[i]
+            a, b = segments[todo[t]]
             holds_a = area in self.areas_at(*a)
             holds_b = area in self.areas_at(*b)
             if not holds_a and not holds_b:
-                blocked[i] = True
+                hit[t] = True
             elif not area.kind.occupant_sees_over:
                 inside = LineString((a, b)).intersection(area.polygon).length
                 if inside > area.kind.see_into * (int(holds_a) + int(holds_b)) + 1e-9:
-                    blocked[i] = True
-        open_ones = [i for i in range(len(pictures)) if not blocked[i]]
+                    hit[t] = True
+        for t, i in enumerate(todo):
+            out[i] = cache[keys[i]] = hit[t]
+        return out
+
+    def ray_crossings_many(
+        self, pictures: Sequence[tuple[Vec, Vec, Sequence[tuple[Vec, Vec]]]]
+    ) -> list[list[bool]]:
+        """For each (a, b, rays): which rays cross terrain that blocks or obscures, other than
+        the areas holding ``a`` or ``b`` (the "more than 50% obscured" test)."""
+        out = [[False] * len(rays) for _, _, rays in pictures]
+        if self._sight_tree is None or not pictures:
+            return out
         owner: list[tuple[int, int]] = []
         coords = []
-        for i in open_ones:
-            for k, (start, end) in enumerate(pictures[i][2]):
+        for i, (_, _, rays) in enumerate(pictures):
+            for k, (start, end) in enumerate(rays):
                 owner.append((i, k))
                 coords.append([start, end])
-        crossings = {i: [False] * len(pictures[i][2]) for i in open_ones}
-        if coords:
-            rays = shapely.linestrings(coords)
-            ray_idx, area_idx = self._sight_tree.query(rays, predicate="intersects")
-            for r, j in zip(ray_idx.tolist(), area_idx.tolist(), strict=True):
-                i, k = owner[r]
-                if crossings[i][k]:
-                    continue
-                area = self._sight_areas[j]
-                a, b, _ = pictures[i]
-                if area not in self.areas_at(*a) and area not in self.areas_at(*b):
-                    crossings[i][k] = True
-        return [
-            (True, results[i][1]) if blocked[i] else (False, crossings[i])
-            for i in range(len(pictures))
-        ]
+        if not coords:
+            return out
+        ray_idx, area_idx = self._sight_tree.query(
+            shapely.linestrings(coords), predicate="intersects"
+        )
+        for r, j in zip(ray_idx.tolist(), area_idx.tolist(), strict=True):
+            i, k = owner[r]
+            if out[i][k]:
+                continue
+            area = self._sight_areas[j]
+            a, b, _ = pictures[i]
+            if area not in self.areas_at(*a) and area not in self.areas_at(*b):
+                out[i][k] = True
+        return out
 
     def sight_terrain(
         self, a: Vec, b: Vec, rays: Sequence[tuple[Vec, Vec]]
@@ -262,18 +267,9 @@ class Table:
         """A whole sight picture: does terrain block the centre line ``a``-``b`` (see
         :meth:`terrain_blocks`), and, if not, which ``rays`` cross terrain other than the
         areas holding ``a`` or ``b`` (for the "more than 50% obscured" test)."""
-        out = [False] * len(rays)
-        # the centre line first: most lines across a busy table are blocked, and then the
-        # rays need not be traced at all
-        if self._sight_tree is None or self.terrain_blocks(a, b):
-            return self._sight_tree is not None, out
-        lines = shapely.linestrings([[r[0], r[1]] for r in rays])
-        line_idx, area_idx = self._sight_tree.query(lines, predicate="intersects")
-        ends = self.areas_at(*a) + self.areas_at(*b)
-        for k, j in zip(line_idx.tolist(), area_idx.tolist(), strict=True):
-            if not out[k] and self._sight_areas[j] not in ends:
-                out[k] = True
-        return False, out
+        if self.terrain_blocks(a, b):
+            return True, [False] * len(rays)
+        return False, self.ray_crossings_many([(a, b, rays)])[0]
 
 
 def _along(start: Vec, end: Vec, distance: float) -> Vec:

@@ -83,11 +83,24 @@ def prefetch(world: World, pairs: list[tuple[Vec, Unit]]) -> None:
         return
     if len(cache) > 200_000:
         cache.clear()
-    pictures = [(a, (t.x, t.y), target_rays(world, a, t)) for a, t in wanted.values()]
-    for wanted_key, (blocked, crossings) in zip(
-        wanted, world.table.sight_terrain_many(pictures), strict=True
-    ):
-        cache[wanted_key] = (blocked, () if blocked else tuple(crossings))
+    keys = list(wanted)
+    origins = [wanted[k][0] for k in keys]
+    targets = [wanted[k][1] for k in keys]
+    blocked = world.table.terrain_blocks_many(
+        [(a, (t.x, t.y)) for a, t in zip(origins, targets, strict=True)]
+    )
+    open_ones = [i for i, b in enumerate(blocked) if not b]
+    crossings = world.table.ray_crossings_many(
+        [
+            (origins[i], (targets[i].x, targets[i].y), target_rays(world, origins[i], targets[i]))
+            for i in open_ones
+        ]
+    )
+    for i, b in enumerate(blocked):
+        if b:
+            cache[keys[i]] = (True, ())
+    for i, rays in zip(open_ones, crossings, strict=True):
+        cache[keys[i]] = (False, tuple(rays))
 
 
 def prefetch_between(world: World, firers: list[Unit], targets: list[Unit]) -> None:
