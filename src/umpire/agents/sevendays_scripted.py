@@ -43,17 +43,19 @@ class SevenDaysScripted:
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
-    def _shot_value(world: World, plan: ShotPlan, firer: Unit, target: Unit) -> float:
+    def _shot_value(world: World, plan: ShotPlan, firer: Unit, target: Unit) -> tuple[float, float]:
+        """(value, chance to knock the target out): dearer targets and removals count more."""
         odds = shot_odds(world, plan, firer, target)
         profile = world.profile(target)
         weight = 1.0 + profile.bp / 10.0
         morale = profile.morale or 5
-        return (odds.out + 0.5 * odds.markers / morale) * weight
+        return (odds.out + 0.5 * odds.markers / morale) * weight, odds.out
 
     def _best_shot(
         self, world: World, state: SevenDaysState, unit: Unit, moved: bool, actions_left: int
     ) -> tuple[float, Action | None, str]:
-        best: tuple[float, Action | None, str] = (0.0, None, "")
+        best_value = 0.0
+        best: tuple[ShotPlan, Unit, float] | None = None
         profile = world.profile(unit)
         kinds = [k for k in ("atgm", "gun") if weapon_for(profile, k) is not None]
         if "atgm" in kinds and (moved or actions_left < 2):
@@ -67,16 +69,18 @@ class SevenDaysScripted:
                 )
                 if not isinstance(plan, ShotPlan) or not plan.possible:
                     continue
-                value = self._shot_value(world, plan, unit, target)
-                if value > best[0]:
-                    odds = shot_odds(world, plan, unit, target)
-                    verb = "atgm" if kind == "atgm" else "fire"
-                    why = (
-                        f"{unit.name} {kind} at {target.name}: need {plan.need}+, "
-                        f"P kill {odds.out:.0%} is the best shot available"
-                    )
-                    best = (value, Action(verb, unit=unit.uid, target=target.uid), why)
-        return best
+                value, p_out = self._shot_value(world, plan, unit, target)
+                if value > best_value:
+                    best_value, best = value, (plan, target, p_out)
+        if best is None:
+            return 0.0, None, ""
+        plan, target, p_out = best
+        verb = "atgm" if plan.weapon_kind == "atgm" else "fire"
+        why = (
+            f"{unit.name} {plan.weapon_kind} at {target.name}: need {plan.need}+, "
+            f"P kill {p_out:.0%} is the best shot available"
+        )
+        return best_value, Action(verb, unit=unit.uid, target=target.uid), why
 
     @staticmethod
     def _shaken(world: World, unit: Unit) -> bool:
