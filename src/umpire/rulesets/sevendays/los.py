@@ -146,7 +146,9 @@ def _sight(
     blocking, obscuring = _bodies(world, state, firer, target, a, b, radius + half)
     if blocking and _cuts(a, b, blocking, radius):
         return Sight(False)
-    bodies = blocking + obscuring
+    # only bodies close to the centre line can touch a ray spread across the target's width
+    near = radius + half
+    bodies = [p for p in blocking + obscuring if segment_point_distance(a, b, p) < near]
     count = 0
     if bodies:
         for (start, end), through_terrain in zip(
