@@ -115,27 +115,31 @@ def move_candidates(
     key = (unit.x, unit.y, reach, world.mover_class(unit), world.radius(unit), compass)
     fixed = world.move_cache.get(key)
     if fixed is None:
-        fixed = _fixed_candidates(world, unit, reach, compass)
+        raw_around, raw_elsewhere = _fixed_candidates(world, unit, reach, compass)
+        around = _dedupe(world, unit, raw_around)
+        elsewhere = _dedupe(world, unit, raw_elsewhere, set(around))
+        fixed = (around, elsewhere)
         if len(world.move_cache) > 50_000:
             world.move_cache.clear()
         world.move_cache[key] = fixed
     around, elsewhere = fixed
-    toward_enemy: list[Vec] = []
     enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
     if enemies:
         nearest = min(enemies, key=lambda e: math.dist(e.pos, unit.pos))
         gap = math.dist(nearest.pos, unit.pos) - world.house.proximity - 1.0
         if gap > 0.5:
-            toward_enemy.append(
-                _stop_short(world, unit, along(unit.pos, nearest.pos, min(reach, gap)))
-            )
-    return _dedupe(world, unit, [*around, *toward_enemy, *elsewhere])
+            point = _stop_short(world, unit, along(unit.pos, nearest.pos, min(reach, gap)))
+            toward = _dedupe(world, unit, [point], set(around))
+            if toward:  # the nearest-enemy point goes between the compass points and the rest
+                return [*around, *toward, *(p for p in elsewhere if p != toward[0])]
+    return [*around, *elsewhere]
 
 
-def _dedupe(world: World, unit: Unit, points: list[Vec]) -> list[Vec]:
-    """Clamp to the table, round to a hundredth of an inch, drop repeats and non-moves."""
+def _dedupe(world: World, unit: Unit, points: list[Vec], seen: set[Vec] | None = None) -> list[Vec]:
+    """Clamp to the table, round to a hundredth of an inch, drop repeats (and points already
+    ``seen``) and non-moves."""
     out: list[Vec] = []
-    seen: set[Vec] = set()
+    seen = set() if seen is None else set(seen)
     for point in points:
         point = world.table.clamp(*point)
         key = (round(point[0], 2), round(point[1], 2))
