@@ -192,9 +192,11 @@ def _plan_shot(
         mods.append(
             Modifier("sevendays.fire.modifier.reaction_moving", 1, "reaction fire at a mover")
         )
-    if "thermal" not in profile.traits and (seen.obscured or world.in_cover(target)):
-        why = "target in terrain" if world.in_cover(target) else "target >50% obscured"
-        mods.append(Modifier("sevendays.fire.modifier.cover", 1, why))
+    if "thermal" not in profile.traits:
+        in_terrain = world.in_cover(target)
+        if in_terrain or seen.obscured:
+            why = "target in terrain" if in_terrain else "target >50% obscured"
+            mods.append(Modifier("sevendays.fire.modifier.cover", 1, why))
     if _enemy_foot_close(world, state, firer):
         mods.append(
             Modifier(

@@ -45,7 +45,7 @@ def _bodies(
             continue
         if u.wreck:
             blocking.append((u.x, u.y))
-        elif u.alive and profiles[u.profile].is_vehicle:
+        elif u.status == "active" and profiles[u.profile].is_vehicle:
             (obscuring if u.side == firer.side else blocking).append((u.x, u.y))
     return blocking, obscuring
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.dice import d6_test
-from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot
+from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot, weapon_for
 from umpire.rulesets.sevendays.los import prefetch_between, sight
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
@@ -41,7 +41,9 @@ def best_plan(
 ) -> ShotPlan | Refusal:
     """The firer's best legal shot at ``target`` (ATGM or gun), by fewest score needed."""
     best: ShotPlan | Refusal | None = None
-    for kind in ("atgm", "gun"):
+    profile = world.profile(firer)
+    kinds = [k for k in ("atgm", "gun") if weapon_for(profile, k) is not None] or ["gun"]
+    for kind in kinds:
         plan = plan_shot(
             world,
             state,

@@ -115,13 +115,15 @@ class World:
         return not profile.is_apc
 
     def total_bp(self, state: SevenDaysState, side: str) -> int:
-        return sum(self.profiles[u.profile].bp for u in state.units.values() if u.side == side)
+        profiles = self.profiles
+        return sum(profiles[u.profile].bp for u in state.units.values() if u.side == side)
 
     def lost_bp(self, state: SevenDaysState, side: str) -> int:
+        profiles = self.profiles
         return sum(
-            self.profiles[u.profile].bp
+            profiles[u.profile].bp
             for u in state.units.values()
-            if u.side == side and not u.alive
+            if u.side == side and u.status != "active"
         )
 
     def break_point(self, state: SevenDaysState, side: str) -> int:
