@@ -20,12 +20,13 @@ from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot, weapon_for
 from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.movement import check_move, fall_back_point, move_candidates
 from umpire.rulesets.sevendays.odds import shot_odds
-from umpire.rulesets.sevendays.reactions import reaction_options
+from umpire.rulesets.sevendays.reactions import reaction_option, reactors
 from umpire.rulesets.sevendays.ruleset import SevenDays
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 
 SHOT_WORTH = 0.08  # a shot whose value is below this is not worth the action
+REACTION_SHORTLIST = 5  # nearest units weighed as reactors (besides every ATGM carrier)
 
 # what a place on a table is worth apart from the enemy (nearest objective, cover): static,
 # so kept per table for as long as the table (World) lives
@@ -215,8 +216,21 @@ class SevenDaysScripted:
         assert act is not None
         activator = state.units[act.unit]
         best: tuple[float, Action | None, str] = (0.0, None, "")
-        for option in reaction_options(world, state, activator, state.flow.reacting_to_move):
-            reactor = state.units[option.unit]
+        moving = state.flow.reacting_to_move
+        # the likeliest reactors: ATGM carriers (long reach, +1 to react) and the nearest
+        # units; weighing every unit on the table costs more than it gains
+        candidates = reactors(state, activator)
+        candidates.sort(key=lambda u: (u.x - activator.x) ** 2 + (u.y - activator.y) ** 2)
+        shortlist = [
+            u
+            for rank, u in enumerate(candidates)
+            if rank < REACTION_SHORTLIST or world.profile(u).atgm is not None
+        ]
+        prefetch_between(world, shortlist, [activator])
+        for reactor in shortlist:
+            option = reaction_option(world, state, activator, reactor, moving)
+            if option is None:
+                continue
             odds = shot_odds(world, option.plan, reactor, activator)
             p_react = min(1.0, (7 - option.need) / 6)
             value = p_react * (

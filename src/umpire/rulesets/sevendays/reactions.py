@@ -82,27 +82,50 @@ def reaction_need(
     return max(2, need)
 
 
-def reaction_options(
-    world: World, state: SevenDaysState, activator: Unit, moving: bool
-) -> list[ReactionOption]:
+def reactors(state: SevenDaysState, activator: Unit) -> list[Unit]:
+    """Units that may try to react to ``activator``: the other side's, if it has tokens."""
     side = "pact" if activator.side == "nato" else "nato"
     if state.flow.pools[side] <= 0 or not activator.alive:
         return []
-    # asked three times per window (open it? which reactor? is it legal?) on an unchanged
-    # state: remember the last answer, keyed on everything it depends on
+    return [u for u in state.units.values() if u.status == "active" and u.side == side]
+
+
+def reaction_option(
+    world: World, state: SevenDaysState, activator: Unit, reactor: Unit, moving: bool
+) -> ReactionOption | None:
+    """``reactor``'s reaction to ``activator`` (its best shot and the roll it needs), if any."""
+    plan = best_plan(world, state, reactor, activator, reaction=True, target_moving=moving)
+    if isinstance(plan, ShotPlan) and plan.possible:
+        return ReactionOption(
+            reactor.uid, reaction_need(world, state, reactor, activator, plan), plan
+        )
+    return None
+
+
+def any_reaction(world: World, state: SevenDaysState, activator: Unit, moving: bool) -> bool:
+    """Whether the other side has any possible reaction (nearest units are tried first, and
+    the search stops at the first one found)."""
+    candidates = reactors(state, activator)
+    candidates.sort(key=lambda u: (u.x - activator.x) ** 2 + (u.y - activator.y) ** 2)
+    return any(reaction_option(world, state, activator, u, moving) for u in candidates)
+
+
+def reaction_options(
+    world: World, state: SevenDaysState, activator: Unit, moving: bool
+) -> list[ReactionOption]:
+    """Every possible reaction to ``activator``, one per unit that can react."""
+    # asked more than once per window on an unchanged state: remember the last answer
     key = (state.actions_played, activator.uid, activator.x, activator.y, moving)
     cached = state.reaction_memo
     if cached is not None and cached[0] == key:
         return list(cached[1])
-    out = []
-    reactors = [u for u in state.units.values() if u.alive and u.side == side]
-    prefetch_between(world, reactors, [activator])
-    for unit in reactors:
-        plan = best_plan(world, state, unit, activator, reaction=True, target_moving=moving)
-        if isinstance(plan, ShotPlan) and plan.possible:
-            out.append(
-                ReactionOption(unit.uid, reaction_need(world, state, unit, activator, plan), plan)
-            )
+    units = reactors(state, activator)
+    prefetch_between(world, units, [activator])
+    out = [
+        option
+        for unit in units
+        if (option := reaction_option(world, state, activator, unit, moving)) is not None
+    ]
     state.reaction_memo = (key, tuple(out))
     return out
 

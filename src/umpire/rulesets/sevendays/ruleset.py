@@ -27,7 +27,13 @@ from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.morale import battlegroup_check, house_fired
 from umpire.rulesets.sevendays.movement import check_move, do_move, fall_back_point, move_options
 from umpire.rulesets.sevendays.odds import shot_odds
-from umpire.rulesets.sevendays.reactions import reaction_options, roll_reaction
+from umpire.rulesets.sevendays.reactions import (
+    any_reaction,
+    reaction_option,
+    reaction_options,
+    reactors,
+    roll_reaction,
+)
 from umpire.rulesets.sevendays.state import Flow, SevenDaysState, Unit, other
 from umpire.rulesets.sevendays.turns import activate, end_activation, pass_initiative, start_turn
 from umpire.rulesets.sevendays.victory import check_break
@@ -257,7 +263,7 @@ class SevenDays:
         first = not act.window_used
         if kind in ("fire", "atgm", "morale") and first:
             act.window_used = True
-            if reaction_options(world, state, unit, False):
+            if any_reaction(world, state, unit, False):
                 flow.pending = action
                 flow.reacting_to_move = False
                 flow.phase = "react"
@@ -266,7 +272,7 @@ class SevenDays:
         events = self._resolve_act(world, state, unit, action)
         if kind in ("move", "rapid", "road", "turn", "fall_back") and first and unit.alive:
             act.window_used = True
-            if reaction_options(world, state, unit, kind != "turn"):
+            if any_reaction(world, state, unit, kind != "turn"):
                 flow.reacting_to_move = kind != "turn"
                 flow.phase = "react"
                 flow.to_act = other(unit.side)
@@ -390,14 +396,15 @@ class SevenDays:
         activator = state.units[act.unit]
         events: list[Event] = []
         if action.kind == "react":
-            options = reaction_options(world, state, activator, flow.reacting_to_move)
-            option = next((o for o in options if o.unit == action.unit), None)
-            if option is None:
+            reactor = state.units.get(action.unit or "")
+            option = None
+            if reactor is not None and reactor in reactors(state, activator):
+                option = reaction_option(world, state, activator, reactor, flow.reacting_to_move)
+            if reactor is None or option is None:
                 raise IllegalActionError(
                     f"{action.unit!r} cannot react to {activator.name} now",
                     "sevendays.reaction.window",
                 )
-            reactor = state.units[option.unit]
             ok, events = roll_reaction(world, state, reactor, option)
             if ok:
                 events += resolve_shot(world, state, option.plan)
