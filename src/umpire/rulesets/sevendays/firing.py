@@ -7,7 +7,7 @@ needed with every modifier and its reason), then *resolved* with the game's rand
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from umpire.core.events import Event, note, roll
 from umpire.geometry.table import in_arc
@@ -19,15 +19,15 @@ from umpire.rulesets.sevendays.world import World
 CLOSE_RANGE = 12.0
 
 
-@dataclass(frozen=True, slots=True)
-class Modifier:
+class Modifier(NamedTuple):
+    """A change to the score a shot needs, with the rule and the reason."""
+
     rule: str
     delta: int  # added to the score needed (a -1 on the die is +1 here)
     why: str
 
 
-@dataclass(frozen=True)
-class ShotPlan:
+class ShotPlan(NamedTuple):
     """Everything decided before the dice are rolled."""
 
     firer: str
@@ -39,7 +39,7 @@ class ShotPlan:
     need: int
     range: float
     target_is_vehicle: bool
-    modifiers: tuple[Modifier, ...] = field(default_factory=tuple)
+    modifiers: tuple[Modifier, ...] = ()
     heavy: bool = False  # conversion die class against foot (2d6) vs light (1d6)
 
     @property
@@ -47,8 +47,9 @@ class ShotPlan:
         return self.need <= 10
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
+class Refusal(NamedTuple):
+    """Why a shot may not be taken: the rule that forbids it and a sentence."""
+
     rule: str
     reason: str
 

@@ -11,7 +11,7 @@ lines are.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from umpire.geometry.table import segment_point_distance
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
@@ -20,10 +20,16 @@ from umpire.rulesets.sevendays.world import World
 Vec = tuple[float, float]
 
 
-@dataclass(frozen=True, slots=True)
-class Sight:
+class Sight(NamedTuple):
+    """Whether a target can be seen, and whether it is more than 50% obscured."""
+
     visible: bool
     obscured: bool = False
+
+
+BLOCKED = Sight(False)
+CLEAR = Sight(True, False)
+OBSCURED = Sight(True, True)
 
 
 def _bodies(
@@ -140,12 +146,12 @@ def _sight(
     b = (target.x, target.y)
     blocked, crossings = _terrain(world, a, target)
     if blocked:
-        return Sight(False)
+        return BLOCKED
     radius = world.house.footprint["vehicle"]
     half = world.radius(target)
     blocking, obscuring = _bodies(world, state, firer, target, a, b, radius + half)
     if blocking and _cuts(a, b, blocking, radius):
-        return Sight(False)
+        return BLOCKED
     # only bodies close to the centre line can touch a ray spread across the target's width
     near = radius + half
     bodies = [p for p in blocking + obscuring if segment_point_distance(a, b, p) < near]
@@ -158,7 +164,7 @@ def _sight(
                 count += 1
     else:
         count = sum(crossings)
-    return Sight(True, obscured=count * 2 > len(crossings))
+    return OBSCURED if count * 2 > len(crossings) else CLEAR
 
 
 def target_rays(world: World, origin: Vec, target: Unit) -> list[tuple[Vec, Vec]]:
