@@ -107,6 +107,7 @@ def any_reaction(world: World, state: SevenDaysState, activator: Unit, moving: b
     the search stops at the first one found)."""
     candidates = reactors(state, activator)
     candidates.sort(key=lambda u: (u.x - activator.x) ** 2 + (u.y - activator.y) ** 2)
+    prefetch_between(world, candidates, [activator])  # one batch of sight lines
     return any(reaction_option(world, state, activator, u, moving) for u in candidates)
 
 
