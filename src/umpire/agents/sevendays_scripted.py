@@ -226,7 +226,7 @@ class SevenDaysScripted:
             for rank, u in enumerate(candidates)
             if rank < REACTION_SHORTLIST or world.profile(u).atgm is not None
         ]
-        prefetch_between(world, shortlist, [activator])
+        prefetch_between(world, shortlist, [activator], reaction=True)
         for reactor in shortlist:
             option = reaction_option(world, state, activator, reactor, moving)
             if option is None:

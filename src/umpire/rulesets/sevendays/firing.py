@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from umpire.core.events import Event, note, roll
 from umpire.geometry.table import in_arc
-from umpire.rulesets.sevendays.los import sight
+from umpire.rulesets.sevendays.los import needs_obscured, sight
 from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType, Weapon
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
@@ -182,7 +182,7 @@ def _plan_shot(
         )
     if not in_arc(firer.pos, firer.facing, fire_arc(profile), target.pos):
         return Refusal("sevendays.fire.arc", f"{target.name} is outside {firer.name}'s arc")
-    seen = sight(world, state, firer, target)
+    seen = sight(world, state, firer, target, obscured=needs_obscured(world, firer, target))
     if not seen.visible:
         return Refusal("sevendays.los.blockers", f"{firer.name} cannot see {target.name}")
 

@@ -60,91 +60,122 @@ def _cuts(a: Vec, b: Vec, points: list[Vec], radius: float) -> bool:
     return any(segment_point_distance(a, b, p) < radius for p in points)
 
 
-def _terrain(world: World, a: Vec, target: Unit) -> tuple[bool, tuple[bool, ...]]:
+def _terrain(
+    world: World, a: Vec, target: Unit, rays: bool
+) -> tuple[bool, tuple[bool, ...] | None]:
     """Terrain part of a sight line (static, so cached per pair of positions): does terrain
-    block the centre line, and which of the obscured-test rays cross terrain."""
+    block the centre line, and (if ``rays``) which of the obscured-test rays cross terrain.
+    ``None`` for the rays means they have not been traced."""
     key = (a[0], a[1], target.x, target.y, world.radius(target))
     cache = world.sight_cache
     found = cache.get(key)
-    if found is None:
-        blocked, crossings = world.table.sight_terrain(
-            a, (target.x, target.y), target_rays(world, a, target)
-        )
-        found = (blocked, () if blocked else tuple(crossings))
+    if found is None or (rays and found[1] is None and not found[0]):
+        b = (target.x, target.y)
+        blocked = found is not None and found[0]
+        if found is None:
+            blocked = world.table.terrain_blocks(a, b)
+        crossings: tuple[bool, ...] | None = None
+        if blocked:
+            crossings = ()
+        elif rays:
+            picture = (a, b, target_rays(world, a, target))
+            crossings = tuple(world.table.ray_crossings_many([picture])[0])
+        found = (blocked, crossings)
         if len(cache) > 200_000:
             cache.clear()
         cache[key] = found
     return found
 
 
-def prefetch(world: World, pairs: list[tuple[Vec, Unit]]) -> None:
-    """Fill the terrain-sight cache for many (origin, target) pairs in one batch."""
+def prefetch(world: World, pairs: list[tuple[Vec, Unit, bool]]) -> None:
+    """Fill the terrain-sight cache for many (origin, target, rays wanted) in one batch."""
     cache = world.sight_cache
-    wanted: dict[tuple[float, ...], tuple[Vec, Unit]] = {}
-    for a, target in pairs:
+    wanted: dict[tuple[float, ...], tuple[Vec, Unit, bool]] = {}
+    for a, target, rays in pairs:
         key = (a[0], a[1], target.x, target.y, world.radius(target))
-        if key not in cache:
-            wanted[key] = (a, target)
+        found = cache.get(key)
+        if found is None or (rays and found[1] is None and not found[0]):
+            wanted[key] = (a, target, rays)
     if not wanted:
         return
     if len(cache) > 200_000:
         cache.clear()
     keys = list(wanted)
-    origins = [wanted[k][0] for k in keys]
-    targets = [wanted[k][1] for k in keys]
-    blocked = world.table.terrain_blocks_many(
-        [(a, (t.x, t.y)) for a, t in zip(origins, targets, strict=True)]
-    )
-    open_ones = [i for i, b in enumerate(blocked) if not b]
+    todo = [wanted[k] for k in keys]
+    blocked = world.table.terrain_blocks_many([(a, (t.x, t.y)) for a, t, _ in todo])
+    traced = [i for i, b in enumerate(blocked) if not b and todo[i][2]]
     crossings = world.table.ray_crossings_many(
         [
-            (origins[i], (targets[i].x, targets[i].y), target_rays(world, origins[i], targets[i]))
-            for i in open_ones
+            (todo[i][0], (todo[i][1].x, todo[i][1].y), target_rays(world, todo[i][0], todo[i][1]))
+            for i in traced
         ]
     )
     for i, b in enumerate(blocked):
-        if b:
-            cache[keys[i]] = (True, ())
-    for i, rays in zip(open_ones, crossings, strict=True):
-        cache[keys[i]] = (False, tuple(rays))
+        cache[keys[i]] = (True, ()) if b else (False, None)
+    for i, crossed in zip(traced, crossings, strict=True):
+        cache[keys[i]] = (False, tuple(crossed))
 
 
-def prefetch_between(world: World, firers: list[Unit], targets: list[Unit]) -> None:
-    """Prefetch terrain sight from every firer to every target of the other side."""
-    prefetch(
-        world,
-        [((f.x, f.y), t) for f in firers for t in targets if t.side != f.side and t.alive],
-    )
+def needs_obscured(world: World, firer: Unit, target: Unit) -> bool:
+    """Whether a shot's odds depend on the obscured test: not for thermal sights, nor for a
+    target already in terrain (the same -1 applies either way)."""
+    return "thermal" not in world.profile(firer).traits and not world.in_cover(target)
+
+
+def prefetch_between(
+    world: World, firers: list[Unit], targets: list[Unit], reaction: bool = False
+) -> None:
+    """Prefetch terrain sight from every firer to every target of the other side (tracing the
+    obscured-test rays only where the answer can matter; a reaction roll needs them whenever
+    the activating unit is not in terrain)."""
+    pairs = []
+    for f in firers:
+        for t in targets:
+            if t.side != f.side and t.alive:
+                rays = not world.in_cover(t) if reaction else needs_obscured(world, f, t)
+                pairs.append(((f.x, f.y), t, rays))
+    prefetch(world, pairs)
 
 
 def line_of_sight(
     world: World, state: SevenDaysState, firer: Unit, target: Unit, origin: Vec | None = None
 ) -> bool:
     """Rule sevendays.los.blockers: can ``firer`` (at ``origin``) see ``target``?"""
-    return sight(world, state, firer, target, origin).visible
+    return sight(world, state, firer, target, origin, obscured=False).visible
 
 
 def sight(
-    world: World, state: SevenDaysState, firer: Unit, target: Unit, origin: Vec | None = None
+    world: World,
+    state: SevenDaysState,
+    firer: Unit,
+    target: Unit,
+    origin: Vec | None = None,
+    obscured: bool = True,
 ) -> Sight:
-    """Line of sight plus the obscured test (rule sevendays.los.obscured)."""
+    """Line of sight plus, if ``obscured``, the obscured test (rule sevendays.los.obscured);
+    without it the answer's ``obscured`` is always false."""
     if origin is None:
-        key = (state.geometry, firer.uid, target.uid)
+        key = (state.geometry, firer.uid, target.uid, obscured)
         found = world.sight_pairs.get(key)
         if found is None:
             if len(world.sight_pairs) > 50_000:
                 world.sight_pairs.clear()
-            found = world.sight_pairs[key] = _sight(world, state, firer, target, None)
+            found = world.sight_pairs[key] = _sight(world, state, firer, target, None, obscured)
         return found
-    return _sight(world, state, firer, target, origin)
+    return _sight(world, state, firer, target, origin, obscured)
 
 
 def _sight(
-    world: World, state: SevenDaysState, firer: Unit, target: Unit, origin: Vec | None
+    world: World,
+    state: SevenDaysState,
+    firer: Unit,
+    target: Unit,
+    origin: Vec | None,
+    obscured: bool,
 ) -> Sight:
     a = origin if origin is not None else (firer.x, firer.y)
     b = (target.x, target.y)
-    blocked, crossings = _terrain(world, a, target)
+    blocked, crossings = _terrain(world, a, target, obscured)
     if blocked:
         return BLOCKED
     radius = world.house.footprint["vehicle"]
@@ -152,6 +183,8 @@ def _sight(
     blocking, obscuring = _bodies(world, state, firer, target, a, b, radius + half)
     if blocking and _cuts(a, b, blocking, radius):
         return BLOCKED
+    if not obscured or crossings is None:
+        return CLEAR
     # only bodies close to the centre line can touch a ray spread across the target's width
     near = radius + half
     bodies = [p for p in blocking + obscuring if segment_point_distance(a, b, p) < near]

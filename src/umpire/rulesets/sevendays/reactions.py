@@ -72,8 +72,7 @@ def reaction_need(
     world: World, state: SevenDaysState, reactor: Unit, activator: Unit, plan: ShotPlan
 ) -> int:
     """Rules sevendays.reaction.target and sevendays.reaction.tokens_markers."""
-    seen = sight(world, state, reactor, activator)
-    covered = world.in_cover(activator) or seen.obscured
+    covered = world.in_cover(activator) or sight(world, state, reactor, activator).obscured
     need = (5 if covered else 4) if world.is_foot(activator) else 4 if covered else 3
     if plan.weapon_kind == "atgm":
         need -= 1
@@ -107,7 +106,7 @@ def any_reaction(world: World, state: SevenDaysState, activator: Unit, moving: b
     the search stops at the first one found)."""
     candidates = reactors(state, activator)
     candidates.sort(key=lambda u: (u.x - activator.x) ** 2 + (u.y - activator.y) ** 2)
-    prefetch_between(world, candidates, [activator])  # one batch of sight lines
+    prefetch_between(world, candidates, [activator], reaction=True)  # one batch of lines
     return any(reaction_option(world, state, activator, u, moving) for u in candidates)
 
 
@@ -121,7 +120,7 @@ def reaction_options(
     if cached is not None and cached[0] == key:
         return list(cached[1])
     units = reactors(state, activator)
-    prefetch_between(world, units, [activator])
+    prefetch_between(world, units, [activator], reaction=True)
     out = [
         option
         for unit in units

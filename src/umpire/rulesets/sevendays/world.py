@@ -46,7 +46,7 @@ class World:
         self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
         self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
-        self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...]]] = {}
+        self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...] | None]] = {}
 
     def inner_polygon(self, area: Area, margin: float) -> BaseGeometry | None:
         """The part of ``area`` at least ``margin`` inside its edge (cached), or None."""
