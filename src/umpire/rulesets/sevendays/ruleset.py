@@ -268,7 +268,9 @@ class SevenDays:
                 flow.reacting_to_move = False
                 flow.phase = "react"
                 flow.to_act = other(unit.side)
-                return [note("declare", f"declared: {self.describe(state, action)}", None)]
+                target = state.units[action.target] if action.target else None
+                what = f"{kind} at {target.name}" if target else kind
+                return [note("declare", f"{unit.name} declares {what}", None)]
         events = self._resolve_act(world, state, unit, action)
         if kind in ("move", "rapid", "road", "turn", "fall_back") and first and unit.alive:
             act.window_used = True

@@ -91,6 +91,8 @@ class SevenDaysState:
     actions_played: int = 0
     setup_events: list[dict[str, Any]] = field(default_factory=list)
     geometry: int = field(default_factory=new_geometry)  # not saved: a cache key only
+    # not saved: units off the table when no side was last found broken (victory.py)
+    checked_losses: int = field(default=-1, repr=False, compare=False)
     # not saved: the static World this state plays on (see SevenDays.world)
     world_memo: Any = field(default=None, repr=False, compare=False)
     # not saved: the last reaction options computed on this state (see reactions.py)

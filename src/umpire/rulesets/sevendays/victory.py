@@ -15,12 +15,13 @@ def check_break(world: World, state: SevenDaysState) -> list[Event]:
     point (both at once is a draw)."""
     if state.flow.outcome is not None:
         return []
-    # losses change only when a unit leaves the table, which renumbers the geometry
-    if world.unbroken_geometry == state.geometry:
+    # losses change only when a unit leaves the table: count them before summing BP
+    gone = sum(1 for u in state.units.values() if u.status != "active")
+    if state.checked_losses == gone:
         return []
     broken = [s for s in SIDES if world.lost_bp(state, s) >= world.break_point(state, s)]
     if not broken:
-        world.unbroken_geometry = state.geometry
+        state.checked_losses = gone
     if not broken:
         return []
     winner = "draw" if len(broken) == 2 else other(broken[0])

@@ -40,7 +40,6 @@ class World:
             for mover in ("foot", "tracked", "wheeled", "atv")
         }
         # terrain sight lines and move paths depend only on positions: cached for the game
-        self.unbroken_geometry = 0  # last arrangement known to have no broken side
         self.move_cache: dict[tuple[object, ...], tuple[list[Vec], list[Vec]]] = {}
         self.foot_close_cache: dict[tuple[int, str], bool] = {}
         self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
