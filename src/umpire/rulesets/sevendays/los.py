@@ -128,12 +128,14 @@ def prefetch_between(
     """Prefetch terrain sight from every firer to every target of the other side (tracing the
     obscured-test rays only where the answer can matter; a reaction roll needs them whenever
     the activating unit is not in terrain)."""
+    open_targets = [(t, not world.in_cover(t)) for t in targets if t.status == "active"]
     pairs = []
     for f in firers:
-        for t in targets:
-            if t.side != f.side and t.alive:
-                rays = not world.in_cover(t) if reaction else needs_obscured(world, f, t)
-                pairs.append(((f.x, f.y), t, rays))
+        plain_sights = reaction or "thermal" not in world.profile(f).traits
+        origin = (f.x, f.y)
+        for t, in_open in open_targets:
+            if t.side != f.side:
+                pairs.append((origin, t, in_open and plain_sights))
     prefetch(world, pairs)
 
 
