@@ -156,13 +156,19 @@ class SevenDaysScripted:
         scored: list[tuple[float, str, str, tuple[float, float]]] = []
         foes = [e.pos for e in enemies]
         vehicle = world.is_vehicle(unit)
+        places = _PLACES.setdefault(world, {})
+
+        def place_score(point: tuple[float, float]) -> float:
+            return self._place_score(
+                world, places, vehicle, point, objectives, foes, keep_off, weight
+            )
+
         for kind, speed in speeds:
             penalty = 0.0 if kind == "move" else 1.0  # a rapid move gives up the shot
             # a rapid move is for getting somewhere: no compass points
             for point in move_candidates(world, state, unit, speed, compass=kind == "move"):
-                score = self._place_score(world, vehicle, point, objectives, foes, keep_off, weight)
-                scored.append((score - penalty, kind, speed, point))
-        here = self._place_score(world, vehicle, unit.pos, objectives, foes, keep_off, weight)
+                scored.append((place_score(point) - penalty, kind, speed, point))
+        here = place_score(unit.pos)
         scored.sort(key=lambda t: t[0], reverse=True)
         for score, kind, speed, point in scored:
             if score <= here + 0.5:
@@ -178,6 +184,7 @@ class SevenDaysScripted:
     @staticmethod
     def _place_score(
         world: World,
+        places: dict[tuple[float, float], tuple[float, bool]],
         vehicle: bool,
         point: tuple[float, float],
         objectives: list[tuple[float, float]],
@@ -187,7 +194,6 @@ class SevenDaysScripted:
     ) -> float:
         """How good a place is: near an objective, in cover, out of the enemy's reach."""
         dist = math.dist
-        places = _PLACES.setdefault(world, {})
         place = places.get(point)
         if place is None:
             nearest_objective = min([dist(point, o) for o in objectives], default=0.0)
@@ -204,6 +210,8 @@ class SevenDaysScripted:
                 score += 4.0 * objective_weight
         if cover:
             score += 4.0
+        if keep_off <= 0.0 and not vehicle:
+            return score
         nearest = min([dist(point, f) for f in foes])
         if nearest < keep_off:
             score -= (keep_off - nearest) * 2
