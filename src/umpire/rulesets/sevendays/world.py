@@ -40,6 +40,7 @@ class World:
             for mover in ("foot", "tracked", "wheeled", "atv")
         }
         # terrain sight lines and move paths depend only on positions: cached for the game
+        self._cover: dict[tuple[float, float], bool] = {}
         self.move_cache: dict[tuple[object, ...], tuple[list[Vec], list[Vec]]] = {}
         self.foot_close_cache: dict[tuple[int, str], bool] = {}
         self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
@@ -104,7 +105,15 @@ class World:
         return self.house.movement[speed][self.move_class(unit)]  # type: ignore[index]
 
     def in_cover(self, unit: Unit) -> bool:
-        return any(a.kind.cover for a in self.table.areas_at(unit.x, unit.y))
+        """Is the unit within terrain that gives cover? (Cached per position: static.)"""
+        key = (unit.x, unit.y)
+        found = self._cover.get(key)
+        if found is None:
+            found = any(a.kind.cover for a in self.table.areas_at(unit.x, unit.y))
+            if len(self._cover) > 100_000:
+                self._cover.clear()
+            self._cover[key] = found
+        return found
 
     def in_buildings(self, unit: Unit) -> bool:
         return any(a.kind.name == "buildings" for a in self.table.areas_at(unit.x, unit.y))
