@@ -261,16 +261,6 @@ class Table:
                 out[i][k] = True
         return out
 
-    def sight_terrain(
-        self, a: Vec, b: Vec, rays: Sequence[tuple[Vec, Vec]]
-    ) -> tuple[bool, list[bool]]:
-        """A whole sight picture: does terrain block the centre line ``a``-``b`` (see
-        :meth:`terrain_blocks`), and, if not, which ``rays`` cross terrain other than the
-        areas holding ``a`` or ``b`` (for the "more than 50% obscured" test)."""
-        if self.terrain_blocks(a, b):
-            return True, [False] * len(rays)
-        return False, self.ray_crossings_many([(a, b, rays)])[0]
-
 
 def _along(start: Vec, end: Vec, distance: float) -> Vec:
     length = math.dist(start, end)

@@ -139,43 +139,23 @@ def prefetch_between(
     prefetch(world, pairs)
 
 
-def line_of_sight(
-    world: World, state: SevenDaysState, firer: Unit, target: Unit, origin: Vec | None = None
-) -> bool:
-    """Rule sevendays.los.blockers: can ``firer`` (at ``origin``) see ``target``?"""
-    return sight(world, state, firer, target, origin, obscured=False).visible
-
-
 def sight(
-    world: World,
-    state: SevenDaysState,
-    firer: Unit,
-    target: Unit,
-    origin: Vec | None = None,
-    obscured: bool = True,
+    world: World, state: SevenDaysState, firer: Unit, target: Unit, obscured: bool = True
 ) -> Sight:
-    """Line of sight plus, if ``obscured``, the obscured test (rule sevendays.los.obscured);
-    without it the answer's ``obscured`` is always false."""
-    if origin is None:
-        key = (state.geometry, firer.uid, target.uid, obscured)
-        found = world.sight_pairs.get(key)
-        if found is None:
-            if len(world.sight_pairs) > 50_000:
-                world.sight_pairs.clear()
-            found = world.sight_pairs[key] = _sight(world, state, firer, target, None, obscured)
-        return found
-    return _sight(world, state, firer, target, origin, obscured)
+    """Rule sevendays.los.blockers: can ``firer`` see ``target``? Plus, if ``obscured``, the
+    obscured test (rule sevendays.los.obscured); without it ``obscured`` is always false.
+    Cached per arrangement of units."""
+    key = (state.geometry, firer.uid, target.uid, obscured)
+    found = world.sight_pairs.get(key)
+    if found is None:
+        if len(world.sight_pairs) > 50_000:
+            world.sight_pairs.clear()
+        found = world.sight_pairs[key] = _sight(world, state, firer, target, obscured)
+    return found
 
 
-def _sight(
-    world: World,
-    state: SevenDaysState,
-    firer: Unit,
-    target: Unit,
-    origin: Vec | None,
-    obscured: bool,
-) -> Sight:
-    a = origin if origin is not None else (firer.x, firer.y)
+def _sight(world: World, state: SevenDaysState, firer: Unit, target: Unit, obscured: bool) -> Sight:
+    a = (firer.x, firer.y)
     b = (target.x, target.y)
     blocked, crossings = _terrain(world, a, target, obscured)
     if blocked:
