@@ -20,7 +20,7 @@ from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot, weapon_for
 from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.movement import check_move, fall_back_point, move_candidates
 from umpire.rulesets.sevendays.odds import shot_odds
-from umpire.rulesets.sevendays.reactions import reaction_option, reactors
+from umpire.rulesets.sevendays.reactions import nearest_first, reaction_option, reactors
 from umpire.rulesets.sevendays.ruleset import SevenDays
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
@@ -227,8 +227,7 @@ class SevenDaysScripted:
         moving = state.flow.reacting_to_move
         # the likeliest reactors: ATGM carriers (long reach, +1 to react) and the nearest
         # units; weighing every unit on the table costs more than it gains
-        candidates = reactors(state, activator)
-        candidates.sort(key=lambda u: (u.x - activator.x) ** 2 + (u.y - activator.y) ** 2)
+        candidates = nearest_first(reactors(state, activator), activator)
         shortlist = [
             u
             for rank, u in enumerate(candidates)

@@ -170,7 +170,7 @@ class Table:
                 for geom in getattr(crossing, "geoms", (crossing,))
                 for c in geom.coords
             )
-            found.append(Entry(distance, area, _along(start, end, distance)))
+            found.append(Entry(distance, area, along(start, end, distance)))
         return found
 
     def road_destination(self, road: Road, start: Vec, distance: float, forward: bool) -> Vec:
@@ -262,17 +262,13 @@ class Table:
         return out
 
 
-def _along(start: Vec, end: Vec, distance: float) -> Vec:
+def along(start: Vec, end: Vec, distance: float) -> Vec:
+    """The point ``distance`` inches from ``start`` towards ``end``."""
     length = math.dist(start, end)
     if length == 0:
         return start
     t = distance / length
     return (start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t)
-
-
-def along(start: Vec, end: Vec, distance: float) -> Vec:
-    """The point ``distance`` inches from ``start`` towards ``end``."""
-    return _along(start, end, distance)
 
 
 def bearing(a: Vec, b: Vec) -> float:

@@ -89,6 +89,11 @@ def reactors(state: SevenDaysState, activator: Unit) -> list[Unit]:
     return [u for u in state.units.values() if u.status == "active" and u.side == side]
 
 
+def nearest_first(units: list[Unit], activator: Unit) -> list[Unit]:
+    """``units`` sorted by distance to ``activator`` (the likeliest reactors first)."""
+    return sorted(units, key=lambda u: (u.x - activator.x) ** 2 + (u.y - activator.y) ** 2)
+
+
 def reaction_option(
     world: World, state: SevenDaysState, activator: Unit, reactor: Unit, moving: bool
 ) -> ReactionOption | None:
@@ -104,8 +109,7 @@ def reaction_option(
 def any_reaction(world: World, state: SevenDaysState, activator: Unit, moving: bool) -> bool:
     """Whether the other side has any possible reaction (nearest units are tried first, and
     the search stops at the first one found)."""
-    candidates = reactors(state, activator)
-    candidates.sort(key=lambda u: (u.x - activator.x) ** 2 + (u.y - activator.y) ** 2)
+    candidates = nearest_first(reactors(state, activator), activator)
     prefetch_between(world, candidates, [activator], reaction=True)  # one batch of lines
     return any(reaction_option(world, state, activator, u, moving) for u in candidates)
 

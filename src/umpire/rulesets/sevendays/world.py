@@ -63,7 +63,7 @@ class World:
         return self._vehicle[unit.profile]
 
     def is_foot(self, unit: Unit) -> bool:
-        return not self._vehicle[unit.profile] and self.profiles[unit.profile].is_foot
+        return self.profiles[unit.profile].is_foot
 
     def radius(self, unit: Unit) -> float:
         return self._radius[unit.profile]
