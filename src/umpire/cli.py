@@ -29,7 +29,9 @@ app = typer.Typer(
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
-SIDE_STYLE = {"nato": "bold blue", "pact": "bold red"}
+SIDE_STYLE = {"nato": "bold blue", "pact": "bold red", "blue": "bold blue", "red": "bold red"}
+COLUMN_TITLES = {"points": "points lost", "bp": "BP lost", "total_bp": "total BP"}
+PLAYER_KINDS = ("ai", "scripted", "random", "human")
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -40,8 +42,9 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 class EventPrinter:
     """Prints events as they happen: every roll with what it needed and the rule behind it."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, game: Game | None = None) -> None:
         self.console = console
+        self.game = game
 
     def __call__(self, event: Event) -> None:
         kind = event.get("kind")
@@ -50,6 +53,9 @@ class EventPrinter:
         tag = f" [dim]({rule})[/]" if rule else ""
         if kind == "turn":
             self.console.rule(f"[bold]{event['text'].strip('- ')}")
+            render = getattr(self.game.ruleset, "render", None) if self.game else None
+            if render is not None and self.game is not None:
+                self.console.print(render(self.game.state), markup=False, highlight=False)
         elif kind == "roll":
             mark = "[green]✓[/]" if event.get("success") else "[red]✗[/]"
             self.console.print(f"   🎲 {text} {mark}{tag}")
@@ -75,10 +81,10 @@ class HumanPlayer:
         self.last_reason = "chosen by the player"
 
     def choose(self, game: Game, legal: Sequence[Action]) -> Action:
-        flow = game.state.flow
+        status = getattr(game.ruleset, "status_line", None)
+        where = f" ({status(game.state)})" if status is not None else ""
         self.console.print(
-            f"[{SIDE_STYLE.get(self.side, 'bold')}]{self.side.upper()}[/] to act "
-            f"(turn {flow.turn}, tokens {flow.pools}):"
+            f"[{SIDE_STYLE.get(self.side, 'bold')}]{self.side.upper()}[/] to act{where}:"
         )
         for index, action in enumerate(legal, 1):
             self.console.print(f"  {index:>3}. {game.describe(action)}".replace("[", "\\["))
@@ -93,7 +99,8 @@ class HumanPlayer:
                 return legal[int(answer) - 1]
             parts = answer.split()
             if len(parts) == 3 and parts[0] in ("move", "rapid", "road"):
-                unit = getattr(game.state.flow.activation, "unit", None)
+                flow = getattr(game.state, "flow", None)
+                unit = getattr(getattr(flow, "activation", None), "unit", None)
                 try:
                     point = (float(parts[1]), float(parts[2]))
                 except ValueError:
@@ -131,27 +138,53 @@ def _print_report(game: Game, data: dict[str, Any]) -> None:
         f"{data['ruleset']}/{data['scenario']}  seed {data['seed']}  turns played {data['turns']}"
         f"  actions {data['actions']}  events {data['events']}"
     )
+    losses: dict[str, dict[str, Any]] = data["losses"]
+    first = next(iter(losses.values()), {})
+    scalar = [
+        k for k, v in first.items() if k not in ("units", "of_units") and not isinstance(v, list)
+    ]
     table = RichTable(title="Losses")
-    for col in ("side", "units lost", "points lost", "BP lost", "break point"):
-        table.add_column(col)
-    for side, loss in data["losses"].items():
+    for col in ("side", "units lost", *scalar):
+        table.add_column(COLUMN_TITLES.get(col, col.replace("_", " ")))
+    for side, loss in losses.items():
         table.add_row(
-            side.upper(),
-            f"{loss['units']}/{loss['of_units']}",
-            str(loss["points"]),
-            f"{loss['bp']}/{loss['total_bp']}",
-            str(loss["break_point"]),
+            side.upper(), f"{loss['units']}/{loss['of_units']}", *(str(loss[k]) for k in scalar)
         )
     console.print(table)
-    for side, loss in data["losses"].items():
-        destroyed = ", ".join(loss["destroyed"]) or "none"
-        removed = ", ".join(loss["removed"]) or "none"
-        console.print(f"{side.upper()} destroyed: {destroyed}; removed by morale: {removed}")
+    for side, loss in losses.items():
+        named = [
+            f"{k.replace('_', ' ')}: {', '.join(map(str, v)) or 'none'}"
+            for k, v in loss.items()
+            if isinstance(v, list)
+        ]
+        if named:
+            console.print(f"{side.upper()} " + "; ".join(named))
     fired = data.get("house_rules_fired") or {}
     if fired:
         console.print("House rules that fired: " + ", ".join(f"{k} ×{v}" for k, v in fired.items()))
     else:
         console.print("No house rule fired.")
+
+
+def _side_kinds(
+    players: Sequence[str], assignments: Sequence[str], named: dict[str, str | None]
+) -> dict[str, str]:
+    """Who plays each side: every side is the AI unless ``--side SIDE=KIND`` (or the ruleset's
+    own ``--nato``/``--pact``) says otherwise."""
+    sides = dict.fromkeys(players, "ai")
+    given = [(k, v) for k, v in named.items() if v is not None]
+    for text in assignments:
+        name, sep, kind = text.partition("=")
+        if not sep:
+            raise UmpireError(f"--side {text!r}: write SIDE=KIND, e.g. --side {players[0]}=human")
+        given.append((name.strip(), kind.strip()))
+    for name, kind in given:
+        if name not in sides:
+            raise UmpireError(f"no side {name!r} in this ruleset; sides: {', '.join(players)}")
+        if kind not in PLAYER_KINDS:
+            raise UmpireError(f"side {name} {kind!r}: choose {', '.join(PLAYER_KINDS)}")
+        sides[name] = kind
+    return sides
 
 
 @app.command()
@@ -160,8 +193,16 @@ def battle(
         str, typer.Argument(help="RULESET/SCENARIO, e.g. sevendays/meeting-engagement")
     ] = "sevendays/meeting-engagement",
     seed: Annotated[int, typer.Option(help="Seed of the game's dice (reproducible).")] = 1,
-    nato: Annotated[str, typer.Option(help="ai | scripted | random | human")] = "ai",
-    pact: Annotated[str, typer.Option(help="ai | scripted | random | human")] = "ai",
+    side: Annotated[
+        list[str] | None,
+        typer.Option(help="Who plays a side: SIDE=ai|scripted|random|human (repeatable)."),
+    ] = None,
+    nato: Annotated[
+        str | None, typer.Option(help="Seven Days: ai | scripted | random | human")
+    ] = None,
+    pact: Annotated[
+        str | None, typer.Option(help="Seven Days: ai | scripted | random | human")
+    ] = None,
     record: Annotated[Path | None, typer.Option(help="Save the game record to this file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary only.")] = False,
     quiet: Annotated[bool, typer.Option(help="Do not show events as they happen.")] = False,
@@ -175,21 +216,17 @@ def battle(
         ruleset = get_ruleset(ruleset_id)
         options: dict[str, Any] = {}
         if house_rules is not None:
-            from umpire.rulesets.sevendays.config import load_house_rules_override
-
-            options["house_rules"] = load_house_rules_override(house_rules)
-        sides = {"nato": nato, "pact": pact}
-        for side, kind in sides.items():
-            if side not in ruleset.meta.players:
-                raise UmpireError(f"{ruleset_id} has no side {side!r}")
-            if kind not in ("ai", "scripted", "random", "human"):
-                raise UmpireError(f"--{side} {kind!r}: choose ai, scripted, random or human")
+            loader = getattr(ruleset, "load_house_rules", None)
+            if loader is None:
+                raise UmpireError(f"{ruleset_id} has no house rules to override")
+            options["house_rules"] = loader(house_rules)
+        sides = _side_kinds(ruleset.meta.players, side or [], {"nato": nato, "pact": pact})
         game = new_game(game_id, seed=seed, options=options)
         game.record.players = dict(sides)
         players = _players(ruleset_id, sides, seed, console)
         show = not (quiet or as_json)
         try:
-            play_out(game, players, EventPrinter(console) if show else None)
+            play_out(game, players, EventPrinter(console, game) if show else None)
         except KeyboardInterrupt:
             if record is not None:
                 game.record.save(record)
@@ -251,18 +288,18 @@ def rules(
     markdown: Annotated[bool, typer.Option(help="Print docs/rules markdown.")] = False,
 ) -> None:
     """List every implemented rule with its id and provenance."""
-    if ruleset != "sevendays":
-        raise _fail(f"unknown ruleset {ruleset!r}; known rulesets: {', '.join(ruleset_ids())}")
-    from umpire.rulesets.sevendays.config import rule_catalog, rules_markdown
-
+    try:
+        rs = get_ruleset(ruleset)
+    except UmpireError as exc:
+        raise _fail(str(exc)) from None
     if markdown:
-        sys.stdout.write(rules_markdown())
+        sys.stdout.write(rs.rules_markdown())  # type: ignore[attr-defined]
         return
-    table = RichTable(title="Seven Days to the River Rhine — rules")
+    table = RichTable(title=f"{rs.meta.title} — rules")
     for col in ("id", "provenance", "source"):
         table.add_column(col)
-    for entry in rule_catalog().values():
-        table.add_row(entry.id, entry.provenance, entry.ref)
+    for entry in rs.rule_catalog():  # type: ignore[attr-defined]
+        table.add_row(entry["id"], entry["provenance"], entry["source"])
     console.print(table)
 
 

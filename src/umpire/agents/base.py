@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Sequence
 from typing import Protocol
@@ -35,15 +36,21 @@ class RandomAgent:
         return legal[self._rng.randrange(len(legal))]
 
 
+SCRIPTED_AGENTS: dict[str, str] = {
+    "sevendays": "umpire.agents.sevendays_scripted:SevenDaysScripted",
+    "portable": "umpire.agents.portable_scripted:PortableScripted",
+}
+
+
 def make_agent(kind: str, ruleset: str, side: str, seed: int) -> Agent:
     """An agent by name: ``random`` or ``scripted``."""
     salt = sum(ord(c) for c in side) * 7919
     if kind == "random":
         return RandomAgent(seed * 1_000_003 + salt)
     if kind == "scripted":
-        if ruleset == "sevendays":
-            from umpire.agents.sevendays_scripted import SevenDaysScripted
-
-            return SevenDaysScripted(side)
-        raise UmpireError(f"no scripted agent for ruleset {ruleset!r}")
+        if ruleset not in SCRIPTED_AGENTS:
+            raise UmpireError(f"no scripted agent for ruleset {ruleset!r}")
+        module_name, _, class_name = SCRIPTED_AGENTS[ruleset].partition(":")
+        agent: Agent = getattr(importlib.import_module(module_name), class_name)(side)
+        return agent
     raise UmpireError(f"unknown agent {kind!r}; choose human, scripted or random")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from umpire.core.actions import Action
@@ -464,6 +465,31 @@ class SevenDays:
 
     def state_to_dict(self, state: SevenDaysState) -> dict[str, Any]:
         return state.to_dict()
+
+    # -- optional hooks the adapters use -----------------------------------------------------
+    def rule_catalog(self) -> list[dict[str, str]]:
+        """Every rule with its id, provenance and source."""
+        from umpire.rulesets.sevendays.config import rule_catalog
+
+        return [
+            {"id": e.id, "provenance": e.provenance, "source": e.ref}
+            for e in rule_catalog().values()
+        ]
+
+    def rules_markdown(self) -> str:
+        from umpire.rulesets.sevendays.config import rules_markdown
+
+        return rules_markdown()
+
+    def load_house_rules(self, path: Path) -> dict[str, Any]:
+        """A user's YAML override of house-rule numbers, validated."""
+        from umpire.rulesets.sevendays.config import load_house_rules_override
+
+        return load_house_rules_override(path)
+
+    def status_line(self, state: SevenDaysState) -> str:
+        flow = state.flow
+        return f"turn {flow.turn}, tokens {flow.pools}"
 
     def state_from_dict(self, data: Mapping[str, Any]) -> SevenDaysState:
         return SevenDaysState.from_dict(dict(data))
