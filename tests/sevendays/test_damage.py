@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from umpire.rulesets.sevendays.damage import conversion, heat_vs_special, hits_front
+from fractions import Fraction
+
+from umpire.rulesets.sevendays.damage import conversion, heat_vs_special
+from umpire.rulesets.sevendays.firing import hits_front
 from umpire.rulesets.sevendays.odds import p_penetrate
 from umpire.rulesets.sevendays.orbat import Weapon
 from umpire.rulesets.sevendays.state import Unit
@@ -10,9 +13,9 @@ from umpire.rulesets.sevendays.state import Unit
 
 def test_penetration_must_exceed_armour() -> None:
     # d10 + 10 vs armour 19: only a 10 makes 20 > 19 (the reviews' "pretty much invulnerable")
-    assert p_penetrate(10, 19, heat_special=False) == 0.1
+    assert p_penetrate(10, 19, heat_special=False) == Fraction(1, 10)
     # equal is not enough: d10 + 10 vs 17 needs 8+ -> 3 in 10
-    assert p_penetrate(10, 17, heat_special=False) == 0.3
+    assert p_penetrate(10, 17, heat_special=False) == Fraction(3, 10)
 
 
 def test_heat_against_special_armour_keeps_the_lowest_of_2d10() -> None:
@@ -21,7 +24,7 @@ def test_heat_against_special_armour_keeps_the_lowest_of_2d10() -> None:
     assert not heat_vs_special(Weapon.parse("10"), special=True)
     assert not heat_vs_special(Weapon.parse("8i"), special=True)  # LAW/RPG are exempt
     # 11h vs 19s: needs 9+ on both dice -> 0.2 * 0.2
-    assert abs(p_penetrate(11, 19, heat_special=True) - 0.04) < 1e-12
+    assert p_penetrate(11, 19, heat_special=True) == Fraction(1, 25)
 
 
 def test_facing_front_half() -> None:

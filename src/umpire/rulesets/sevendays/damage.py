@@ -5,18 +5,15 @@ Rules sevendays.hit.* (digest 'Hits against vehicles', transcription p19).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from umpire.core.events import Event, note, roll
-from umpire.geometry.table import in_arc
+from umpire.rulesets.sevendays.config import DamageRow
 from umpire.rulesets.sevendays.firing import ShotPlan
 from umpire.rulesets.sevendays.morale import add_markers, house_fired
 from umpire.rulesets.sevendays.orbat import Weapon
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
-
-
-def hits_front(target: Unit, firer_pos: tuple[float, float]) -> bool:
-    """Rule sevendays.hit.facing: the firer is inside the target's front 180 degrees."""
-    return in_arc(target.pos, target.facing, 180.0, firer_pos)
 
 
 def heat_vs_special(weapon: Weapon, special: bool) -> bool:
@@ -31,27 +28,51 @@ def conversion(heavy: bool, cover: str) -> tuple[int, int]:
     return 1, {"open": 4, "cover": 5, "fortified": 6}[cover]
 
 
+def penetration_dice(heat_special: bool) -> int:
+    """Rules sevendays.hit.penetration / .heat_vs_special: d10, or 2d10 keep the lowest."""
+    return 2 if heat_special else 1
+
+
+def penetration_die(dice: Sequence[int]) -> int:
+    """The die that counts for penetration (the lowest when two are rolled)."""
+    return min(dice)
+
+
+def penetrates(die: int, weapon_value: int, armour: int) -> bool:
+    """Rule sevendays.hit.penetration: die + weapon value must exceed the armour."""
+    return die + weapon_value > armour
+
+
+def damage_row(table: Sequence[DamageRow], die: int) -> DamageRow:
+    """Rule sevendays.hit.damage: the house damage table's row for a d6 score."""
+    return next(r for r in table if die <= r.max)
+
+
+def conversion_markers(dice: Sequence[int], need: int) -> int:
+    """Rule sevendays.hit.foot_conversion: each conversion die at or above ``need`` adds one
+    more morale marker."""
+    return sum(1 for d in dice if d >= need)
+
+
 def resolve_vehicle_hit(
     world: World, state: SevenDaysState, plan: ShotPlan, firer: Unit, target: Unit
 ) -> list[Event]:
     armour = world.profile(target).armour
     assert armour is not None
-    front = hits_front(target, firer.pos)
-    value = armour.front if front else armour.side
-    facing = "front" if front else "side"
+    value = armour.front if plan.front else armour.side
+    facing = "front" if plan.front else "side"
     weapon = plan.weapon
-    if heat_vs_special(weapon, armour.special):
-        dice = state.rng.dice(2, 10)
-        die = min(dice)
+    special = heat_vs_special(weapon, armour.special)
+    dice = state.rng.dice(penetration_dice(special), 10)
+    die = penetration_die(dice)
+    if special:
         how = "HEAT vs special armour: 2d10 keep lowest"
         rule = "sevendays.hit.heat_vs_special"
     else:
-        dice = [state.rng.d(10)]
-        die = dice[0]
         how = "d10"
         rule = "sevendays.hit.penetration"
     total = die + weapon.value
-    pen = total > value
+    pen = penetrates(die, weapon.value, value)
     events: list[Event] = [
         roll(
             rule,
@@ -77,7 +98,7 @@ def resolve_vehicle_hit(
         )
         return events
     die = state.rng.d(6)
-    row = next(r for r in world.house.damage_table if die <= r.max)
+    row = damage_row(world.house.damage_table, die)
     house_fired(state, "sevendays.hit.damage")
     events.append(
         roll(
@@ -110,13 +131,13 @@ def resolve_vehicle_hit(
 def resolve_foot_hits(
     world: World, state: SevenDaysState, plan: ShotPlan, hits: int, target: Unit
 ) -> list[Event]:
-    cover = "cover" if world.in_cover(target) else "open"
+    cover = plan.cover
     per_hit, need = conversion(plan.heavy, cover)
     events = add_markers(world, state, target, hits, "sevendays.hit.foot_marker", f"{hits} hit(s)")
     if not target.alive:
         return events
     dice = state.rng.dice(per_hit * hits, 6)
-    extra = sum(1 for d in dice if d >= need)
+    extra = conversion_markers(dice, need)
     events.append(
         roll(
             "sevendays.hit.foot_conversion",

@@ -7,6 +7,7 @@ needed with every modifier and its reason), then *resolved* with the game's rand
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from umpire.core.events import Event, note, roll
@@ -41,10 +42,28 @@ class ShotPlan(NamedTuple):
     target_is_vehicle: bool
     modifiers: tuple[Modifier, ...] = ()
     heavy: bool = False  # conversion die class against foot (2d6) vs light (1d6)
+    cover: str = "open"  # the target's terrain for conversion: open | cover | fortified
+    front: bool = True  # a vehicle target is hit on its front armour
 
     @property
     def possible(self) -> bool:
         return self.need <= 10
+
+
+class Situation(NamedTuple):
+    """What the table decides about a shot: the facts the rules read from the geometry.
+
+    The game measures them on the table; ``umpire odds`` takes them from the command line.
+    Both then plan the shot with the same :func:`plan_from_situation`."""
+
+    distance: float
+    in_arc: bool = True
+    visible: bool = True
+    obscured: bool = False  # more than half the target hidden (sevendays.los.obscured)
+    target_cover: str = "open"  # open | cover | fortified
+    target_in_buildings: bool = False
+    enemy_foot_close: bool = False  # sevendays.fire.modifier.infantry_close applies
+    front: bool = True  # the firer is in the target's front arc (sevendays.hit.facing)
 
 
 class Refusal(NamedTuple):
@@ -63,6 +82,11 @@ def weapon_for(profile: UnitProfile, kind: str) -> tuple[Weapon, int] | None:
     if profile.weapon is None or profile.to_hit is None or "mortar" in profile.traits:
         return None
     return profile.weapon, profile.to_hit
+
+
+def hits_front(target: Unit, firer_pos: tuple[float, float]) -> bool:
+    """Rule sevendays.hit.facing: the firer is inside the target's front 180 degrees."""
+    return in_arc(target.pos, target.facing, 180.0, firer_pos)
 
 
 def fire_arc(profile: UnitProfile) -> float:
@@ -150,19 +174,77 @@ def _plan_shot(
     target_moving: bool = False,
     actions_left: int = 2,
 ) -> ShotPlan | Refusal:
+    """Measure the situation on the table (sight last: it is the dear part) and plan."""
     profile = world.profile(firer)
     tprofile = world.profile(target)
     if not target.alive or target.side == firer.side:
         return Refusal("sevendays.fire.base", "the target must be an enemy unit on the table")
+    distance = math.dist(firer.pos, target.pos)
+    target_vehicle = tprofile.is_vehicle
+    buildings = kind == "atgm" and not target_vehicle and world.in_buildings(target)
+    names = (firer.name, target.name)
+    early = shot_refusal(
+        profile,
+        tprofile,
+        kind,
+        distance,
+        buildings,
+        moved=moved,
+        reaction=reaction,
+        actions_left=actions_left,
+        names=names,
+    )
+    if early is not None:
+        return early
+    seen = None
+    if in_arc(firer.pos, firer.facing, fire_arc(profile), target.pos):
+        seen = sight(world, state, firer, target, obscured=needs_obscured(world, firer, target))
+    if seen is None:
+        situation = Situation(distance, in_arc=False)
+    elif not seen.visible:
+        situation = Situation(distance, visible=False)
+    else:
+        situation = Situation(
+            distance,
+            obscured=seen.obscured,
+            target_cover="cover" if world.in_cover(target) else "open",
+            target_in_buildings=buildings,
+            enemy_foot_close=_enemy_foot_close(world, state, firer),
+            front=not target_vehicle or hits_front(target, firer.pos),
+        )
+    return _plan_measured(
+        profile,
+        tprofile,
+        kind,
+        situation,
+        moved=moved,
+        reaction=reaction,
+        target_moving=target_moving,
+        firer_markers=firer.markers,
+        names=names,
+        ids=(firer.uid, target.uid),
+    )
+
+
+def shot_refusal(
+    profile: UnitProfile,
+    tprofile: UnitProfile,
+    kind: str,
+    distance: float,
+    target_in_buildings: bool,
+    *,
+    moved: bool = False,
+    reaction: bool = False,
+    actions_left: int = 2,
+    names: tuple[str, str] = ("the firer", "the target"),
+) -> Refusal | None:
+    """The rules that forbid a shot before anyone looks along the line of fire."""
     if tprofile.type is UnitType.HELICOPTER:
         return Refusal("sevendays.fire.base", "helicopters are not in play in this version")
-    chosen = weapon_for(profile, kind)
-    if chosen is None:
+    if weapon_for(profile, kind) is None:
         what = "an ATGM" if kind == "atgm" else "a weapon it can fire directly"
-        return Refusal("sevendays.fire.base", f"{firer.name} has no {what}")
-    weapon, base = chosen
+        return Refusal("sevendays.fire.base", f"{names[0]} has no {what}")
     target_vehicle = tprofile.is_vehicle
-    distance = math.dist(firer.pos, target.pos)
     if kind == "atgm":
         if not reaction and (moved or actions_left < 2):
             return Refusal(
@@ -171,7 +253,7 @@ def _plan_shot(
             )
         if distance <= CLOSE_RANGE:
             return Refusal("sevendays.fire.atgm_min_range", 'ATGMs cannot fire at 12" or less')
-        if not target_vehicle and not world.in_buildings(target):
+        if not target_vehicle and not target_in_buildings:
             return Refusal(
                 "sevendays.fire.atgm_actions",
                 "ATGMs target vehicles, or infantry/support only in buildings",
@@ -180,12 +262,73 @@ def _plan_shot(
         return Refusal(
             "sevendays.fire.infantry_at_range", 'infantry fire at vehicles only up to 12"'
         )
-    if not in_arc(firer.pos, firer.facing, fire_arc(profile), target.pos):
-        return Refusal("sevendays.fire.arc", f"{target.name} is outside {firer.name}'s arc")
-    seen = sight(world, state, firer, target, obscured=needs_obscured(world, firer, target))
-    if not seen.visible:
-        return Refusal("sevendays.los.blockers", f"{firer.name} cannot see {target.name}")
+    return None
 
+
+def plan_from_situation(
+    profile: UnitProfile,
+    tprofile: UnitProfile,
+    kind: str,
+    situation: Situation,
+    *,
+    moved: bool = False,
+    reaction: bool = False,
+    target_moving: bool = False,
+    actions_left: int = 2,
+    firer_markers: int = 0,
+    names: tuple[str, str] = ("the firer", "the target"),
+) -> ShotPlan | Refusal:
+    """Plan a ``kind`` shot ("gun" or "atgm") in ``situation``, or say which rule forbids it:
+    the dice, the score needed and every modifier with its rule (sevendays.fire.*)."""
+    refusal = shot_refusal(
+        profile,
+        tprofile,
+        kind,
+        situation.distance,
+        situation.target_in_buildings,
+        moved=moved,
+        reaction=reaction,
+        actions_left=actions_left,
+        names=names,
+    )
+    if refusal is not None:
+        return refusal
+    return _plan_measured(
+        profile,
+        tprofile,
+        kind,
+        situation,
+        moved=moved,
+        reaction=reaction,
+        target_moving=target_moving,
+        firer_markers=firer_markers,
+        names=names,
+        ids=names,
+    )
+
+
+def _plan_measured(
+    profile: UnitProfile,
+    tprofile: UnitProfile,
+    kind: str,
+    situation: Situation,
+    *,
+    moved: bool,
+    reaction: bool,
+    target_moving: bool,
+    firer_markers: int,
+    names: tuple[str, str],
+    ids: tuple[str, str],
+) -> ShotPlan | Refusal:
+    """The plan once no rule of :func:`shot_refusal` forbids the shot."""
+    if not situation.in_arc:
+        return Refusal("sevendays.fire.arc", f"{names[1]} is outside {names[0]}'s arc")
+    if not situation.visible:
+        return Refusal("sevendays.los.blockers", f"{names[0]} cannot see {names[1]}")
+    chosen = weapon_for(profile, kind)
+    assert chosen is not None  # shot_refusal checked it
+    weapon, base = chosen
+    target_vehicle = tprofile.is_vehicle
     mods: list[Modifier] = []
     if moved and profile.is_vehicle:
         mods.append(Modifier("sevendays.fire.modifier.moved", 1, "firer moved this activation"))
@@ -194,26 +337,27 @@ def _plan_shot(
             Modifier("sevendays.fire.modifier.reaction_moving", 1, "reaction fire at a mover")
         )
     if "thermal" not in profile.traits:
-        in_terrain = world.in_cover(target)
-        if in_terrain or seen.obscured:
+        in_terrain = situation.target_cover != "open"
+        if in_terrain or situation.obscured:
             why = "target in terrain" if in_terrain else "target >50% obscured"
             mods.append(Modifier("sevendays.fire.modifier.cover", 1, why))
-    if _enemy_foot_close(world, state, firer):
+    if situation.enemy_foot_close:
         mods.append(
             Modifier(
                 "sevendays.fire.modifier.infantry_close", 1, 'enemy infantry within 12" of firer'
             )
         )
-    if firer.markers:
+    if firer_markers:
         mods.append(
             Modifier(
                 "sevendays.fire.modifier.morale",
-                firer.markers,
-                f"{firer.markers} morale marker(s) on firer",
+                firer_markers,
+                f"{firer_markers} morale marker(s) on firer",
             )
         )
     need = base + sum(m.delta for m in mods)
     moving_infantry = profile.type is UnitType.INFANTRY and moved
+    distance = situation.distance
     dice = dice_count(profile, weapon, kind, target_vehicle, distance, moving_infantry)
     heavy = (
         kind == "atgm"
@@ -221,8 +365,8 @@ def _plan_shot(
         or (profile.is_vehicle and weapon.value >= 7)
     )
     return ShotPlan(
-        firer=firer.uid,
-        target=target.uid,
+        firer=ids[0],
+        target=ids[1],
         weapon_kind=kind,
         weapon=weapon,
         dice=dice,
@@ -232,6 +376,8 @@ def _plan_shot(
         target_is_vehicle=target_vehicle,
         modifiers=tuple(mods),
         heavy=heavy,
+        cover=situation.target_cover,
+        front=situation.front,
     )
 
 
@@ -269,18 +415,21 @@ def describe_modifiers(plan: ShotPlan) -> str:
     return f"base {plan.base}+ ({parts})"
 
 
+def hits_scored(dice: Sequence[int], need: int, target_is_vehicle: bool) -> int:
+    """Rule sevendays.fire.base: each d10 at or above ``need`` hits; against a vehicle the
+    dice give one chance between them (one hit at most)."""
+    if target_is_vehicle:
+        return 1 if max(dice) >= need else 0
+    return sum(1 for d in dice if d >= need)
+
+
 def roll_to_hit(
     state: SevenDaysState, plan: ShotPlan, firer: Unit, target: Unit
 ) -> tuple[int, Event]:
     """Roll the shot's d10s; returns the number of hits and the roll event."""
     dice = state.rng.dice(plan.dice, 10)
-    if plan.target_is_vehicle:
-        best = max(dice)
-        hits = 1 if best >= plan.need else 0
-        result = best
-    else:
-        hits = sum(1 for d in dice if d >= plan.need)
-        result = hits
+    hits = hits_scored(dice, plan.need, plan.target_is_vehicle)
+    result = max(dice) if plan.target_is_vehicle else hits
     verb = "hits" if hits else "misses"
     text = (
         f"{firer.name} fires {plan.weapon_kind} ({plan.weapon}) at {target.name} "

@@ -73,12 +73,17 @@ def reaction_need(
 ) -> int:
     """Rules sevendays.reaction.target and sevendays.reaction.tokens_markers."""
     covered = world.in_cover(activator) or sight(world, state, reactor, activator).obscured
-    need = (5 if covered else 4) if world.is_foot(activator) else 4 if covered else 3
-    if plan.weapon_kind == "atgm":
+    extra = reactor.tokens + reactor.markers if world.house.reaction_tokens_and_markers else 0
+    return reaction_score(world.is_foot(activator), covered, plan.weapon_kind == "atgm", extra)
+
+
+def reaction_score(activator_foot: bool, covered: bool, atgm: bool, extra: int = 0) -> int:
+    """The d6 score a reaction needs: by the activating unit's type and cover, one less with an
+    ATGM, ``extra`` more (house: the reactor's tokens and markers); never below 2."""
+    need = (5 if covered else 4) if activator_foot else 4 if covered else 3
+    if atgm:
         need -= 1
-    if world.house.reaction_tokens_and_markers:
-        need += reactor.tokens + reactor.markers
-    return max(2, need)
+    return max(2, need + extra)
 
 
 def reactors(state: SevenDaysState, activator: Unit) -> list[Unit]:

@@ -26,9 +26,15 @@ def pool_size(world: World, state: SevenDaysState, side: str) -> int:
 def activation_need(unit: Unit) -> int | None:
     """Rule sevendays.activation.test: ``None`` for a first activation, else the d6 score
     needed (higher than tokens + markers; a natural 6 always passes, so never above 6)."""
-    if unit.tokens == 0:
+    return activation_score(unit.tokens, unit.markers)
+
+
+def activation_score(tokens: int, markers: int) -> int | None:
+    """The d6 score an activation test needs with ``tokens`` already on the unit and
+    ``markers`` morale markers (``None``: the first activation needs no test)."""
+    if tokens == 0:
         return None
-    return min(6, unit.tokens + unit.markers + 1)
+    return min(6, tokens + markers + 1)
 
 
 def start_turn(world: World, state: SevenDaysState) -> list[Event]:

@@ -19,6 +19,7 @@ from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 if TYPE_CHECKING:
     from umpire.rulesets.sevendays.firing import Refusal, ShotPlan
     from umpire.rulesets.sevendays.los import Sight
+    from umpire.rulesets.sevendays.odds import ShotOdds
 
 
 class World:
@@ -44,6 +45,7 @@ class World:
         self.move_cache: dict[tuple[object, ...], tuple[list[Vec], list[Vec]]] = {}
         self.foot_close_cache: dict[tuple[int, str], bool] = {}
         self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
+        self.odds_cache: dict[tuple[object, ...], ShotOdds] = {}
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
         self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
         self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...] | None]] = {}
