@@ -304,6 +304,83 @@ def rules(
 
 
 @app.command()
+def odds(
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id, e.g. sevendays")] = "sevendays",
+    firer: Annotated[str | None, typer.Option(help="Firing unit, by name or id.")] = None,
+    target: Annotated[str | None, typer.Option(help="Target unit, by name or id.")] = None,
+    range_: Annotated[
+        float | None, typer.Option("--range", help="Range in inches (squares on a grid).")
+    ] = None,
+    facing: Annotated[str, typer.Option(help="Armour hit: front | side.")] = "front",
+    firer_moved: Annotated[bool, typer.Option(help="The firer moved this activation.")] = False,
+    reaction: Annotated[bool, typer.Option(help="Reaction fire.")] = False,
+    target_moving: Annotated[bool, typer.Option(help="Reaction fire at a mover.")] = False,
+    target_cover: Annotated[str, typer.Option(help="open | cover | fortified")] = "open",
+    in_buildings: Annotated[bool, typer.Option(help="The target is in buildings.")] = False,
+    obscured: Annotated[bool, typer.Option(help="The target is >50% obscured.")] = False,
+    enemy_infantry_near: Annotated[
+        bool, typer.Option(help='Enemy infantry within 12" of the firer.')
+    ] = False,
+    markers: Annotated[
+        int, typer.Option(help="Morale markers on the firer (or the tested unit).")
+    ] = 0,
+    target_markers: Annotated[int, typer.Option(help="Morale markers already on the target.")] = 0,
+    weapon: Annotated[str, typer.Option(help="atgm | main | law")] = "main",
+    shots: Annotated[int, typer.Option(help="Identical shots in a row.")] = 1,
+    firer_nation: Annotated[str | None, typer.Option(help="ORBAT of the firer.")] = None,
+    target_nation: Annotated[str | None, typer.Option(help="ORBAT of the target.")] = None,
+    activation: Annotated[bool, typer.Option(help="Odds of an activation test.")] = False,
+    reaction_test: Annotated[bool, typer.Option(help="Odds of a reaction test.")] = False,
+    tokens: Annotated[int, typer.Option(help="Tokens already on the tested unit.")] = 0,
+    activator: Annotated[str, typer.Option(help="Reaction test: vehicle | foot.")] = "vehicle",
+    covered: Annotated[bool, typer.Option(help="Reaction test: activator in cover.")] = False,
+    atgm: Annotated[bool, typer.Option(help="Reaction test: the reactor fires an ATGM.")] = False,
+    house_rules: Annotated[
+        Path | None, typer.Option(help="YAML file overriding house-rule numbers.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (floats).")] = False,
+) -> None:
+    """Exact odds of a shot, or of an activation or reaction test, from the game's own rules."""
+    from umpire.analysis.odds_command import odds_answer
+
+    try:
+        data, lines = odds_answer(
+            ruleset,
+            firer=firer,
+            target=target,
+            range=range_,
+            facing=facing,
+            firer_moved=firer_moved,
+            reaction=reaction,
+            target_moving=target_moving,
+            target_cover=target_cover,
+            in_buildings=in_buildings,
+            obscured=obscured,
+            enemy_infantry_near=enemy_infantry_near,
+            markers=markers,
+            target_markers=target_markers,
+            weapon=weapon,
+            shots=shots,
+            firer_nation=firer_nation,
+            target_nation=target_nation,
+            activation=activation,
+            reaction_test=reaction_test,
+            tokens=tokens,
+            activator=activator,
+            covered=covered,
+            atgm=atgm,
+            house_rules=house_rules,
+        )
+    except UmpireError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        print(json.dumps(data, indent=1))
+    else:
+        for line in lines:
+            console.print(line, markup=False)
+
+
+@app.command()
 def scenarios() -> None:
     """List rulesets and their scenarios."""
     for ruleset_id in ruleset_ids():

@@ -52,8 +52,9 @@ class ExactOdds:
     """Exact probabilities (fractions) of one or more identical shots at one target.
 
     ``markers[k]`` is the chance the target is *not* destroyed outright and takes ``k`` morale
-    markers in all, so ``p_destroyed + sum(markers.values()) == 1``. Once a target is destroyed
-    or removed by its markers the later shots are not taken (there is nothing left to shoot)."""
+    markers in all, so ``p_destroyed + sum(markers.values()) == 1``; a target removed by its
+    markers counts as taking just the number that removed it. Once a target is destroyed or
+    removed the later shots are not taken (there is nothing left to shoot)."""
 
     shots: int
     p_hit: Fraction  # at least one hit

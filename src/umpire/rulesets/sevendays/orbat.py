@@ -230,10 +230,14 @@ def format_validation_error(path: Path | str, error: ValidationError) -> str:
     return f"{path}: field {where}: {first['msg']}{more}"
 
 
+# libyaml's parser when PyYAML was built with it (several times faster), else the pure one
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_yaml(path: Path) -> Any:
     """Read a YAML data file, turning syntax errors into a one-line DataFileError."""
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except FileNotFoundError as exc:
         raise DataFileError(f"{path}: file not found") from exc
     except yaml.YAMLError as exc:

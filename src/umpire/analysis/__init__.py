@@ -1,0 +1,1 @@
+"""Analysis: exact odds, Monte Carlo simulation, balance."""
