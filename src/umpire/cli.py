@@ -381,6 +381,115 @@ def odds(
 
 
 @app.command()
+def simulate(
+    game_id: Annotated[
+        str, typer.Argument(help="RULESET/SCENARIO, e.g. sevendays/meeting-engagement")
+    ] = "sevendays/meeting-engagement",
+    n: Annotated[int, typer.Option("-n", "--games", help="Games to play.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Master seed (same seed, same games).")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Local worker processes (default: one per core).")
+    ] = 0,
+    ray: Annotated[
+        str | None, typer.Option(help="Run on a Ray cluster: its address, or 'local'.")
+    ] = None,
+    side: Annotated[
+        list[str] | None, typer.Option(help="SIDE=scripted|random (repeatable).")
+    ] = None,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(help="Sweep: KEY=A,B with KEY SIDE.force, SIDE.agent, house.FIELD, scenario."),
+    ] = None,
+    house_rules: Annotated[
+        Path | None, typer.Option(help="YAML file overriding house-rule numbers.")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Folder for games.csv, summary.json and PNG plots.")
+    ] = None,
+    table_format: Annotated[str, typer.Option("--format", help="csv | parquet")] = "csv",
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary only.")] = False,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Monte Carlo: play many AI-vs-AI games and report win rates with 95% intervals."""
+    from umpire.analysis.simulate_command import simulate_command
+
+    try:
+        simulate_command(
+            game_id,
+            n=n,
+            seed=seed,
+            workers=workers,
+            ray_address=ray,
+            sides=side or [],
+            vary=vary or [],
+            house_rules=house_rules,
+            out=out,
+            table_format=table_format,
+            as_json=as_json,
+            show_progress=not (quiet or as_json),
+            console=console,
+        )
+    except UmpireError as exc:
+        raise _fail(str(exc)) from None
+
+
+@app.command("balance")
+def balance_cmd(
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id (sevendays).")] = "sevendays",
+    unit: Annotated[str, typer.Option(help="The unit to price, by name or id.")] = "T-72A",
+    against: Annotated[str, typer.Option(help="The unit it fights.")] = "Chieftain Mk9",
+    games: Annotated[int, typer.Option(help="Games per force ratio.")] = 60,
+    range_: Annotated[float, typer.Option("--range", help="Starting distance, inches.")] = 24.0,
+    seed: Annotated[int, typer.Option(help="Master seed.")] = 1,
+    workers: Annotated[int, typer.Option(help="Worker processes (0: one per core).")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
+) -> None:
+    """Estimate the points value at which a unit is an even match for another (simulated)."""
+    import os
+
+    from rich.progress import Progress
+
+    from umpire.analysis.balance import RATIOS, balance
+
+    if ruleset != "sevendays":
+        raise _fail(f"balance knows only sevendays units so far, not {ruleset!r}")
+    try:
+        with Progress(console=console, disable=as_json, transient=True) as bar:
+            task = bar.add_task("duels", total=games * len(RATIOS))
+            result = balance(
+                unit,
+                against,
+                games=games,
+                seed=seed,
+                workers=workers or os.cpu_count() or 1,
+                range_=range_,
+                progress=lambda k: bar.advance(task, k),
+            )
+    except UmpireError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        print(json.dumps(result.to_json(), indent=1))
+        return
+    table = RichTable(title=f"{result.unit} vs {result.against}: score of the {result.unit} side")
+    for col in ("ratio", "score (draw = 1/2)", "95% interval"):
+        table.add_column(col)
+    for ratio, row in result.score_by_ratio.items():
+        table.add_row(ratio, f"{row['score']:.1%}", f"{row['ci_low']:.1%}–{row['ci_high']:.1%}")
+    console.print(table)
+    if result.fair_points is None:
+        console.print(f"No estimate: {result.note}")
+        return
+    interval = f" (95% interval {result.ci95[0]:.0f}–{result.ci95[1]:.0f})" if result.ci95 else ""
+    console.print(
+        f"Even at {result.even_ratio:.2f} {result.unit} per {result.against}: "
+        f"{result.unit} is worth about {result.fair_points:.0f} points{interval} against "
+        f"{result.against} at {result.against_points} (list price {result.unit_points})."
+    )
+    if result.note:
+        console.print(f"Note: {result.note}")
+
+
+@app.command()
 def scenarios() -> None:
     """List rulesets and their scenarios."""
     for ruleset_id in ruleset_ids():

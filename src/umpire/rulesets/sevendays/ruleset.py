@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from umpire.core.actions import Action
-from umpire.core.errors import IllegalActionError
+from umpire.core.errors import IllegalActionError, UmpireError
 from umpire.core.events import Event, note
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import Outcome, RulesetMeta
@@ -40,6 +40,7 @@ from umpire.rulesets.sevendays.turns import activate, end_activation, pass_initi
 from umpire.rulesets.sevendays.victory import check_break
 from umpire.rulesets.sevendays.world import World
 
+OPTIONS = {"house_rules"}  # what a game's options may set
 MOVE_KINDS = {"move": "normal", "rapid": "rapid", "road": "road"}
 ACTION_COST = {
     "move": 1,
@@ -89,6 +90,12 @@ class SevenDays:
         return world
 
     def new_state(self, scenario: str, seed: int, options: Mapping[str, Any]) -> SevenDaysState:
+        unknown = sorted(set(options) - OPTIONS)
+        if unknown:
+            raise UmpireError(
+                f"sevendays has no option {', '.join(map(repr, unknown))} "
+                f"(options: {', '.join(sorted(OPTIONS))})"
+            )
         world = self._world(scenario, options.get("house_rules"))
         spec = world.scenario.spec
         units: dict[str, Unit] = {}

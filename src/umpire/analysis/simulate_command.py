@@ -1,0 +1,179 @@
+"""``umpire simulate``: run the jobs with a progress bar and report them."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from umpire.analysis.report import summarise, write_comparison, write_outputs
+from umpire.analysis.simulate import Job, run, sides_of
+from umpire.analysis.sweep import variants
+from umpire.core.errors import UmpireError
+from umpire.core.game import new_game
+from umpire.core.ruleset import get_ruleset, split_game_id
+
+
+def _agents(sides: list[str]) -> dict[str, str]:
+    out = {}
+    for text in sides:
+        name, sep, kind = text.partition("=")
+        if not sep:
+            raise UmpireError(f"--side {text!r}: write SIDE=KIND, e.g. --side pact=random")
+        out[name.strip()] = kind.strip()
+    return out
+
+
+def simulate_command(
+    game_id: str,
+    *,
+    n: int,
+    seed: int,
+    workers: int,
+    ray_address: str | None,
+    sides: list[str],
+    vary: list[str],
+    house_rules: Path | None,
+    out: Path | None,
+    table_format: str,
+    as_json: bool,
+    show_progress: bool,
+    console: Console,
+) -> dict[str, Any]:
+    ruleset_id, _ = split_game_id(game_id)
+    ruleset = get_ruleset(ruleset_id)
+    options: dict[str, Any] = {}
+    if house_rules is not None:
+        loader = getattr(ruleset, "load_house_rules", None)
+        if loader is None:
+            raise UmpireError(f"{ruleset_id} has no house rules to override")
+        options["house_rules"] = loader(house_rules)
+    agents = _agents(sides)
+    for name in agents:
+        if name not in ruleset.meta.players:
+            raise UmpireError(f"no side {name!r}; sides: {', '.join(ruleset.meta.players)}")
+    workers = workers or os.cpu_count() or 1
+    base = Job(game_id, n=n, seed=seed, options=options, agents=agents)
+    jobs = variants(base, vary)
+    for job in jobs:  # a bad option or player fails here, before any game is played
+        job.players()
+        try:
+            new_game(job.game_id, seed=0, options=dict(job.options))
+        except UmpireError as exc:
+            raise UmpireError(f"{job.label + ': ' if job.label else ''}{exc}") from None
+    player_sides = list(sides_of(base))
+    reports: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not show_progress,
+    ) as bar:
+        for job in jobs:
+            task = bar.add_task(job.label or job.game_id, total=job.n)
+
+            def advance(k: int, task: TaskID = task) -> None:
+                bar.advance(task, k)
+
+            rows = run(job, workers, ray_address, advance)
+            report = summarise(rows, player_sides)
+            report |= {
+                "game_id": job.game_id,
+                "seed": seed,
+                "label": job.label,
+                "players": job.players(),
+                "where": f"ray {ray_address}" if ray_address else f"{workers} local worker(s)",
+            }
+            if out is not None:
+                folder = out if len(jobs) == 1 else out / f"variant-{len(reports) + 1}"
+                report["files"] = [
+                    str(p) for p in write_outputs(rows, report, player_sides, folder, table_format)
+                ]
+            reports.append(report)
+    elapsed = time.perf_counter() - started
+    if out is not None and len(jobs) > 1:
+        write_comparison(reports, [j.label for j in jobs], player_sides, out)
+    result: dict[str, Any] = reports[0] if len(jobs) == 1 else {"variants": reports}
+    result["seconds"] = round(elapsed, 2)
+    if as_json:
+        print(json.dumps(result, indent=1))
+    else:
+        _print(console, reports, player_sides, elapsed, out)
+    return result
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def _print(
+    console: Console,
+    reports: list[dict[str, Any]],
+    sides: list[str],
+    elapsed: float,
+    out: Path | None,
+) -> None:
+    table = Table(title="Simulated games — win rates with 95% Wilson intervals")
+    if len(reports) > 1:
+        table.add_column("variant")
+    table.add_column("games", justify="right")
+    for side in sides:
+        table.add_column(f"{side.upper()} wins", justify="right")
+    table.add_column("draws", justify="right")
+    table.add_column("mean turns", justify="right")
+    table.add_column("first player wins", justify="right")
+    for report in reports:
+        cells = [report["label"]] if len(reports) > 1 else []
+        cells.append(str(report["n"]))
+        for side in sides:
+            low, high = report["ci95"][side]
+            cells.append(f"{_pct(report['win_rate'][side])} [{_pct(low)}–{_pct(high)}]")
+        cells.append(str(report["wins"]["draw"]))
+        cells.append(f"{report['mean_turns']:.2f}")
+        first = report["first_player"]
+        rate = first["win_rate"]
+        cells.append(
+            "n/a"
+            if rate is None
+            else f"{_pct(rate)} [{_pct(first['ci95'][0])}–{_pct(first['ci95'][1])}]"
+        )
+        table.add_row(*cells)
+    console.print(table)
+    for report in reports:
+        prefix = f"{report['label']}: " if len(reports) > 1 else ""
+        how = ", ".join(f"{k} {v}" for k, v in report["how"].items())
+        losses = "; ".join(
+            f"{side.upper()} loses {report['losses'][side]['mean_units']:.2f} units"
+            + (
+                f" / {report['losses'][side]['mean_points']:.0f} pts"
+                if "mean_points" in report["losses"][side]
+                else ""
+            )
+            for side in sides
+        )
+        console.print(f"{prefix}ended by: {how}. Mean losses: {losses}.")
+    n = sum(r["n"] for r in reports)
+    console.print(
+        f"{n} games in {elapsed:.1f} s ({n / elapsed:.1f} games/s) on {reports[0]['where']}."
+    )
+    if out is not None:
+        console.print(f"Per-game results, summary.json and plots written to {out}/")
