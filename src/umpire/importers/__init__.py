@@ -1,0 +1,1 @@
+"""Importers: read other programs' files into Umpire data (BattleScribe rosters and catalogues)."""
