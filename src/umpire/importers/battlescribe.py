@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from umpire.core.errors import DataFileError
-from umpire.rulesets.sevendays.forces import Force, ForceEntry, pair_passengers
+from umpire.rulesets.sevendays.forces import Force, ForceEntry, pair_passengers, write_force
 from umpire.rulesets.sevendays.orbat import Orbat, UnitProfile, UnitType
 from umpire.rulesets.sevendays.scenario import load_nation
 
@@ -893,6 +893,16 @@ def roster_to_force(path: Path | str) -> tuple[Force, ImportReport]:
     report.notes += [f"paired (the roster does not say who rides where): {p}" for p in pairings]
     report.notes.append("no battlegroup commander chosen: set commander = true on one unit")
     return result, report
+
+
+def import_roster(roster: Path | str, out: Path | str) -> tuple[Force, ImportReport]:
+    """``umpire force import FILE.ros|.rosz --out FILE.toml``: convert a roster and write the
+    force file. Returns the force and the report (print ``report.lines()``); raises
+    :class:`DataFileError` when no unit of the roster could be mapped. Units that could not be
+    mapped are left out of the file and listed in the report."""
+    force, report = roster_to_force(roster)
+    write_force(force, out)
+    return force, report
 
 
 def _units_of(selection: Entry, report: ImportReport) -> Iterator[Entry]:

@@ -252,6 +252,33 @@ def _profile_or_none(orbat: Orbat | None, unit_id: str) -> UnitProfile | None:
         return None
 
 
+def check_force_file(path: Path | str, points_limit: int | None = None) -> list[str]:
+    """``umpire force check FILE``: load and check a force file (TOML or roster) and return
+    lines describing it. Raises :class:`DataFileError` (one line) where it is not legal."""
+    force = load_force(path)
+    summary = check_force(force, points_limit, source=path)
+    return describe_force(force, summary, points_limit)
+
+
+def describe_force(
+    force: Force, summary: ForceSummary, points_limit: int | None = None
+) -> list[str]:
+    """A force as lines for a person: each unit with its cost, then the totals."""
+    limit = points_limit if points_limit is not None else force.points
+    title = force.name or "force"
+    out = [f"{title} ({summary.orbat.name})"]
+    for unit in summary.units:
+        ride = f", in {unit.embarked_in}" if unit.embarked_in else ""
+        boss = ", commander" if unit.commander else ""
+        out.append(
+            f"  {unit.id:<20} {unit.profile.name:<22} {unit.profile.points:4} pts "
+            f"{unit.profile.bp:3} BP{ride}{boss}"
+        )
+    of = f" of {limit}" if limit is not None else ""
+    out.append(f"{len(summary.units)} units, {summary.points}{of} points, {summary.bp} BP")
+    return out
+
+
 # --- legality -------------------------------------------------------------------------------
 
 
