@@ -467,8 +467,13 @@ def _resolve(force: Force, source: Path | str | None, strict_transport: bool) ->
         candidates = [t for t in load if by_id[t].id == target]
         if free:
             board(index, uid, min(free, key=lambda t: len(load[t])))
+        elif candidates:
+            board(index, uid, candidates[0])  # reports why it cannot board
         else:
-            board(index, uid, candidates[0] if candidates else target)
+            carrier = next(p for p in by_id.values() if p.id == target)
+            raise DataFileError(
+                f"{where}: field units.{index}.embarked_in: {carrier.name} ({target}) is not an APC"
+            )
 
     units: list[ForceUnit] = []
     for index, (entry, group) in enumerate(zip(force.units, ids, strict=True)):
