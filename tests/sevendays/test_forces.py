@@ -458,3 +458,14 @@ def test_orbat_table_marks_apcs_and_units_not_playable_yet() -> None:
     rows = orbat_table(load_nation("us"))
     assert any("m113 " in r and "APC, carries 1" in r for r in rows)
     assert any("ah64-apache" in r and "not playable" in r for r in rows)
+
+
+def test_builder_removing_apcs_unseats_only_the_excess_riders_last_bought_first() -> None:
+    talk = Dialogue("add fv432 2", "infantry", "add fv432", "milan", "remove 1", "done")
+    force = build_force("uk", 500, talk.ask, talk.say)
+    assert force is not None
+    summary = check_force(force)
+    walking = [u.profile.id for u in summary.units if u.profile.is_foot and not u.embarked_in]
+    riding = [u.profile.id for u in summary.units if u.embarked_in]
+    assert sorted(walking) == ["infantry", "milan"] and riding == ["infantry"]
+    assert "1 x Milan now walk" in talk.text() and "1 x Infantry now walk" in talk.text()

@@ -210,11 +210,22 @@ class _Builder:
             return
         gone = self.entries.pop(index)
         self.say(f"removed {gone.count} x {self.profile(gone).name}")
-        if self.orbat.profile(gone.profile).is_apc and self.room(gone.profile) < 0:
-            for position, entry in enumerate(self.entries):
-                if entry.embarked_in == gone.profile:
-                    self.entries[position] = entry.model_copy(update={"embarked_in": None})
-                    self.say(f"{self.profile(entry).name} now walks (its APC was removed)")
+        # riders who lost their seat walk (the last bought first)
+        for position in range(len(self.entries) - 1, -1, -1):
+            excess = -self.room(gone.profile)
+            entry = self.entries[position]
+            if excess <= 0:
+                break
+            if entry.embarked_in != gone.profile:
+                continue
+            walkers = min(excess, entry.count)
+            self.say(f"{walkers} x {self.profile(entry).name} now walk (their APC was removed)")
+            free = entry.model_copy(update={"count": walkers, "embarked_in": None})
+            if walkers == entry.count:
+                self.entries[position] = free
+            else:
+                kept = entry.model_copy(update={"count": entry.count - walkers})
+                self.entries[position : position + 1] = [kept, free]
 
     def commander(self, words: list[str]) -> None:
         index = self.line(words, "commander:")
