@@ -1,0 +1,85 @@
+"""Initiative and unit activation: both sides roll for initiative; each side then throws its
+activation dice (one for the commander, one per five other units, rounded up) and may activate
+as many units as the total thrown."""
+
+from __future__ import annotations
+
+import math
+
+from umpire.core.events import Event, note, roll
+from umpire.rulesets.portable.common import kind
+from umpire.rulesets.portable.state import SIDES, PortableState, Unit, other
+from umpire.rulesets.portable.world import World
+
+
+def activation_dice(world: World, state: PortableState, side: str) -> int:
+    """portable.activation.dice (and portable.air.activation_count: aircraft over the board
+    count as units)."""
+    units = [u for u in state.units.values() if u.alive and u.side == side]
+    commanders = sum(1 for u in units if kind(world, u) == "commanders")
+    others = len(units) - commanders
+    per = world.house.activation_units_per_die
+    return (1 if commanders else 0) + math.ceil(others / per)
+
+
+def roll_initiative(world: World, state: PortableState) -> list[Event]:
+    """portable.initiative.roll: the higher d6 moves first; portable.initiative.tie."""
+    events: list[Event] = []
+    first = world.spec.first_initiative
+    if first != "roll" and state.flow.turn == 1:
+        state.flow.order = [first, other(first)]
+        return [note("initiative", f"{first.upper()} has the initiative on the first turn",
+                     "portable.initiative.roll")]
+    while True:
+        a, b = state.rng.d(6), state.rng.d(6)
+        if a != b:
+            winner = SIDES[0] if a > b else SIDES[1]
+            break
+        if world.house.initiative_ties == "first_player":
+            winner = SIDES[0]
+            break
+        state.fired_house("portable.initiative.tie")
+        events.append(roll("portable.initiative.tie", f"Initiative tied {a}-{b}: roll again",
+                           [a, b], a, None, False))
+    state.flow.order = [winner, other(winner)]
+    events.append(
+        roll("portable.initiative.roll",
+             f"Initiative: BLUE {a}, RED {b}: {winner.upper()} moves first",
+             [a, b], max(a, b), None, True, winner=winner)
+    )
+    return events
+
+
+def roll_activation(world: World, state: PortableState, side: str) -> list[Event]:
+    """portable.activation.count: the total thrown is how many units may be activated."""
+    n = activation_dice(world, state, side)
+    dice = state.rng.dice(n, 6) if n else []
+    state.flow.activations_left = sum(dice)
+    return [
+        roll("portable.activation.count",
+             f"{side.upper()} throws {n} activation dice {dice}: may activate "
+             f"{sum(dice)} unit(s)", dice, sum(dice), None, True, side=side)
+    ]
+
+
+def can_activate(world: World, state: PortableState, unit: Unit) -> bool:
+    """portable.activation.once: each unit is activated at most once a turn."""
+    if not unit.alive or unit.activated:
+        return False
+    if unit.carried_by is not None:
+        carrier = state.units[unit.carried_by]
+        return not (carrier.moved or carrier.busy)
+    return True
+
+
+def crash_unactivated(world: World, state: PortableState, side: str) -> list[Event]:
+    """portable.air.forced_activation: an aircraft not activated this turn crashes."""
+    from umpire.rulesets.portable.hits import destroy
+
+    events: list[Event] = []
+    for plane in sorted(state.units.values(), key=lambda u: u.uid):
+        if plane.air and plane.alive and plane.side == side and not plane.activated:
+            events.append(note("air", f"{plane.name} was not activated and crashes",
+                               "portable.air.forced_activation"))
+            events += destroy(world, state, plane, "portable.air.forced_activation")
+    return events

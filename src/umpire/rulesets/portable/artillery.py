@@ -1,0 +1,251 @@
+"""The artillery fire phase: guns declare targets, then every landing is rolled and every hit
+resolved together (fire is simultaneous). Anti-aircraft guns engage aircraft here too."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from umpire.core.events import Event, note, roll
+from umpire.geometry.squaregrid import Square, distance, in_arc, label, squares_between, toward
+from umpire.rulesets.portable.common import (
+    Modifier,
+    Refusal,
+    commander_near,
+    edge_ok,
+    in_cover,
+    kind,
+    mods_text,
+    standing,
+    total,
+)
+from umpire.rulesets.portable.hits import lose_sp, resolve_hit
+from umpire.rulesets.portable.state import PortableState, Unit
+from umpire.rulesets.portable.units import ARTILLERY
+from umpire.rulesets.portable.world import World
+
+
+class ArtilleryPlan(NamedTuple):
+    """A gun's shot at a square: modifiers, and whether the gun sees the target."""
+
+    gun: str
+    target: str
+    square: Square
+    mods: tuple[Modifier, ...]
+    direct: bool
+
+
+def landing(score: int, world: World) -> str:
+    """portable.artillery.landing: ``target``, ``front`` (short), ``behind`` (over) or ``none``."""
+    table = world.house.artillery_landing
+    if score >= table.on_target:
+        return "target"
+    if score in table.in_front:
+        return "front"
+    if score in table.behind:
+        return "behind"
+    return "none"
+
+
+def landing_square(world: World, gun: Square, square: Square, where: str) -> Square | None:
+    """portable.artillery.front_behind: short is one square towards the gun, over one beyond."""
+    if where == "none":
+        return None
+    if where == "target":
+        return square
+    dx, dy = toward(square, gun)
+    if where == "behind":
+        dx, dy = -dx, -dy
+    out = (square[0] + dx, square[1] + dy)
+    return out if world.grid.inside(out) else None
+
+
+def can_bombard(world: World, state: PortableState, gun: Unit) -> Refusal | None:
+    if not gun.alive or gun.air or kind(world, gun) not in ARTILLERY:
+        return Refusal(f"{gun.name} is not artillery", "portable.fire.no_artillery")
+    if gun.carried_by is not None:
+        return Refusal(f"{gun.name} is limbered", "portable.transport.limber")
+    if gun.fired:
+        return Refusal(f"{gun.name} has fired this turn", "portable.artillery.once")
+    if world.in_river(gun.pos):
+        return Refusal(f"{gun.name} is in a river", "portable.terrain.river.no_fire")
+    if gun.crossing and gun.pos in world.trenches:
+        return Refusal(f"{gun.name} is crossing a trench", "portable.terrain.trench.no_fire")
+    return None
+
+
+def observed(world: World, state: PortableState, gun: Unit, square: Square) -> bool:
+    """portable.artillery.modifier.observed: the gun or a friendly spotter sees the square."""
+    if world.terrain_line_clear(gun.pos, square):
+        return True
+    return any(
+        kind(world, u) == "spotters" and world.terrain_line_clear(u.pos, square)
+        for u in standing(state, gun.side)
+    )
+
+
+def plan_bombard(
+    world: World, state: PortableState, gun: Unit, target: Unit
+) -> ArtilleryPlan | Refusal:
+    """The shot ``gun`` would fire at ``target``'s square, or why it may not."""
+    refusal = can_bombard(world, state, gun)
+    if refusal is not None:
+        return refusal
+    if target.air or not target.alive or target.side == gun.side or target.carried_by:
+        return Refusal(f"{target.name} is not a ground target", "portable.artillery.ranges")
+    art = world.types.artillery[gun.artillery or "field"]
+    square = target.pos
+    d = distance(gun.pos, square)
+    if d > art.range:
+        return Refusal(f"{label(square)} is {d} squares away, range {art.range}",
+                       "portable.artillery.ranges")
+    if not in_arc(gun.pos, gun.facing, square):
+        return Refusal(f"{label(square)} is outside the 90-degree arc", "portable.artillery.arc")
+    if not edge_ok(world, gun.pos, square):
+        return Refusal(f"{gun.name} is not at the edge of its cover",
+                       "portable.artillery.out_of_cover")
+    sees = world.terrain_line_clear(gun.pos, square)
+    if not art.indirect:
+        between = set(squares_between(gun.pos, square))
+        blocked = any(u.pos in between for u in state.units.values() if u.alive and not u.air)
+        if not sees or blocked:
+            return Refusal(f"{gun.name} fires only directly and cannot see {label(square)}",
+                           "portable.artillery.direct_only")
+    am = world.house.artillery_modifiers
+    mods: list[Modifier] = []
+    if in_cover(world, target):
+        mods.append(Modifier(am["cover"], "portable.artillery.modifier.cover", "target in cover"))
+    if observed(world, state, gun, square):
+        mods.append(Modifier(am["observed"], "portable.artillery.modifier.observed", "observed"))
+    if gun.target_before == [square[0], square[1]]:
+        mods.append(
+            Modifier(am["same_target"], "portable.artillery.modifier.same_target", "same target")
+        )
+    if commander_near(world, state, gun.side, gun.pos):
+        mods.append(Modifier(am["commander"], "portable.artillery.modifier.commander", "commander"))
+    direct = sees and not in_cover(world, target)
+    return ArtilleryPlan(gun.uid, target.uid, square, tuple(mods), direct)
+
+
+def bombard_options(world: World, state: PortableState, gun: Unit) -> list[ArtilleryPlan]:
+    """Every target square the gun may fire at now (one plan per square)."""
+    if can_bombard(world, state, gun) is not None:
+        return []
+    out: list[ArtilleryPlan] = []
+    seen: set[Square] = set()
+    for target in sorted(standing(state), key=lambda u: u.uid):
+        if target.side == gun.side or target.pos in seen:
+            continue
+        plan = plan_bombard(world, state, gun, target)
+        if isinstance(plan, ArtilleryPlan):
+            out.append(plan)
+            seen.add(target.pos)
+    return out
+
+
+def flak_options(world: World, state: PortableState, gun: Unit) -> list[Unit]:
+    """portable.air.ground_to_air: aircraft an anti-aircraft gun may engage."""
+    if not world.switches.get("air") or can_bombard(world, state, gun) is not None:
+        return []
+    art = world.types.artillery[gun.artillery or "field"]
+    if not art.anti_aircraft:
+        return []
+    return [
+        u
+        for u in sorted(state.units.values(), key=lambda u: u.uid)
+        if u.alive and u.air and u.side != gun.side
+        and distance(gun.pos, u.pos) <= art.range and in_arc(gun.pos, gun.facing, u.pos)
+    ]
+
+
+def declare(gun: Unit, square: Square, target: str, how: str) -> dict[str, Any]:
+    """Mark the gun as having fired and return its declaration (resolved with all others)."""
+    gun.fired = True
+    gun.target_now = [square[0], square[1]]
+    return {"gun": gun.uid, "target": target, "square": [square[0], square[1]], "how": how}
+
+
+def resolve_artillery(world: World, state: PortableState) -> list[Event]:
+    """portable.artillery.simultaneous: roll every landing, then resolve every hit."""
+    from umpire.rulesets.portable.gas import place_cloud
+
+    events: list[Event] = []
+    landed: list[tuple[Unit, Square, str]] = []
+    for decl in state.flow.declared:
+        gun = state.units[decl["gun"]]
+        square = (decl["square"][0], decl["square"][1])
+        if decl["how"] == "flak":
+            events += _flak(world, state, gun, state.units[decl["target"]])
+            continue
+        gun.fired = False  # re-plan as declared (the gun was marked when it declared)
+        plan = plan_bombard(world, state, gun, state.units[decl["target"]])
+        gun.fired = True
+        if isinstance(plan, Refusal):
+            events.append(note("cancelled", f"{gun.name}'s fire is lost: {plan.reason}", plan.rule))
+            continue
+        die = state.rng.d(6)
+        mod = total(plan.mods)
+        where = landing(die + mod, world)
+        at = landing_square(world, gun.pos, square, where)
+        shell = "gas shell" if decl["how"] == "gas" else "fire"
+        fire = "direct" if plan.direct else "indirect"
+        text = {
+            "target": f"on {label(square)}",
+            "front": f"short, in {label(at)}" if at else "short, off the board",
+            "behind": f"over, in {label(at)}" if at else "over, off the board",
+            "none": "totally ineffective",
+        }[where]
+        events.append(
+            roll(
+                "portable.artillery.landing",
+                f"{gun.name} ({fire} {shell}) at {label(square)}: d6 {die} "
+                f"[{mods_text(plan.mods)}] = {die + mod}: lands {text}",
+                [die],
+                die + mod,
+                world.house.artillery_landing.on_target,
+                where == "target",
+                unit=gun.uid,
+                landed=list(at) if at else None,
+            )
+        )
+        if at is not None:
+            landed.append((gun, at, decl["how"]))
+    for gun, at, how in landed:
+        if how == "gas":
+            events += place_cloud(world, state, gun, at)
+            continue
+        victims = [u for u in standing(state) if u.pos == at]
+        for victim in sorted(victims, key=lambda u: u.uid):
+            events.append(
+                note("hit", f"{victim.name} in {label(at)} is under {gun.name}'s fire",
+                     "portable.artillery.hits_all")
+            )
+            events += resolve_hit(world, state, victim, "portable.artillery.landing")
+    state.flow.declared = []
+    return events
+
+
+def _flak(world: World, state: PortableState, gun: Unit, plane: Unit) -> list[Event]:
+    if not plane.alive:
+        return [note("cancelled", f"{plane.name} is gone", "portable.air.ground_to_air")]
+    am = world.house.air_modifiers
+    mods = [Modifier(am["not_moved"], "portable.air.ground_to_air", "not moved")]
+    if commander_near(world, state, gun.side, gun.pos):
+        mods.append(Modifier(am["commander"], "portable.air.ground_to_air", "commander"))
+    die = state.rng.d(6)
+    mod = total(mods)
+    hit = die + mod >= world.house.air_hit
+    events = [
+        roll(
+            "portable.air.ground_to_air",
+            f"{gun.name} fires at {plane.name}: d6 {die} [{mods_text(mods)}] = {die + mod}",
+            [die],
+            die + mod,
+            world.house.air_hit,
+            hit,
+            unit=gun.uid,
+            target=plane.uid,
+        )
+    ]
+    if hit:
+        events += lose_sp(world, state, plane, "portable.air.ground_to_air", "hit")
+    return events

@@ -1,0 +1,211 @@
+"""Resolving hits on units: the quality die, losing SP, retreating, destruction, and what
+happens to units carried by a unit that is hit or destroyed."""
+
+from __future__ import annotations
+
+from umpire.core.events import Event, note, roll
+from umpire.geometry.squaregrid import Square, label
+from umpire.rulesets.portable.common import cargo_of, commander_near, enemies_of, kind
+from umpire.rulesets.portable.state import PortableState, Unit
+from umpire.rulesets.portable.units import TANKS
+from umpire.rulesets.portable.world import World
+
+
+def quality_result(die: int, quality: str, world: World) -> str:
+    """portable.hit.quality: ``lose_sp`` on a low roll for the unit's quality, else
+    ``retreat_or_lose`` (portable.hit.retreat_or_lose)."""
+    return "lose_sp" if die <= world.house.hit_loses_sp[quality] else "retreat_or_lose"
+
+
+def resolve_hit(
+    world: World, state: PortableState, unit: Unit, cause: str, destroys_tanks: bool = True
+) -> list[Event]:
+    """One hit on ``unit`` and on everything it carries or tows."""
+    carried = cargo_of(state, unit)
+    events = _hit_one(world, state, unit, cause, destroys_tanks)
+    for c in carried:
+        if not c.alive:
+            continue
+        rider = kind(world, unit) == "tanks"
+        rule = "portable.option.tank_riders" if rider else "portable.transport.hits_on_carried"
+        events.append(note("hit", f"{c.name} is hit too, carried by {unit.name}", rule))
+        events += _hit_one(world, state, c, cause, True)
+    return events
+
+
+def _hit_one(
+    world: World, state: PortableState, unit: Unit, cause: str, destroys_tanks: bool
+) -> list[Event]:
+    if not unit.alive:
+        return []
+    if unit.air:
+        return lose_sp(world, state, unit, cause, "hit")
+    if not destroys_tanks and kind(world, unit) in TANKS:
+        return [
+            note(
+                "no_effect",
+                f"{unit.name} is hit by a weapon that cannot destroy tanks: no effect",
+                "portable.fire.destroy_tanks",
+                unit=unit.uid,
+            )
+        ]
+    die = state.rng.d(6)
+    limit = world.house.hit_loses_sp[unit.quality]
+    result = quality_result(die, unit.quality, world)
+    events = [
+        roll(
+            "portable.hit.quality",
+            f"{unit.name} ({unit.quality}) is hit: d6 {die}, loses 1 SP on {limit} or less",
+            [die],
+            die,
+            limit + 1,
+            result != "lose_sp",
+            unit=unit.uid,
+            cause=cause,
+        )
+    ]
+    if result == "lose_sp":
+        return events + lose_sp(world, state, unit, "portable.hit.quality", "hit")
+    state.flow.retreats.append({"unit": unit.uid, "rule": "portable.hit.retreat_or_lose"})
+    events.append(
+        note(
+            "must_retreat",
+            f"{unit.name} survives but must retreat 1 square or lose 1 SP",
+            "portable.hit.retreat_or_lose",
+            unit=unit.uid,
+        )
+    )
+    return events
+
+
+def lose_sp(world: World, state: PortableState, unit: Unit, rule: str, why: str) -> list[Event]:
+    """Take 1 SP off ``unit`` (destroyed at 0). With the optional commander-in-combat rule a
+    friendly commander in the square may take the risk instead."""
+    events: list[Event] = []
+    if (
+        world.switches.get("commander_attached")
+        and not unit.air
+        and kind(world, unit) != "commanders"
+    ):
+        commander = next(
+            (
+                c
+                for c in state.units.values()
+                if c.alive
+                and not c.air
+                and c.side == unit.side
+                and c.pos == unit.pos
+                and kind(world, c) == "commanders"
+            ),
+            None,
+        )
+        if commander is not None:
+            die = state.rng.d(6)
+            killed = die == 6
+            events.append(
+                roll(
+                    "portable.hit.commander_attached",
+                    f"{commander.name} with {unit.name}: d6 {die}, killed on 6"
+                    + ("" if killed else f"; {unit.name} loses no SP"),
+                    [die],
+                    die,
+                    6,
+                    killed,
+                    unit=commander.uid,
+                )
+            )
+            if not killed:
+                return events
+            events += destroy(world, state, commander, "portable.hit.commander_attached")
+    unit.sp -= 1
+    events.append(
+        note(
+            "sp_lost",
+            f"{unit.name} loses 1 SP ({why}), {unit.sp} left",
+            rule,
+            unit=unit.uid,
+            sp=unit.sp,
+        )
+    )
+    if unit.sp <= 0:
+        events += destroy(world, state, unit, "portable.units.destroyed")
+    return events
+
+
+def destroy(world: World, state: PortableState, unit: Unit, rule: str) -> list[Event]:
+    """Remove ``unit``; riders on a destroyed tank die with it, other loads dismount."""
+    unit.sp = 0
+    unit.status = "destroyed"
+    unit.task = None
+    events = [note("destroyed", f"{unit.name} is destroyed", rule, unit=unit.uid)]
+    for c in cargo_of(state, unit):
+        if kind(world, unit) == "tanks":
+            events += destroy(world, state, c, "portable.option.tank_riders")
+        else:
+            c.carried_by = None
+            c.facing = unit.facing
+            events.append(
+                note(
+                    "dismount",
+                    f"{c.name} is left in {label(c.pos)} as its transport is destroyed",
+                    "portable.transport.hits_on_carried",
+                    unit=c.uid,
+                )
+            )
+    return events
+
+
+def retreat_squares(world: World, state: PortableState, unit: Unit) -> list[Square]:
+    """portable.hit.retreat: orthogonally adjacent empty squares not next to an enemy unit
+    (and, portable.terrain.retreat_minefield, not into a minefield)."""
+    if unit.carried_by is not None or unit.air or not unit.alive:
+        return []  # portable.transport.cargo_retreat: a load cannot retreat on its own
+    occupied = {u.pos for u in state.units.values() if u.alive and not u.air}
+    near_enemy: set[Square] = set()
+    for e in enemies_of(state, unit.side):
+        x, y = e.pos
+        near_enemy.update(((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)))
+    return [
+        sq
+        for sq in world.grid.neighbours(unit.pos)
+        if world.passable(sq)
+        and sq not in occupied
+        and sq not in near_enemy
+        and not state.has_mines(sq)
+    ]
+
+
+def retreat(world: World, state: PortableState, unit: Unit, square: Square) -> list[Event]:
+    """Move ``unit`` (and its load) one square back; facing is kept."""
+    start = unit.pos
+    for u in [unit, *cargo_of(state, unit)]:
+        u.x, u.y = square
+        u.task = None
+    unit.crossing = square in world.trenches or square in world.fords
+    return [
+        note(
+            "retreat",
+            f"{unit.name} retreats from {label(start)} to {label(square)}",
+            "portable.hit.retreat",
+            unit=unit.uid,
+        )
+    ]
+
+
+def stand(world: World, state: PortableState, unit: Unit, unable: bool) -> list[Event]:
+    """The unit does not retreat and loses 1 SP instead."""
+    if unable:
+        rule = (
+            "portable.transport.cargo_retreat"
+            if unit.carried_by is not None
+            else "portable.hit.unable_to_retreat"
+        )
+        if unit.carried_by is not None:
+            state.fired_house(rule)
+        return lose_sp(world, state, unit, rule, "cannot retreat")
+    return lose_sp(world, state, unit, "portable.hit.unable_to_retreat", "stands its ground")
+
+
+def commander_bonus(world: World, state: PortableState, unit: Unit) -> bool:
+    """Shortcut used by several modules: a friendly commander in or next to the unit's square."""
+    return commander_near(world, state, unit.side, unit.pos)

@@ -1,0 +1,204 @@
+"""Ground movement: allowance, stopping next to the enemy, withdrawal, stacking, and the
+terrain that stops or slows a move (woods, fords, trenches, wire) or hurts it (minefields)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from umpire.core.events import Event, note
+from umpire.geometry.squaregrid import Square, distance, facing_towards, label, neighbours, step
+from umpire.rulesets.portable.common import Refusal, cargo_of, enemies_of, fighting, kind
+from umpire.rulesets.portable.exhaustion import exhausted, nearest_enemy
+from umpire.rulesets.portable.state import PortableState, Unit
+from umpire.rulesets.portable.units import WIRE_CROSSERS
+from umpire.rulesets.portable.world import World
+
+
+class Path(NamedTuple):
+    """How a move reaches its square: squares moved, squares with mines or gas crossed, and
+    whether the whole move was along a road."""
+
+    steps: int
+    hazards: tuple[Square, ...]
+    road: bool
+
+
+def allowance(world: World, unit: Unit) -> int:
+    """Squares the unit may move this turn (before the road bonus)."""
+    rate = world.types.ground[unit.type].move  # portable.move.allowance
+    if unit.fired:
+        rate -= 1  # portable.move.fired_penalty
+    if world.kind(unit.pos) == "woods":
+        rate = min(rate, 1)  # portable.terrain.woods.slow
+    if unit.crossing:
+        rate = min(rate, 1)  # portable.terrain.ford / portable.terrain.trench.crossing
+    return max(0, rate)
+
+
+def cannot_move(world: World, state: PortableState, unit: Unit) -> Refusal | None:
+    """Why the unit may not move at all this turn, if it may not."""
+    if unit.moved:
+        return Refusal(f"{unit.name} has already moved this turn", "portable.move.once")
+    if unit.carried_by is not None:
+        return Refusal(f"{unit.name} is being carried", "portable.transport.carry")
+    if unit.busy:
+        return Refusal(f"{unit.name} is loading or unloading this turn", "portable.transport.load")
+    if unit.fired and kind(world, unit) == "artillery":
+        return Refusal(f"{unit.name} fired this turn", "portable.move.artillery_fired")
+    return None
+
+
+def reachable(world: World, state: PortableState, unit: Unit) -> dict[Square, Path]:
+    """Every square the unit may end its move in, with the path it takes."""
+    if cannot_move(world, state, unit) is not None:
+        return {}
+    start = unit.pos
+    foes = enemies_of(state, unit.side)
+    enemy_squares = {e.pos for e in foes}
+    next_to_enemy: set[Square] = set()
+    for e in foes:
+        next_to_enemy.update(neighbours(e.pos))
+    fronts = {step(e.pos, e.facing) for e in foes}
+    # portable.move.withdrawal: a unit faced by an adjacent enemy may withdraw, but not to the
+    # front of another enemy unit
+    withdrawing = start in fronts
+    forbidden = fronts - {start} if withdrawing else set()
+    crosses_wire = kind(world, unit) in WIRE_CROSSERS
+    rate = allowance(world, unit)
+    out: dict[Square, Path] = {}
+    modes = [(rate, False)]
+    if start in world.roads and rate > 0:
+        modes.append((rate + world.house.road_bonus, True))  # portable.terrain.road
+    for limit, road in modes:
+        best: dict[Square, tuple[int, tuple[Square, ...]]] = {start: (0, ())}
+        frontier = [start]
+        for steps in range(1, limit + 1):
+            nxt: list[Square] = []
+            for sq in frontier:
+                hazards = best[sq][1]
+                for n in neighbours(sq):
+                    if not world.passable(n) or n in enemy_squares or n in forbidden:
+                        continue
+                    if road and n not in world.roads:
+                        continue
+                    here = hazards
+                    if state.has_mines(n) or state.cloud_at(n):
+                        here = (*hazards, n)
+                    seen = best.get(n)
+                    if seen is not None and (seen[0] < steps or len(seen[1]) <= len(here)):
+                        continue
+                    best[n] = (steps, here)
+                    stops = (
+                        n in next_to_enemy  # portable.move.enemy_adjacent_stop
+                        or world.kind(n) == "woods"  # portable.terrain.woods.stop
+                        or n in world.fords  # portable.terrain.ford
+                        or n in world.trenches  # portable.terrain.trench.crossing
+                        or (state.has_wire(n) and not crosses_wire)  # portable.terrain.wire.stop
+                    )
+                    if not stops:
+                        nxt.append(n)
+            frontier = nxt
+        for sq, (steps, hazards) in best.items():
+            if sq == start or (sq in out and out[sq].steps <= steps):
+                continue
+            if end_refusal(world, state, unit, sq) is None:
+                out[sq] = Path(steps, hazards, road)
+    return out
+
+
+def end_refusal(world: World, state: PortableState, unit: Unit, square: Square) -> Refusal | None:
+    """Why the unit may not end its move in ``square`` (stacking, exhaustion), if it may not."""
+    here = [u for u in state.units.values() if u.alive and not u.air and u.pos == square]
+    if any(u.side != unit.side for u in here):
+        return Refusal(f"{label(square)} holds an enemy unit", "portable.move.enemy_square")
+    others = [u for u in here if u.carried_by is None and u.uid != unit.uid]
+    if others:
+        if fighting(world, state, unit):
+            return Refusal(
+                f"{unit.name} may not end its move with another friendly unit",
+                "portable.move.stacking",
+            )
+        if len(others) + 1 > world.house.max_stack:
+            return Refusal(
+                f"at most {world.house.max_stack} units in one square", "portable.move.stack_limit"
+            )
+    if exhausted(world, state, unit.side):
+        before = nearest_enemy(state, unit.side, unit.pos)
+        after = nearest_enemy(state, unit.side, square)
+        if after < before:
+            return Refusal(
+                f"{unit.side} is exhausted and may not move towards the enemy",
+                "portable.exhaustion.no_aggression",
+            )
+    return None
+
+
+def move_refusal(world: World, state: PortableState, unit: Unit, square: Square) -> Refusal | None:
+    """Why a move to ``square`` is illegal (for a move typed by a person), or None."""
+    blocked = cannot_move(world, state, unit)
+    if blocked is not None:
+        return blocked
+    if not world.grid.inside(square):
+        return Refusal(f"{label(square)} is off the board", "portable.move.allowance")
+    if not world.passable(square):
+        return Refusal(f"{label(square)} is river without a ford", "portable.terrain.river.impassable")
+    refusal = end_refusal(world, state, unit, square)
+    if refusal is not None:
+        return refusal
+    if square in reachable(world, state, unit):
+        return None
+    return Refusal(
+        f"{unit.name} cannot reach {label(square)} this turn "
+        f"({allowance(world, unit)} squares, stopping next to the enemy and in woods)",
+        "portable.move.allowance",
+    )
+
+
+def do_move(world: World, state: PortableState, unit: Unit, square: Square, path: Path) -> list[Event]:
+    """Move the unit (and its load), then resolve hits from minefields and gas crossed."""
+    from umpire.rulesets.portable.hits import resolve_hit
+
+    start = unit.pos
+    for u in [unit, *cargo_of(state, unit)]:
+        u.x, u.y = square
+        u.task = None
+    unit.moved = True
+    unit.crossing = square in world.trenches or square in world.fords
+    road = " along the road" if path.road else ""
+    events = [
+        note(
+            "move",
+            f"{unit.name} moves {path.steps} square(s){road} from {label(start)} to {label(square)}",
+            "portable.terrain.road" if path.road else "portable.move.allowance",
+            unit=unit.uid,
+            to=list(square),
+        )
+    ]
+    for hazard in path.hazards:
+        if not unit.alive:
+            break
+        if state.has_mines(hazard):
+            events.append(
+                note("minefield", f"{unit.name} crosses a minefield in {label(hazard)}",
+                     "portable.terrain.minefield")
+            )
+            events += resolve_hit(world, state, unit, "portable.terrain.minefield")
+        elif state.cloud_at(hazard):
+            state.fired_house("portable.gas.enter")
+            events.append(
+                note("gas", f"{unit.name} moves into gas in {label(hazard)}", "portable.gas.enter")
+            )
+            events += resolve_hit(world, state, unit, "portable.gas.enter")
+    return events
+
+
+def facing_options(world: World, state: PortableState, unit: Unit) -> list[str]:
+    """portable.move.face_enemy: next to the enemy a unit must face one of the adjacent enemy
+    units; otherwise it may face any edge (portable.grid.facing)."""
+    if unit.air:
+        return ["N", "E", "S", "W"]
+    adjacent = sorted(
+        {facing_towards(unit.pos, e.pos) for e in enemies_of(state, unit.side)
+         if distance(e.pos, unit.pos) == 1}
+    )
+    return adjacent or ["N", "E", "S", "W"]

@@ -1,0 +1,102 @@
+"""The board drawn in plain text: one cell per square with its terrain, the unit in it (side,
+type, SP, facing arrow) and a second line for a second unit, an aircraft or gas."""
+
+from __future__ import annotations
+
+from umpire.geometry.squaregrid import ARROWS, label
+from umpire.rulesets.portable.state import PortableState, Unit
+from umpire.rulesets.portable.world import World
+
+TERRAIN = {"open": ".", "woods": "W", "town": "T", "hill": "H", "river": "~"}
+ABBREV = {
+    "infantry": "Inf",
+    "infantry_at": "IAT",
+    "engineers": "Eng",
+    "dismounted_cavalry": "DCv",
+    "mounted_cavalry": "MCv",
+    "cyclists": "Cyc",
+    "machine_guns": "MG ",
+    "mortars": "Mor",
+    "artillery": "Art",
+    "armoured_cars": "ACr",
+    "light_tanks": "LTk",
+    "tanks": "Tnk",
+    "assault_guns": "AGn",
+    "sp_artillery": "SPA",
+    "half_tracks": "HT ",
+    "trucks": "Trk",
+    "horse_transport": "Hrs",
+    "spotters": "Spt",
+    "commanders": "Cmd",
+    "reconnaissance": "Rcn",
+    "fighter": "Ftr",
+    "two_seat_fighter": "F2s",
+    "bomber": "Bmr",
+}
+CELL = 7
+
+
+def unit_tag(unit: Unit) -> str:
+    """e.g. ``bTnk3>``: side, type, SP, facing."""
+    side = unit.side[0] if not unit.air else unit.side[0].upper()
+    return f"{side}{ABBREV.get(unit.type, unit.type[:3])}{unit.sp}{ARROWS[unit.facing]}"
+
+
+def _terrain_mark(world: World, state: PortableState, sq: tuple[int, int]) -> str:
+    if state.has_mines(sq):
+        return "M"
+    if state.has_wire(sq):
+        return "x"
+    if sq in world.fords:
+        return "="
+    if sq in world.trenches:
+        return "E"
+    if sq in world.roads and world.kind(sq) == "open":
+        return "#"
+    return TERRAIN.get(world.kind(sq), "?")
+
+
+def render(world: World, state: PortableState) -> str:
+    """The board, north at the top, with a key."""
+    w, h = world.grid.width, world.grid.height
+    ground: dict[tuple[int, int], list[Unit]] = {}
+    air: dict[tuple[int, int], Unit] = {}
+    for u in sorted(state.units.values(), key=lambda u: (u.carried_by is not None, u.uid)):
+        if not u.alive:
+            continue
+        if u.air:
+            air[u.pos] = u
+        elif u.carried_by is None:
+            ground.setdefault(u.pos, []).append(u)
+    objectives = set(world.objectives)
+    header = "    " + "".join(label((x, 0))[:-1].center(CELL) for x in range(w))
+    lines = [header]
+    for y in range(h - 1, -1, -1):
+        top = [f"{y + 1:>3} "]
+        bottom = ["    "]
+        for x in range(w):
+            sq = (x, y)
+            mark = _terrain_mark(world, state, sq)
+            here = ground.get(sq, [])
+            first = unit_tag(here[0]) if here else ""
+            loaded = here and any(c.carried_by == here[0].uid for c in state.units.values()
+                                  if c.alive)
+            top.append((mark + first + ("+" if loaded else "")).ljust(CELL)[:CELL])
+            extra = ""
+            if len(here) > 1:
+                extra = unit_tag(here[1])
+            elif sq in air:
+                extra = unit_tag(air[sq])
+            elif state.cloud_at(sq):
+                extra = "gas"
+            obj = "*" if sq in objectives else " "
+            bottom.append((obj + extra).ljust(CELL)[:CELL])
+            if len(here) > 1 and sq in air:
+                bottom[-1] = (obj + unit_tag(here[1])[:5] + "A").ljust(CELL)[:CELL]
+        lines.append("".join(top).rstrip())
+        lines.append("".join(bottom).rstrip())
+    lines.append(
+        "key: b/r blue/red unit (B/R aircraft), type, SP, facing ^>v<; + carrying; "
+        ". open W woods T town H hill ~ river = ford # road E trench M mines x wire; * objective"
+    )
+    return "\n".join(lines)

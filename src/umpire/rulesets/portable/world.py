@@ -1,0 +1,90 @@
+"""The static side of a game: the board and its terrain, the unit tables, the house rules and
+the optional-rule switches in force. Built once per (scenario, house rules) and shared."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from umpire.geometry.squaregrid import Grid, Square, squares_between
+from umpire.rulesets.portable.config import HouseRules, house_rules
+from umpire.rulesets.portable.scenario import ScenarioSpec, load_scenario
+from umpire.rulesets.portable.units import UnitTypes, unit_types
+
+SIGHT_BLOCKERS = frozenset({"woods", "town"})  # portable.grid.line_of_sight
+COVER = frozenset({"woods", "town"})  # portable.fire.modifier.cover
+
+
+@dataclass(eq=False)
+class World:
+    """Board, tables and rules of one scenario."""
+
+    spec: ScenarioSpec
+    house: HouseRules
+    switches: dict[str, bool]
+    types: UnitTypes
+    grid: Grid
+    terrain: dict[Square, str]
+    roads: frozenset[Square]
+    fords: frozenset[Square]
+    trenches: frozenset[Square]
+    objectives: tuple[Square, ...]
+    _sight: dict[tuple[Square, Square], bool] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def load(cls, scenario: str, override: dict[str, Any] | None) -> World:
+        house = house_rules(override)
+        user = dict((override or {}).get("optional") or {})
+        defaults = house_rules().optional.model_dump()
+        spec, switches, _ = load_scenario(scenario, defaults, user)
+        terrain: dict[Square, str] = {}
+        for t in spec.terrain:
+            for sq in t.all_squares():
+                terrain[sq] = t.kind
+        return cls(
+            spec=spec,
+            house=house,
+            switches=switches,
+            types=unit_types(),
+            grid=Grid(spec.grid.width, spec.grid.height),
+            terrain=terrain,
+            roads=frozenset(spec.roads),
+            fords=frozenset(spec.fords),
+            trenches=frozenset(spec.trenches),
+            objectives=tuple(spec.objectives),
+        )
+
+    # -- terrain ---------------------------------------------------------------------------
+    def kind(self, square: Square) -> str:
+        """open, woods, town, hill or river."""
+        return self.terrain.get(square, "open")
+
+    def in_river(self, square: Square) -> bool:
+        return self.terrain.get(square) == "river"
+
+    def passable(self, square: Square) -> bool:
+        """portable.terrain.river.impassable: a river is crossed only at a ford."""
+        return self.grid.inside(square) and (
+            self.terrain.get(square) != "river" or square in self.fords
+        )
+
+    def blocks_fire(self, square: Square) -> bool:
+        """Woods, built-up areas and fortifications: fire leaves them only from their edge."""
+        return self.terrain.get(square) in SIGHT_BLOCKERS or square in self.trenches
+
+    def terrain_line_clear(self, a: Square, b: Square) -> bool:
+        """portable.grid.line_of_sight: no woods or built-up square between the two centres;
+        portable.grid.hill_sight: a hill between them blocks unless either end is on a hill."""
+        key = (a, b) if a <= b else (b, a)
+        found = self._sight.get(key)
+        if found is None:
+            terrain = self.terrain
+            on_hill = terrain.get(a) == "hill" or terrain.get(b) == "hill"
+            found = True
+            for sq in squares_between(a, b):
+                kind = terrain.get(sq)
+                if kind in SIGHT_BLOCKERS or (kind == "hill" and not on_hill):
+                    found = False
+                    break
+            self._sight[key] = found
+        return found
