@@ -159,3 +159,54 @@ def test_unsupported_unit_is_refused_with_a_clear_error(tmp_path: Path) -> None:
     assert out.returncode != 0
     assert "sides.nato.units" in out.stderr and "Lynx cannot be fielded yet" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_battle_with_force_files_records_the_deployment(tmp_path: Path) -> None:
+    forces = Path(__file__).resolve().parents[1] / "src/umpire/rulesets/sevendays/data/forces"
+    record = tmp_path / "game.json"
+    copy = tmp_path / "us.toml"
+    copy.write_text((forces / "us-armored-team.toml").read_text(), encoding="utf-8")
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "umpire",
+            "battle",
+            "--seed",
+            "4",
+            "--quiet",
+            "--json",
+            "--nato-force",
+            str(copy),
+            "--pact-force",
+            str(forces / "ussr-tank-company.toml"),
+            "--record",
+            str(record),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(out.stdout)
+    assert data["losses"]["nato"]["of_units"] > 0
+    copy.unlink()  # the record holds the deployed units: it replays without the file
+    again = subprocess.run(
+        [sys.executable, "-m", "umpire", "replay", str(record), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(again.stdout)["winner"] == data["winner"]
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "umpire",
+            "battle",
+            "--nato-force",
+            str(forces / "ussr-tank-company.toml"),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

@@ -209,6 +209,12 @@ def battle(
     house_rules: Annotated[
         Path | None, typer.Option(help="YAML file overriding house-rule numbers.")
     ] = None,
+    nato_force: Annotated[
+        Path | None, typer.Option(help="Seven Days: NATO fields this force (.toml, .ros, .rosz).")
+    ] = None,
+    pact_force: Annotated[
+        Path | None, typer.Option(help="Seven Days: the Pact fields this force.")
+    ] = None,
 ) -> None:
     """Play a battle, AI vs AI by default, showing every activation and die roll."""
     try:
@@ -221,6 +227,12 @@ def battle(
                 raise UmpireError(f"{ruleset_id} has no house rules to override")
             options["house_rules"] = loader(house_rules)
         sides = _side_kinds(ruleset.meta.players, side or [], {"nato": nato, "pact": pact})
+        forces = {k: str(v) for k, v in (("nato", nato_force), ("pact", pact_force)) if v}
+        if forces:
+            prepare = getattr(ruleset, "prepare_options", None)
+            if prepare is None:
+                raise UmpireError(f"{ruleset_id} does not take force files")
+            options = prepare(scenario, {**options, "forces": forces})
         game = new_game(game_id, seed=seed, options=options)
         game.record.players = dict(sides)
         players = _players(ruleset_id, sides, seed, console)
@@ -487,6 +499,66 @@ def balance_cmd(
     )
     if result.note:
         console.print(f"Note: {result.note}")
+
+
+force_app = typer.Typer(help="Build, check and import forces (Seven Days).", no_args_is_help=True)
+app.add_typer(force_app, name="force")
+
+
+@force_app.command("new")
+def force_new(
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id (sevendays).")] = "sevendays",
+    nation: Annotated[str, typer.Option(help="uk, ussr, us or wg.")] = "ussr",
+    points: Annotated[int, typer.Option(help="Points limit.")] = 500,
+    out: Annotated[Path | None, typer.Option(help="Force file to write (TOML).")] = None,
+    name: Annotated[str, typer.Option(help="A name for the force.")] = "",
+) -> None:
+    """Build a force interactively, within the points and the list's rules."""
+    if ruleset != "sevendays":
+        raise _fail(f"force building knows only sevendays, not {ruleset!r}")
+    from umpire.rulesets.sevendays.force_builder import new_force
+
+    try:
+        path = new_force(nation, points, out, name=name)
+    except UmpireError as exc:
+        raise _fail(str(exc)) from None
+    if path is None:
+        raise typer.Exit(1)
+    console.print(f"Force written to {path}; play it with: umpire battle --nato-force {path}")
+
+
+@force_app.command("check")
+def force_check(
+    path: Annotated[Path, typer.Argument(help="A force file (.toml) or roster (.ros, .rosz).")],
+    points: Annotated[int | None, typer.Option(help="Points limit to check against.")] = None,
+) -> None:
+    """Check a force's points and legality and list it."""
+    from umpire.rulesets.sevendays.forces import check_force_file
+
+    try:
+        lines = check_force_file(path, points)
+    except UmpireError as exc:
+        raise _fail(str(exc)) from None
+    for line in lines:
+        console.print(line, markup=False)
+
+
+@force_app.command("import")
+def force_import(
+    roster: Annotated[Path, typer.Argument(help="A BattleScribe roster (.ros or .rosz).")],
+    out: Annotated[Path, typer.Option(help="Force file to write (TOML).")],
+) -> None:
+    """Convert a BattleScribe / New Recruit roster into a force file, reporting what it could
+    not map."""
+    from umpire.importers.battlescribe import import_roster
+
+    try:
+        force, report = import_roster(roster, out)
+    except UmpireError as exc:
+        raise _fail(str(exc)) from None
+    for line in report.lines():
+        console.print(line, markup=False)
+    console.print(f"{len(force.units)} entries written to {out}")
 
 
 @app.command()

@@ -13,6 +13,8 @@ from umpire.core.errors import UmpireError, UnknownUnitError
 from umpire.core.rng import RandomStream
 from umpire.rulesets.sevendays.combat import resolve_shot
 from umpire.rulesets.sevendays.config import default_house_rules
+from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot
+from umpire.rulesets.sevendays.reactions import ReactionOption, reaction_need, roll_reaction
 from umpire.rulesets.sevendays.shot_query import (
     ShotQuery,
     TestQuery,
@@ -134,6 +136,35 @@ def test_activation_and_reaction_tests(make_game: MakeGame) -> None:
         assert events
     sigma = (0.25 / n) ** 0.5
     assert abs(passed / n - 0.5) < 4 * sigma
+
+
+def test_reaction_test_odds_match_the_games_reaction_roll(make_game: MakeGame) -> None:
+    # motor rifles (foot) in the open activate; a Chieftain with one token and one marker
+    # tries to react: 4+ against foot in the open, +2 for its token and marker (house) -> 6
+    game = make_game(
+        nato=[unit("c", "chieftain-mk9", 36, 10)], pact=[unit("r", "motor-rifles", 36, 26)]
+    )
+    world = game.ruleset.world(game.state)  # type: ignore[attr-defined]
+    state = game.state
+    reactor, activator = state.units["nato-c"], state.units["pact-r"]
+    reactor.tokens, reactor.markers = 1, 1
+    plan = plan_shot(world, state, reactor, activator, "gun", reaction=True)
+    assert isinstance(plan, ShotPlan)
+    need = reaction_need(world, state, reactor, activator, plan)
+    exact = answer_test(TestQuery("reaction", tokens=1, markers=1, activator="foot"))
+    assert exact["need"] == need == 6
+    passed = 0
+    n = 3000
+    for seed in range(n):
+        trial = state.clone()
+        trial.rng = RandomStream(seed)
+        trial.flow.pools["nato"] = 3
+        ok, _ = roll_reaction(
+            world, trial, trial.units["nato-c"], ReactionOption("nato-c", need, plan)
+        )
+        passed += ok
+    p = float(exact["p_pass"])
+    assert abs(passed / n - p) < 4 * (p * (1 - p) / n) ** 0.5
 
 
 def test_bad_questions_get_one_line_errors() -> None:

@@ -204,6 +204,36 @@ def test_sweep_runs_each_variant_on_the_same_seeds(tmp_path: Path) -> None:
     assert (tmp_path / "variant-2" / "games.csv").exists()
 
 
+FORCES = Path(__file__).resolve().parents[2] / "src/umpire/rulesets/sevendays/data/forces"
+
+
+def test_sweep_over_force_files() -> None:
+    uk, us = FORCES / "uk-armoured-squadron.toml", FORCES / "us-armored-team.toml"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "umpire",
+            "simulate",
+            GAME,
+            "-n",
+            "2",
+            "--workers",
+            "1",
+            "--vary",
+            f"nato.force={uk},{us}",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(done.stdout)
+    labels = [v["label"] for v in data["variants"]]
+    assert labels == ["nato.force=uk-armoured-squadron.toml", "nato.force=us-armored-team.toml"]
+    assert all(v["n"] == 2 for v in data["variants"])
+
+
 def test_bad_sweeps_and_options_fail_before_playing() -> None:
     with pytest.raises(UmpireError, match="unknown key"):
         variants(Job(GAME, n=1), ["nato.colour=red"])

@@ -105,7 +105,7 @@ def _chunks(items: list[tuple[int, int]], size: int) -> Iterator[list[tuple[int,
 def chunk_size(n: int, workers: int) -> int:
     """Games per task: small enough to balance the workers and move the progress bar, large
     enough that sending tasks costs little next to playing them."""
-    return max(1, min(50, n // max(1, workers * 8)))
+    return max(1, min(10, n // max(1, workers * 16)))
 
 
 def run_local(job: Job, workers: int = 1, progress: Progress | None = None) -> list[Row]:
@@ -116,6 +116,9 @@ def run_local(job: Job, workers: int = 1, progress: Progress | None = None) -> l
         raise UmpireError(f"--workers {workers}: must be 1 or more")
     players = job.players()
     todo = list(enumerate(game_seeds(job.seed, job.n)))
+    # set the game up once here: the scenario, table and unit data are then loaded before the
+    # workers fork, and a bad option fails at once rather than in every worker
+    new_game(job.game_id, seed=0, options=dict(job.options))
     rows: list[Row] = []
     if workers == 1:
         for chunk in _chunks(todo, chunk_size(job.n, 1)):

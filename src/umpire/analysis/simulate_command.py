@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -69,9 +70,14 @@ def simulate_command(
     workers = workers or os.cpu_count() or 1
     base = Job(game_id, n=n, seed=seed, options=options, agents=agents)
     jobs = variants(base, vary)
-    for job in jobs:  # a bad option or player fails here, before any game is played
+    prepare = getattr(ruleset, "prepare_options", None)
+    for index, job in enumerate(jobs):  # a bad option or player fails here, before any game
         job.players()
         try:
+            if prepare is not None:  # e.g. force files read and deployed once, not per game
+                job = jobs[index] = replace(
+                    job, options=prepare(split_game_id(job.game_id)[1], job.options)
+                )
             new_game(job.game_id, seed=0, options=dict(job.options))
         except UmpireError as exc:
             raise UmpireError(f"{job.label + ': ' if job.label else ''}{exc}") from None

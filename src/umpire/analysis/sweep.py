@@ -67,6 +67,6 @@ def variants(base: Job, vary: list[str]) -> list[Job]:
         job = base
         for key, value in combo:
             job = _apply(job, key, value)
-        label = ", ".join(f"{k}={v}" for k, v in combo)
+        label = ", ".join(f"{k}={Path(v).name if k.endswith('.force') else v}" for k, v in combo)
         jobs.append(replace(job, label=label))
     return jobs

@@ -40,7 +40,7 @@ from umpire.rulesets.sevendays.turns import activate, end_activation, pass_initi
 from umpire.rulesets.sevendays.victory import check_break
 from umpire.rulesets.sevendays.world import World
 
-OPTIONS = {"house_rules"}  # what a game's options may set
+OPTIONS = {"house_rules", "forces"}  # what a game's options may set
 MOVE_KINDS = {"move": "normal", "rapid": "rapid", "road": "road"}
 ACTION_COST = {
     "move": 1,
@@ -67,7 +67,7 @@ class SevenDays:
     )
 
     def __init__(self) -> None:
-        self._worlds: dict[tuple[str, str], World] = {}
+        self._worlds: dict[tuple[str, str, str], World] = {}
 
     # -- set-up ----------------------------------------------------------------------------
     def scenario_ids(self) -> list[str]:
@@ -77,17 +77,45 @@ class SevenDays:
         """The static side of this game (kept on the state after the first look-up)."""
         found = state.world_memo
         if found is None:
-            found = state.world_memo = self._world(state.scenario, state.options.get("house_rules"))
+            options = state.options
+            found = state.world_memo = self._world(
+                state.scenario, options.get("house_rules"), options.get("forces")
+            )
         return found  # type: ignore[no-any-return]
 
-    def _world(self, scenario: str, override: Mapping[str, Any] | None) -> World:
-        key = (scenario, json.dumps(override or {}, sort_keys=True))
+    def _world(
+        self,
+        scenario: str,
+        override: Mapping[str, Any] | None,
+        forces: Mapping[str, Any] | None = None,
+    ) -> World:
+        key = (scenario, json.dumps(override or {}, sort_keys=True), json.dumps(forces or {}))
         world = self._worlds.get(key)
         if world is None:
             house = house_rules(dict(override) if override else None)
-            world = World(scenarios.load_scenario(scenario, house), house)
+            world = World(scenarios.load_scenario(scenario, house, forces), house)
             self._worlds[key] = world
         return world
+
+    def prepare_options(self, scenario: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options ready for a record: a force file named in ``forces`` (TOML or a BattleScribe
+        roster) is loaded, checked and deployed into the side's zone, so the record holds the
+        deployed units and replays without the file."""
+        out = dict(options)
+        forces = dict(out.get("forces") or {})
+        if not any(isinstance(v, str | Path) for v in forces.values()):
+            return out
+        from umpire.rulesets.sevendays.forces import deploy_side, load_force
+
+        world = self._world(scenario, out.get("house_rules"))
+        for side, value in forces.items():
+            if side not in self.meta.players:
+                raise UmpireError(f"no side {side!r} to field a force; sides: nato, pact")
+            if isinstance(value, str | Path):
+                spec = world.scenario.spec.sides[side]
+                forces[side] = deploy_side(load_force(value), side, spec, world.table, source=value)
+        out["forces"] = forces
+        return out
 
     def new_state(self, scenario: str, seed: int, options: Mapping[str, Any]) -> SevenDaysState:
         unknown = sorted(set(options) - OPTIONS)
@@ -96,7 +124,9 @@ class SevenDays:
                 f"sevendays has no option {', '.join(map(repr, unknown))} "
                 f"(options: {', '.join(sorted(OPTIONS))})"
             )
-        world = self._world(scenario, options.get("house_rules"))
+        if any(isinstance(v, str | Path) for v in (options.get("forces") or {}).values()):
+            options = self.prepare_options(scenario, options)
+        world = self._world(scenario, options.get("house_rules"), options.get("forces"))
         spec = world.scenario.spec
         units: dict[str, Unit] = {}
         for side, side_spec in spec.sides.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -172,10 +173,15 @@ def scenario_path(scenario_id: str) -> Path:
     return path
 
 
-def load_scenario(scenario: str, house: HouseRules) -> Scenario:
-    """Load a scenario by id, or from a path to a YAML file."""
+def load_scenario(
+    scenario: str, house: HouseRules, sides: Mapping[str, Any] | None = None
+) -> Scenario:
+    """Load a scenario by id, or from a path to a YAML file; ``sides`` replaces whole sides
+    (``nation``, ``facing``, ``units``), e.g. a force file deployed by ``forces.deploy_side``."""
     path = Path(scenario) if scenario.endswith((".yaml", ".yml")) else scenario_path(scenario)
     data = load_yaml(path)
+    if sides:
+        data = {**data, "sides": {**data.get("sides", {}), **sides}}
     try:
         spec = ScenarioSpec.model_validate(data)
     except ValidationError as exc:
