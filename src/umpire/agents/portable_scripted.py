@@ -85,9 +85,7 @@ class PortableScripted:
         p = _p_hit(plan.need, total(plan.mods)) * plan.dice
         if plan.at_aircraft:
             return p
-        victims = [
-            u for u in standing(state) if u.pos == plan.square and u.side != self.side
-        ]
+        victims = [u for u in standing(state) if u.pos == plan.square and u.side != self.side]
         value = 0.0
         for v in victims:
             if not plan.destroys_tanks and kind(world, v) in TANKS:
@@ -181,8 +179,11 @@ class PortableScripted:
                 facing = facing_towards(unit.pos, ground[0].pos)
                 self.last_reason = f"{unit.name} turns its guns on {ground[0].name}"
                 return Action("face", unit=unit.uid, option=facing)
-        foes = [e for e in state.units.values() if e.alive and e.side != self.side
-                and (not e.air or unit.air)]
+        foes = [
+            e
+            for e in state.units.values()
+            if e.alive and e.side != self.side and (not e.air or unit.air)
+        ]
         if foes:
             nearest = min(foes, key=lambda e: (distance(e.pos, unit.pos), e.uid))
             facing = facing_towards(unit.pos, nearest.pos)
@@ -210,8 +211,9 @@ class PortableScripted:
         kinds = {a.kind for a in legal}
         if unit.carried_by is not None:
             carrier = state.units[unit.carried_by]
-            near = min((distance(carrier.pos, e.pos) for e in enemies_of(state, self.side)),
-                       default=99)
+            near = min(
+                (distance(carrier.pos, e.pos) for e in enemies_of(state, self.side)), default=99
+            )
             goal = min((distance(carrier.pos, g) for g in self._goals(world, state)), default=0)
             if "unload" in kinds and (near <= 4 or goal <= 1):
                 self.last_reason = f"{unit.name} gets off: the enemy is {near} squares away"
@@ -236,8 +238,7 @@ class PortableScripted:
                 )
                 if value >= FIRE_WORTH:
                     self.last_reason = (
-                        f"{unit.name} fires at {state.units[plan.target].name}: "
-                        f"value {value:.2f}"
+                        f"{unit.name} fires at {state.units[plan.target].name}: value {value:.2f}"
                     )
                     return Action("fire", unit=uid, target=plan.target)
         if "move" in kinds and k not in ARTILLERY or (k == "sp_artillery" and "move" in kinds):
@@ -256,8 +257,14 @@ class PortableScripted:
         return end
 
     def _place_score(
-        self, world: World, state: PortableState, unit: Unit, sq: Square,
-        foes: list[Unit], goals: list[Square], friends: list[Unit],
+        self,
+        world: World,
+        state: PortableState,
+        unit: Unit,
+        sq: Square,
+        foes: list[Unit],
+        goals: list[Square],
+        friends: list[Unit],
     ) -> float:
         k = kind(world, unit)
         near = min((distance(sq, e.pos) for e in foes), default=20)
@@ -280,8 +287,7 @@ class PortableScripted:
         if weapon_id is not None:
             reach = world.types.weapons[weapon_id].range
             if any(
-                distance(sq, e.pos) <= reach and world.terrain_line_clear(sq, e.pos)
-                for e in foes
+                distance(sq, e.pos) <= reach and world.terrain_line_clear(sq, e.pos) for e in foes
             ):
                 score += 0.8
         if near == 1:
@@ -330,8 +336,11 @@ class PortableScripted:
             self.last_reason = f"{plane.name} has done what it can"
             return Action("end", unit=uid)
         spec = world.types.aircraft[plane.type]
-        foes = [e for e in enemies_of(state, self.side) if kind(world, e) not in TANKS
-                or spec.ground_attack == "bombs"]
+        foes = [
+            e
+            for e in enemies_of(state, self.side)
+            if kind(world, e) not in TANKS or spec.ground_attack == "bombs"
+        ]
         options = set(air.move_options(world, state, plane))
         target_sq: Square | None = None
         if spec.ground_attack == "bombs" and plane.bombs:
@@ -359,4 +368,3 @@ def _label(square: Square) -> str:
     from umpire.geometry.squaregrid import label
 
     return label(square)
-

@@ -110,7 +110,7 @@ def squares_between(a: Square, b: Square) -> tuple[Square, ...]:
 
 
 def toward(target: Square, source: Square) -> Square:
-    """The unit step from ``target`` towards ``source`` along the longer axis (ties: north/south)."""
+    """The unit step from ``target`` towards ``source`` along the longer axis (ties: N/S)."""
     dx, dy = source[0] - target[0], source[1] - target[1]
     if abs(dx) > abs(dy):
         return (1 if dx > 0 else -1, 0)

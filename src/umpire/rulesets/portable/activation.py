@@ -28,8 +28,13 @@ def roll_initiative(world: World, state: PortableState) -> list[Event]:
     first = world.spec.first_initiative
     if first != "roll" and state.flow.turn == 1:
         state.flow.order = [first, other(first)]
-        return [note("initiative", f"{first.upper()} has the initiative on the first turn",
-                     "portable.initiative.roll")]
+        return [
+            note(
+                "initiative",
+                f"{first.upper()} has the initiative on the first turn",
+                "portable.initiative.roll",
+            )
+        ]
     while True:
         a, b = state.rng.d(6), state.rng.d(6)
         if a != b:
@@ -39,13 +44,27 @@ def roll_initiative(world: World, state: PortableState) -> list[Event]:
             winner = SIDES[0]
             break
         state.fired_house("portable.initiative.tie")
-        events.append(roll("portable.initiative.tie", f"Initiative tied {a}-{b}: roll again",
-                           [a, b], a, None, False))
+        events.append(
+            roll(
+                "portable.initiative.tie",
+                f"Initiative tied {a}-{b}: roll again",
+                [a, b],
+                a,
+                None,
+                False,
+            )
+        )
     state.flow.order = [winner, other(winner)]
     events.append(
-        roll("portable.initiative.roll",
-             f"Initiative: BLUE {a}, RED {b}: {winner.upper()} moves first",
-             [a, b], max(a, b), None, True, winner=winner)
+        roll(
+            "portable.initiative.roll",
+            f"Initiative: BLUE {a}, RED {b}: {winner.upper()} moves first",
+            [a, b],
+            max(a, b),
+            None,
+            True,
+            winner=winner,
+        )
     )
     return events
 
@@ -56,9 +75,15 @@ def roll_activation(world: World, state: PortableState, side: str) -> list[Event
     dice = state.rng.dice(n, 6) if n else []
     state.flow.activations_left = sum(dice)
     return [
-        roll("portable.activation.count",
-             f"{side.upper()} throws {n} activation dice {dice}: may activate "
-             f"{sum(dice)} unit(s)", dice, sum(dice), None, True, side=side)
+        roll(
+            "portable.activation.count",
+            f"{side.upper()} throws {n} activation dice {dice}: may activate {sum(dice)} unit(s)",
+            dice,
+            sum(dice),
+            None,
+            True,
+            side=side,
+        )
     ]
 
 
@@ -79,7 +104,12 @@ def crash_unactivated(world: World, state: PortableState, side: str) -> list[Eve
     events: list[Event] = []
     for plane in sorted(state.units.values(), key=lambda u: u.uid):
         if plane.air and plane.alive and plane.side == side and not plane.activated:
-            events.append(note("air", f"{plane.name} was not activated and crashes",
-                               "portable.air.forced_activation"))
+            events.append(
+                note(
+                    "air",
+                    f"{plane.name} was not activated and crashes",
+                    "portable.air.forced_activation",
+                )
+            )
             events += destroy(world, state, plane, "portable.air.forced_activation")
     return events

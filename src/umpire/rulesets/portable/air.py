@@ -26,15 +26,27 @@ def start_of_turn(world: World, state: PortableState) -> list[Event]:
             endurance = world.types.aircraft[plane.type].endurance
             if plane.turns_flown > endurance:
                 plane.status = "gone"
-                events.append(note("air", f"{plane.name} flies home (endurance {endurance} turns)",
-                                   "portable.air.endurance", unit=plane.uid))
+                events.append(
+                    note(
+                        "air",
+                        f"{plane.name} flies home (endurance {endurance} turns)",
+                        "portable.air.endurance",
+                        unit=plane.uid,
+                    )
+                )
         elif plane.status == "waiting" and plane.arrives <= turn:
             if any(u.alive and u.air and u.pos == plane.pos for u in state.units.values()):
                 continue  # portable.air.no_stacking: comes a turn later
             plane.status = "active"
             plane.turns_flown = 1
-            events.append(note("air", f"{plane.name} arrives over {label(plane.pos)}",
-                               "portable.air.arrival", unit=plane.uid))
+            events.append(
+                note(
+                    "air",
+                    f"{plane.name} arrives over {label(plane.pos)}",
+                    "portable.air.arrival",
+                    unit=plane.uid,
+                )
+            )
     return events
 
 
@@ -66,8 +78,11 @@ def air_targets(world: World, state: PortableState, plane: Unit) -> list[Unit]:
     return [
         u
         for u in sorted(state.units.values(), key=lambda u: u.uid)
-        if u.alive and u.air and u.side != plane.side
-        and distance(u.pos, plane.pos) <= AIR_RANGE and guns_bearing(world, plane, u.pos)
+        if u.alive
+        and u.air
+        and u.side != plane.side
+        and distance(u.pos, plane.pos) <= AIR_RANGE
+        and guns_bearing(world, plane, u.pos)
     ]
 
 
@@ -96,16 +111,26 @@ def air_to_air(world: World, state: PortableState, plane: Unit, target: Unit) ->
     for i in range(dice):
         die = state.rng.d(6)
         hit = die >= world.house.air_hit
-        events.append(roll("portable.air.air_to_air",
-                           f"{plane.name} fires at {target.name} (gun {i + 1} of {dice}): d6 {die}",
-                           [die], die, world.house.air_hit, hit, unit=plane.uid, target=target.uid))
+        events.append(
+            roll(
+                "portable.air.air_to_air",
+                f"{plane.name} fires at {target.name} (gun {i + 1} of {dice}): d6 {die}",
+                [die],
+                die,
+                world.house.air_hit,
+                hit,
+                unit=plane.uid,
+                target=target.uid,
+            )
+        )
         if hit and target.alive:
             events += lose_sp(world, state, target, "portable.air.air_to_air", "hit")
     return events
 
 
-def _ground_attack(world: World, state: PortableState, plane: Unit, square: Square,
-                   dice: int, bombs: bool) -> list[Event]:
+def _ground_attack(
+    world: World, state: PortableState, plane: Unit, square: Square, dice: int, bombs: bool
+) -> list[Event]:
     events: list[Event] = []
     am = world.house.air_modifiers
     for i in range(dice):
@@ -121,15 +146,24 @@ def _ground_attack(world: World, state: PortableState, plane: Unit, square: Squa
         mod = total(mods)
         hit = die + mod >= world.house.air_hit
         what = f"bomb load {i + 1} of {dice}" if bombs else "guns"
-        events.append(roll("portable.air.bombs" if bombs else "portable.air.air_to_ground",
-                           f"{plane.name} attacks {label(square)} with {what}: d6 {die} "
-                           f"[{mods_text(mods)}] = {die + mod}",
-                           [die], die + mod, world.house.air_hit, hit, unit=plane.uid))
+        events.append(
+            roll(
+                "portable.air.bombs" if bombs else "portable.air.air_to_ground",
+                f"{plane.name} attacks {label(square)} with {what}: d6 {die} "
+                f"[{mods_text(mods)}] = {die + mod}",
+                [die],
+                die + mod,
+                world.house.air_hit,
+                hit,
+                unit=plane.uid,
+            )
+        )
         if hit:
             for victim in sorted(victims, key=lambda u: u.uid):
                 # fighters hit like machine guns, bombs like artillery
-                events += resolve_hit(world, state, victim, "portable.air.air_to_ground",
-                                      destroys_tanks=bombs)
+                events += resolve_hit(
+                    world, state, victim, "portable.air.air_to_ground", destroys_tanks=bombs
+                )
     return events
 
 

@@ -96,20 +96,24 @@ def plan_bombard(
     square = target.pos
     d = distance(gun.pos, square)
     if d > art.range:
-        return Refusal(f"{label(square)} is {d} squares away, range {art.range}",
-                       "portable.artillery.ranges")
+        return Refusal(
+            f"{label(square)} is {d} squares away, range {art.range}", "portable.artillery.ranges"
+        )
     if not in_arc(gun.pos, gun.facing, square):
         return Refusal(f"{label(square)} is outside the 90-degree arc", "portable.artillery.arc")
     if not edge_ok(world, gun.pos, square):
-        return Refusal(f"{gun.name} is not at the edge of its cover",
-                       "portable.artillery.out_of_cover")
+        return Refusal(
+            f"{gun.name} is not at the edge of its cover", "portable.artillery.out_of_cover"
+        )
     sees = world.terrain_line_clear(gun.pos, square)
     if not art.indirect:
         between = set(squares_between(gun.pos, square))
         blocked = any(u.pos in between for u in state.units.values() if u.alive and not u.air)
         if not sees or blocked:
-            return Refusal(f"{gun.name} fires only directly and cannot see {label(square)}",
-                           "portable.artillery.direct_only")
+            return Refusal(
+                f"{gun.name} fires only directly and cannot see {label(square)}",
+                "portable.artillery.direct_only",
+            )
     am = world.house.artillery_modifiers
     mods: list[Modifier] = []
     if in_cover(world, target):
@@ -152,8 +156,11 @@ def flak_options(world: World, state: PortableState, gun: Unit) -> list[Unit]:
     return [
         u
         for u in sorted(state.units.values(), key=lambda u: u.uid)
-        if u.alive and u.air and u.side != gun.side
-        and distance(gun.pos, u.pos) <= art.range and in_arc(gun.pos, gun.facing, u.pos)
+        if u.alive
+        and u.air
+        and u.side != gun.side
+        and distance(gun.pos, u.pos) <= art.range
+        and in_arc(gun.pos, gun.facing, u.pos)
     ]
 
 
@@ -216,8 +223,11 @@ def resolve_artillery(world: World, state: PortableState) -> list[Event]:
         victims = [u for u in standing(state) if u.pos == at]
         for victim in sorted(victims, key=lambda u: u.uid):
             events.append(
-                note("hit", f"{victim.name} in {label(at)} is under {gun.name}'s fire",
-                     "portable.artillery.hits_all")
+                note(
+                    "hit",
+                    f"{victim.name} in {label(at)} is under {gun.name}'s fire",
+                    "portable.artillery.hits_all",
+                )
             )
             events += resolve_hit(world, state, victim, "portable.artillery.landing")
     state.flow.declared = []

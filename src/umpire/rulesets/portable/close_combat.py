@@ -60,7 +60,10 @@ def assault_targets(world: World, state: PortableState, unit: Unit) -> list[Unit
         (
             u
             for u in state.units.values()
-            if u.alive and not u.air and u.carried_by is None and u.side != unit.side
+            if u.alive
+            and not u.air
+            and u.carried_by is None
+            and u.side != unit.side
             and u.pos == front
         ),
         key=lambda u: u.uid,
@@ -139,8 +142,4 @@ def resolve_close_combat(
 
 def may_advance(world: World, state: PortableState, unit: Unit) -> bool:
     """portable.cc.advance: infantry, engineers, cavalry and tanks may follow up a win."""
-    return (
-        unit.alive
-        and kind(world, unit) in ADVANCERS
-        and not exhausted(world, state, unit.side)
-    )
+    return unit.alive and kind(world, unit) in ADVANCERS and not exhausted(world, state, unit.side)

@@ -58,8 +58,14 @@ def start(world: World, state: PortableState, unit: Unit, task: str, square: Squ
     }
     unit.busy = True
     what = task.replace("_", " ").replace("mines", "a minefield").replace("wire", "barbed wire")
-    return [note("work", f"{unit.name} starts to {what} in {label(square)} "
-                 f"({unit.task['need']} turn(s))", TASK_RULES[task], unit=unit.uid)]
+    return [
+        note(
+            "work",
+            f"{unit.name} starts to {what} in {label(square)} ({unit.task['need']} turn(s))",
+            TASK_RULES[task],
+            unit=unit.uid,
+        )
+    ]
 
 
 def progress(world: World, state: PortableState) -> list[Event]:

@@ -164,9 +164,7 @@ def _plan_at_aircraft(
     phase) engage aircraft; one die, 5 or 6 takes 1 SP."""
     weapon = world.types.weapons[weapon_id]
     if not world.switches.get("air") or not weapon.anti_aircraft:
-        return Refusal(
-            f"{unit.name} cannot engage aircraft", "portable.air.ground_to_air"
-        )
+        return Refusal(f"{unit.name} cannot engage aircraft", "portable.air.ground_to_air")
     if d > weapon.range or not arc_ok:
         return Refusal(f"{target.name} is out of range or arc", "portable.air.ground_to_air")
     amods = world.house.air_modifiers
@@ -240,11 +238,16 @@ def resolve_fire(world: World, state: PortableState, plan: FirePlan) -> list[Eve
         victims = [
             u
             for u in state.units.values()
-            if u.alive and not u.air and u.carried_by is None and u.pos == plan.square
+            if u.alive
+            and not u.air
+            and u.carried_by is None
+            and u.pos == plan.square
             and u.side != unit.side
         ]
         if not victims:
             events.append(note("no_target", f"{label(plan.square)} is empty now", None))
         for victim in victims:
-            events += resolve_hit(world, state, victim, "portable.fire.hit_score", plan.destroys_tanks)
+            events += resolve_hit(
+                world, state, victim, "portable.fire.hit_score", plan.destroys_tanks
+            )
     return events

@@ -23,8 +23,9 @@ def drift(die: int, world: World) -> str:
 def _gas_hits(world: World, state: PortableState, square: Square) -> list[Event]:
     events: list[Event] = []
     for victim in sorted((u for u in standing(state) if u.pos == square), key=lambda u: u.uid):
-        events.append(note("gas", f"{victim.name} is caught by gas in {label(square)}",
-                           "portable.gas.hit"))
+        events.append(
+            note("gas", f"{victim.name} is caught by gas in {label(square)}", "portable.gas.hit")
+        )
         events += resolve_hit(world, state, victim, "portable.gas.hit")
     return events
 
@@ -55,10 +56,15 @@ def age_and_drift(world: World, state: PortableState) -> list[Event]:
         sign = 1 if way == "front" else -1
         to = here if way == "stay" else (here[0] + sign * cloud["dx"], here[1] + sign * cloud["dy"])
         events.append(
-            roll("portable.gas.drift",
-                 f"Gas in {label(here)}: d6 {die}: " + ("stays" if way == "stay" else
-                                                         f"drifts to {label(to)}"),
-                 [die], die, None, way == "stay")
+            roll(
+                "portable.gas.drift",
+                f"Gas in {label(here)}: d6 {die}: "
+                + ("stays" if way == "stay" else f"drifts to {label(to)}"),
+                [die],
+                die,
+                None,
+                way == "stay",
+            )
         )
         if not world.grid.inside(to):
             events.append(note("gas", "The cloud drifts off the board", "portable.gas.drift"))

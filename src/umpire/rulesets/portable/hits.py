@@ -3,9 +3,12 @@ happens to units carried by a unit that is hit or destroyed."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from umpire.core.events import Event, note, roll
 from umpire.geometry.squaregrid import Square, label
 from umpire.rulesets.portable.common import cargo_of, commander_near, enemies_of, kind
+from umpire.rulesets.portable.config import Quality
 from umpire.rulesets.portable.state import PortableState, Unit
 from umpire.rulesets.portable.units import TANKS
 from umpire.rulesets.portable.world import World
@@ -14,7 +17,9 @@ from umpire.rulesets.portable.world import World
 def quality_result(die: int, quality: str, world: World) -> str:
     """portable.hit.quality: ``lose_sp`` on a low roll for the unit's quality, else
     ``retreat_or_lose`` (portable.hit.retreat_or_lose)."""
-    return "lose_sp" if die <= world.house.hit_loses_sp[quality] else "retreat_or_lose"
+    return (
+        "lose_sp" if die <= world.house.hit_loses_sp[cast(Quality, quality)] else "retreat_or_lose"
+    )
 
 
 def resolve_hit(
@@ -50,7 +55,7 @@ def _hit_one(
             )
         ]
     die = state.rng.d(6)
-    limit = world.house.hit_loses_sp[unit.quality]
+    limit = world.house.hit_loses_sp[cast(Quality, unit.quality)]
     result = quality_result(die, unit.quality, world)
     events = [
         roll(

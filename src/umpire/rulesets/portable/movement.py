@@ -141,7 +141,9 @@ def move_refusal(world: World, state: PortableState, unit: Unit, square: Square)
     if not world.grid.inside(square):
         return Refusal(f"{label(square)} is off the board", "portable.move.allowance")
     if not world.passable(square):
-        return Refusal(f"{label(square)} is river without a ford", "portable.terrain.river.impassable")
+        return Refusal(
+            f"{label(square)} is river without a ford", "portable.terrain.river.impassable"
+        )
     refusal = end_refusal(world, state, unit, square)
     if refusal is not None:
         return refusal
@@ -154,7 +156,9 @@ def move_refusal(world: World, state: PortableState, unit: Unit, square: Square)
     )
 
 
-def do_move(world: World, state: PortableState, unit: Unit, square: Square, path: Path) -> list[Event]:
+def do_move(
+    world: World, state: PortableState, unit: Unit, square: Square, path: Path
+) -> list[Event]:
     """Move the unit (and its load), then resolve hits from minefields and gas crossed."""
     from umpire.rulesets.portable.hits import resolve_hit
 
@@ -168,7 +172,8 @@ def do_move(world: World, state: PortableState, unit: Unit, square: Square, path
     events = [
         note(
             "move",
-            f"{unit.name} moves {path.steps} square(s){road} from {label(start)} to {label(square)}",
+            f"{unit.name} moves {path.steps} square(s){road} "
+            f"from {label(start)} to {label(square)}",
             "portable.terrain.road" if path.road else "portable.move.allowance",
             unit=unit.uid,
             to=list(square),
@@ -179,8 +184,11 @@ def do_move(world: World, state: PortableState, unit: Unit, square: Square, path
             break
         if state.has_mines(hazard):
             events.append(
-                note("minefield", f"{unit.name} crosses a minefield in {label(hazard)}",
-                     "portable.terrain.minefield")
+                note(
+                    "minefield",
+                    f"{unit.name} crosses a minefield in {label(hazard)}",
+                    "portable.terrain.minefield",
+                )
             )
             events += resolve_hit(world, state, unit, "portable.terrain.minefield")
         elif state.cloud_at(hazard):
@@ -198,7 +206,10 @@ def facing_options(world: World, state: PortableState, unit: Unit) -> list[str]:
     if unit.air:
         return ["N", "E", "S", "W"]
     adjacent = sorted(
-        {facing_towards(unit.pos, e.pos) for e in enemies_of(state, unit.side)
-         if distance(e.pos, unit.pos) == 1}
+        {
+            facing_towards(unit.pos, e.pos)
+            for e in enemies_of(state, unit.side)
+            if distance(e.pos, unit.pos) == 1
+        }
     )
     return adjacent or ["N", "E", "S", "W"]

@@ -55,8 +55,11 @@ def fire_odds(
     cover = _flag(flags, "target_cover", "cover")
     moved = _flag(flags, "firer_moved", "moved")
     commander = _flag(flags, "commander")
-    if firer in types.artillery or (firer in types.ground and types.ground[firer].weapon is None
-                                    and types.ground[firer].kind in ("artillery", "sp_artillery")):
+    if firer in types.artillery or (
+        firer in types.ground
+        and types.ground[firer].weapon is None
+        and types.ground[firer].kind in ("artillery", "sp_artillery")
+    ):
         art_id = firer if firer in types.artillery else str(flags.get("artillery") or "field")
         art = types.artillery[art_id]
         if range > art.range:
@@ -100,9 +103,7 @@ def fire_odds(
             sum(1 for d in D6 if quality_result(d, quality, world) == "lose_sp"), 6
         )
         p_retreat_per_hit = 1 - p_loss_per_hit
-    p_no_loss = sum(
-        (p * (1 - p_loss_per_hit) ** int(k) for k, p in hits.items()), Fraction(0)
-    )
+    p_no_loss = sum((p * (1 - p_loss_per_hit) ** int(k) for k, p in hits.items()), Fraction(0))
     return {
         "weapon": name,
         "modifier": mod,

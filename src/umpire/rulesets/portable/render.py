@@ -79,8 +79,9 @@ def render(world: World, state: PortableState) -> str:
             mark = _terrain_mark(world, state, sq)
             here = ground.get(sq, [])
             first = unit_tag(here[0]) if here else ""
-            loaded = here and any(c.carried_by == here[0].uid for c in state.units.values()
-                                  if c.alive)
+            loaded = here and any(
+                c.carried_by == here[0].uid for c in state.units.values() if c.alive
+            )
             top.append((mark + first + ("+" if loaded else "")).ljust(CELL)[:CELL])
             extra = ""
             if len(here) > 1:

@@ -17,9 +17,18 @@ from umpire.rulesets.portable import air, engineers, transport
 from umpire.rulesets.portable import scenario as scenarios
 from umpire.rulesets.portable.activation import can_activate
 from umpire.rulesets.portable.artillery import declare
-from umpire.rulesets.portable.close_combat import assault_targets, cannot_assault, resolve_close_combat
+from umpire.rulesets.portable.close_combat import (
+    assault_targets,
+    cannot_assault,
+    resolve_close_combat,
+)
 from umpire.rulesets.portable.common import Refusal, cargo_of, kind, mods_text, total
-from umpire.rulesets.portable.exhaustion import exhausted, exhaustion_point, initial_strength, lost_sp
+from umpire.rulesets.portable.exhaustion import (
+    exhausted,
+    exhaustion_point,
+    initial_strength,
+    lost_sp,
+)
 from umpire.rulesets.portable.fire import FirePlan, fire_options, hit_on, plan_fire, resolve_fire
 from umpire.rulesets.portable.hits import retreat, retreat_squares, stand
 from umpire.rulesets.portable.movement import (
@@ -92,20 +101,37 @@ class Portable:
                 if u.type in types.aircraft:
                     plane = types.aircraft[u.type]
                     units[uid] = Unit(
-                        uid=uid, side=side, type=u.type, name=f"{side[0].upper()}-{u.id} "
-                        f"({plane.name})", quality=u.quality, sp=u.sp or plane.sp,
-                        max_sp=u.sp or plane.sp, x=u.at[0], y=u.at[1], facing=facing,
-                        status="waiting", air=True, arrives=u.arrives,
+                        uid=uid,
+                        side=side,
+                        type=u.type,
+                        name=f"{side[0].upper()}-{u.id} ({plane.name})",
+                        quality=u.quality,
+                        sp=u.sp or plane.sp,
+                        max_sp=u.sp or plane.sp,
+                        x=u.at[0],
+                        y=u.at[1],
+                        facing=facing,
+                        status="waiting",
+                        air=True,
+                        arrives=u.arrives,
                         bombs=world.house.bomb_loads if plane.ground_attack == "bombs" else 0,
                     )
                     continue
                 ground = types.ground[u.type]
                 gas = world.house.gas_shells_per_gun if world.switches.get("gas") else 0
                 units[uid] = Unit(
-                    uid=uid, side=side, type=u.type, name=f"{side[0].upper()}-{u.id} "
-                    f"({ground.name})", quality=u.quality, sp=u.sp or ground.sp,
-                    max_sp=u.sp or ground.sp, x=u.at[0], y=u.at[1], facing=facing,
-                    artillery=u.artillery, gas_shells=gas if ground.kind in ARTILLERY else 0,
+                    uid=uid,
+                    side=side,
+                    type=u.type,
+                    name=f"{side[0].upper()}-{u.id} ({ground.name})",
+                    quality=u.quality,
+                    sp=u.sp or ground.sp,
+                    max_sp=u.sp or ground.sp,
+                    x=u.at[0],
+                    y=u.at[1],
+                    facing=facing,
+                    artillery=u.artillery,
+                    gas_shells=gas if ground.kind in ARTILLERY else 0,
                 )
             for u in side_spec.units:
                 if u.carrying:
@@ -179,7 +205,9 @@ class Portable:
         assert act is not None
         unit = state.units[act.unit]
         if phase == "face":
-            return [Action("face", unit=unit.uid, option=f) for f in facing_options(world, state, unit)]
+            return [
+                Action("face", unit=unit.uid, option=f) for f in facing_options(world, state, unit)
+            ]
         if phase == "advance":
             return [Action("advance", unit=unit.uid), Action("stay", unit=unit.uid)]
         return self._act_actions(world, state, unit)
@@ -188,9 +216,12 @@ class Portable:
         uid = unit.uid
         out: list[Action] = []
         if unit.air:
-            out += [Action("fire", unit=uid, target=t.uid) for t in air.air_targets(world, state, unit)]
             out += [
-                Action("fire", unit=uid, target=t.uid) for t in air.strafe_targets(world, state, unit)
+                Action("fire", unit=uid, target=t.uid) for t in air.air_targets(world, state, unit)
+            ]
+            out += [
+                Action("fire", unit=uid, target=t.uid)
+                for t in air.strafe_targets(world, state, unit)
             ]
             if air.can_bomb(world, state, unit):
                 out += [Action("bomb", unit=uid, option=str(n)) for n in range(1, unit.bombs + 1)]
@@ -204,12 +235,17 @@ class Portable:
                 out.append(Action("unload", unit=uid))
             return out + [Action("end", unit=uid)]
         out += [Action("fire", unit=uid, target=p.target) for p in fire_options(world, state, unit)]
-        out += [Action("assault", unit=uid, target=t.uid) for t in assault_targets(world, state, unit)]
+        out += [
+            Action("assault", unit=uid, target=t.uid) for t in assault_targets(world, state, unit)
+        ]
         if cannot_move(world, state, unit) is None:
             for sq in sorted(reachable(world, state, unit)):
                 out.append(Action("move", unit=uid, point=(float(sq[0]), float(sq[1]))))
             out += [Action("turn", unit=uid, option=f) for f in FACINGS if f != unit.facing]
-        out += [Action("load", unit=uid, target=t.uid) for t in transport.load_options(world, state, unit)]
+        out += [
+            Action("load", unit=uid, target=t.uid)
+            for t in transport.load_options(world, state, unit)
+        ]
         out += [
             Action(task, unit=uid, point=(float(sq[0]), float(sq[1])))
             for task, sq in engineers.work_options(world, state, unit)
@@ -259,14 +295,22 @@ class Portable:
             "gas": "portable.gas.shell",
             "flak": "portable.air.ground_to_air",
         }[action.kind]
-        return [note("declare", f"{gun.name} declares {what} at {target.name} in "
-                     f"{label(target.pos)}", rule, unit=gun.uid)]
+        return [
+            note(
+                "declare",
+                f"{gun.name} declares {what} at {target.name} in {label(target.pos)}",
+                rule,
+                unit=gun.uid,
+            )
+        ]
 
     def _apply_retreat(self, world: World, state: PortableState, action: Action) -> list[Event]:
         head = state.flow.retreats[0]
         unit = state.units[head["unit"]]
         if action.unit not in (None, unit.uid):
-            raise IllegalActionError(f"{unit.name} must retreat or stand first", "portable.hit.retreat")
+            raise IllegalActionError(
+                f"{unit.name} must retreat or stand first", "portable.hit.retreat"
+            )
         if action.kind == "stand":
             state.flow.retreats.pop(0)
             return stand(world, state, unit, unable=False)
@@ -299,9 +343,13 @@ class Portable:
         flow.activations_left -= 1
         flow.activation = Activation(unit.uid)
         return [
-            note("activate", f"{unit.name} is activated in {label(unit.pos)} "
-                 f"({flow.activations_left} activation(s) left)", "portable.activation.count",
-                 unit=unit.uid)
+            note(
+                "activate",
+                f"{unit.name} is activated in {label(unit.pos)} "
+                f"({flow.activations_left} activation(s) left)",
+                "portable.activation.count",
+                unit=unit.uid,
+            )
         ]
 
     def _apply_face(self, world: World, state: PortableState, action: Action) -> list[Event]:
@@ -314,8 +362,9 @@ class Portable:
             raise IllegalActionError(f"{unit.name} must face one of {', '.join(options)}", rule)
         unit.facing = str(action.option)
         act.must_face = False
-        return [note("face", f"{unit.name} faces {unit.facing}", "portable.grid.facing",
-                     unit=unit.uid)]
+        return [
+            note("face", f"{unit.name} faces {unit.facing}", "portable.grid.facing", unit=unit.uid)
+        ]
 
     def _apply_advance(self, world: World, state: PortableState, action: Action) -> list[Event]:
         act = state.flow.activation
@@ -380,8 +429,14 @@ class Portable:
             unit.facing = str(action.option)
             unit.moved = True
             state.fired_house("portable.move.turn_in_place")
-            return [note("turn", f"{unit.name} turns to face {unit.facing} (its move)",
-                         "portable.move.turn_in_place", unit=unit.uid)]
+            return [
+                note(
+                    "turn",
+                    f"{unit.name} turns to face {unit.facing} (its move)",
+                    "portable.move.turn_in_place",
+                    unit=unit.uid,
+                )
+            ]
         if kind_ == "fire":
             target = state.units.get(action.target or "")
             if target is None:
@@ -395,8 +450,10 @@ class Portable:
             if target is None or target not in assault_targets(world, state, unit):
                 refusal = cannot_assault(world, state, unit)
                 rule = refusal.rule if refusal else "portable.cc.adjacent_facing"
-                reason = refusal.reason if refusal else (
-                    f"{unit.name} can only attack the enemy in the square it faces"
+                reason = (
+                    refusal.reason
+                    if refusal
+                    else (f"{unit.name} can only attack the enemy in the square it faces")
                 )
                 raise IllegalActionError(reason, rule)
             act.assault_square = [target.x, target.y]
@@ -406,47 +463,64 @@ class Portable:
             if carrier is None or carrier not in transport.load_options(world, state, unit):
                 raise IllegalActionError(
                     f"{unit.name} cannot board that this turn (same square, neither has moved, "
-                    "room aboard)", "portable.transport.load",
+                    "room aboard)",
+                    "portable.transport.load",
                 )
             flow.activation = None
             return transport.load(world, state, unit, carrier)
         if kind_ in WORK:
             square = _square(action.point)
             if square is None or (kind_, square) not in engineers.work_options(world, state, unit):
-                raise IllegalActionError(f"{unit.name} cannot {kind_} there now",
-                                         engineers.TASK_RULES[kind_])
+                raise IllegalActionError(
+                    f"{unit.name} cannot {kind_} there now", engineers.TASK_RULES[kind_]
+                )
             flow.activation = None
             return engineers.start(world, state, unit, kind_, square)
         raise IllegalActionError(f"unknown action {kind_!r}", "portable.activation.once")
 
-    def _act_air(self, world: World, state: PortableState, plane: Unit, action: Action) -> list[Event]:
+    def _act_air(
+        self, world: World, state: PortableState, plane: Unit, action: Action
+    ) -> list[Event]:
         act = state.flow.activation
         assert act is not None
         kind_ = action.kind
         if kind_ == "move":
             square = _square(action.point)
             if square is None or square not in air.move_options(world, state, plane):
-                raise IllegalActionError(f"{plane.name} cannot fly there now", "portable.air.movement")
+                raise IllegalActionError(
+                    f"{plane.name} cannot fly there now", "portable.air.movement"
+                )
             start = plane.pos
             plane.x, plane.y = square
             plane.moved = True
             act.must_face = True
-            return [note("move", f"{plane.name} flies {distance(start, square)} squares from "
-                         f"{label(start)} to {label(square)}", "portable.air.movement",
-                         unit=plane.uid, to=list(square))]
+            return [
+                note(
+                    "move",
+                    f"{plane.name} flies {distance(start, square)} squares from "
+                    f"{label(start)} to {label(square)}",
+                    "portable.air.movement",
+                    unit=plane.uid,
+                    to=list(square),
+                )
+            ]
         if kind_ == "fire":
             target = state.units.get(action.target or "")
             if target is not None and target in air.air_targets(world, state, plane):
                 return air.air_to_air(world, state, plane, target)
             if target is not None and target in air.strafe_targets(world, state, plane):
                 return air.strafe(world, state, plane, target)
-            raise IllegalActionError(f"{plane.name} cannot engage {action.target}",
-                                     "portable.air.fire_once" if plane.fired else "portable.air.arcs")
+            raise IllegalActionError(
+                f"{plane.name} cannot engage {action.target}",
+                "portable.air.fire_once" if plane.fired else "portable.air.arcs",
+            )
         if kind_ == "bomb":
             loads = int(action.option or 0) if (action.option or "").isdigit() else 0
             if not air.can_bomb(world, state, plane) or not 1 <= loads <= plane.bombs:
-                raise IllegalActionError(f"{plane.name} cannot drop {action.option} bomb load(s) "
-                                         "here", "portable.air.bombs")
+                raise IllegalActionError(
+                    f"{plane.name} cannot drop {action.option} bomb load(s) here",
+                    "portable.air.bombs",
+                )
             return air.bomb(world, state, plane, loads)
         raise IllegalActionError(f"an aircraft cannot {kind_}", "portable.air.movement")
 
@@ -507,8 +581,10 @@ class Portable:
                 mod = total(plan.mods)
                 single = sum(1 for d in range(1, 7) if hit_on(d, mod, plan.need)) / 6
                 p = 1 - (1 - single) ** plan.dice
-                return (f"{name} fires at {tname}: {plan.dice}d6 need {plan.need} "
-                        f"[{mods_text(plan.mods)}], P(hit) {p:.0%}")
+                return (
+                    f"{name} fires at {tname}: {plan.dice}d6 need {plan.need} "
+                    f"[{mods_text(plan.mods)}], P(hit) {p:.0%}"
+                )
         texts = {
             "hold": "hold the fire of the remaining guns",
             "bombard": f"{name} fires at {tname}",

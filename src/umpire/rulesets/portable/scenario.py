@@ -90,7 +90,9 @@ class ScenarioSpec(BaseModel):
     grid: GridSpec
     turns: int = Field(ge=1)
     first_initiative: Literal["blue", "red", "roll"] = "roll"
-    optional: dict[Literal["cyclists", "tank_riders", "gas", "air", "commander_attached"], bool] = {}
+    optional: dict[
+        Literal["cyclists", "tank_riders", "gas", "air", "commander_attached"], bool
+    ] = {}
     terrain: list[TerrainSpec] = []
     roads: list[SquareSpec] = []
     fords: list[SquareSpec] = []
@@ -108,7 +110,9 @@ def _check(spec: ScenarioSpec, source: Path, optional: dict[str, bool]) -> None:
 
     def inside(square: Square, where: str) -> None:
         if not (0 <= square[0] < w and 0 <= square[1] < h):
-            raise DataFileError(f"{source}: field {where}: {label(square)} is off the {w}x{h} board")
+            raise DataFileError(
+                f"{source}: field {where}: {label(square)} is off the {w}x{h} board"
+            )
 
     terrain: dict[Square, str] = {}
     for i, t in enumerate(spec.terrain):
@@ -234,6 +238,10 @@ def load_scenario(
     if not path.exists():
         raise DataFileError(f"{path}: file not found")
     spec = _load_spec(path, path.stat().st_mtime)
-    switches = {**defaults, **spec.optional, **user}
+    switches: dict[str, bool] = {
+        **defaults,
+        **{str(k): v for k, v in spec.optional.items()},
+        **user,
+    }
     _check(spec, path, switches)
     return spec, switches, path

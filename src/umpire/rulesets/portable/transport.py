@@ -47,9 +47,15 @@ def load_options(world: World, state: PortableState, unit: Unit) -> list[Unit]:
         (
             t
             for t in state.units.values()
-            if t.alive and not t.air and t.side == unit.side and t.uid != unit.uid
-            and t.pos == unit.pos and t.carried_by is None and idle(t)
-            and not cargo_of(state, t) and can_carry(world, t, unit)
+            if t.alive
+            and not t.air
+            and t.side == unit.side
+            and t.uid != unit.uid
+            and t.pos == unit.pos
+            and t.carried_by is None
+            and idle(t)
+            and not cargo_of(state, t)
+            and can_carry(world, t, unit)
         ),
         key=lambda t: t.uid,
     )
@@ -68,8 +74,15 @@ def load(world: World, state: PortableState, unit: Unit, carrier: Unit) -> list[
     unit.busy = carrier.busy = True
     rule = rule_for(world, carrier, unit)
     verb = "is limbered to" if rule == "portable.transport.limber" else "boards"
-    return [note("load", f"{unit.name} {verb} {carrier.name} in {label(unit.pos)}", rule,
-                 unit=unit.uid, target=carrier.uid)]
+    return [
+        note(
+            "load",
+            f"{unit.name} {verb} {carrier.name} in {label(unit.pos)}",
+            rule,
+            unit=unit.uid,
+            target=carrier.uid,
+        )
+    ]
 
 
 def unload(world: World, state: PortableState, unit: Unit) -> list[Event]:
@@ -80,5 +93,12 @@ def unload(world: World, state: PortableState, unit: Unit) -> list[Event]:
     unit.facing = carrier.facing
     unit.busy = carrier.busy = True
     verb = "is unlimbered from" if rule == "portable.transport.limber" else "gets off"
-    return [note("unload", f"{unit.name} {verb} {carrier.name} in {label(unit.pos)}", rule,
-                 unit=unit.uid, target=carrier.uid)]
+    return [
+        note(
+            "unload",
+            f"{unit.name} {verb} {carrier.name} in {label(unit.pos)}",
+            rule,
+            unit=unit.uid,
+            target=carrier.uid,
+        )
+    ]

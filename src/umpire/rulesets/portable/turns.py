@@ -125,8 +125,12 @@ def proceed(world: World, state: PortableState) -> list[Event]:
                         if unit.facing != options[0]:
                             unit.facing = options[0]
                             events.append(
-                                note("face", f"{unit.name} turns to face the enemy ({options[0]})",
-                                     "portable.move.face_enemy", unit=unit.uid)
+                                note(
+                                    "face",
+                                    f"{unit.name} turns to face the enemy ({options[0]})",
+                                    "portable.move.face_enemy",
+                                    unit=unit.uid,
+                                )
                             )
                         continue
                     flow.phase, flow.to_act = "face", side

@@ -34,15 +34,32 @@ TURRETED = frozenset({"armoured_cars", "tanks"})  # portable.fire.turret
 ARTILLERY = frozenset({"artillery", "sp_artillery"})  # portable.fire.no_artillery
 TRANSPORT = frozenset({"motor_transport", "horse_transport"})
 STACK_EXEMPT = TRANSPORT | {"spotters", "commanders"}  # portable.move.stacking
-ADVANCERS = frozenset({"infantry", "engineers", "cavalry", "cyclists", "tanks"})  # portable.cc.advance
+ADVANCERS = frozenset(
+    {"infantry", "engineers", "cavalry", "cyclists", "tanks"}
+)  # portable.cc.advance
 WIRE_CROSSERS = frozenset({"tanks", "assault_guns", "sp_artillery"})  # portable.terrain.wire.stop
 ASSAULTERS = frozenset(  # portable.cc.who_attacks (house)
-    {"infantry", "engineers", "cavalry", "cyclists", "machine_guns", "armoured_cars", "tanks",
-     "assault_guns"}
+    {
+        "infantry",
+        "engineers",
+        "cavalry",
+        "cyclists",
+        "machine_guns",
+        "armoured_cars",
+        "tanks",
+        "assault_guns",
+    }
 )
 MOTOR_CARGO = frozenset(  # portable.transport.carry: type keys a motor transport may carry
-    {"infantry", "infantry_at", "engineers", "dismounted_cavalry", "machine_guns", "mortars",
-     "commanders"}
+    {
+        "infantry",
+        "infantry_at",
+        "engineers",
+        "dismounted_cavalry",
+        "machine_guns",
+        "mortars",
+        "commanders",
+    }
 )
 TOWED = frozenset({"artillery"})  # portable.transport.tow
 WIRE_LAYERS = frozenset({"infantry", "engineers", "cavalry", "cyclists", "machine_guns"})

@@ -48,11 +48,14 @@ def check_annihilation(world: World, state: PortableState) -> list[Event]:
         return []
     for side in SIDES:
         if not state.ground(side):
-            state.flow.outcome = {
-                **decide(world, state, "annihilation"), "winner": other(side)
-            }
-            return [note("game_over", f"{side.upper()} has no units left: "
-                         f"{other(side).upper()} wins", "portable.victory.annihilation")]
+            state.flow.outcome = {**decide(world, state, "annihilation"), "winner": other(side)}
+            return [
+                note(
+                    "game_over",
+                    f"{side.upper()} has no units left: {other(side).upper()} wins",
+                    "portable.victory.annihilation",
+                )
+            ]
     return []
 
 
@@ -61,8 +64,13 @@ def end_of_turn(world: World, state: PortableState) -> list[Event]:
     tired = [s for s in SIDES if exhausted(world, state, s)]
     events: list[Event] = []
     for side in tired:
-        events.append(note("exhaustion", f"{side.upper()} is exhausted "
-                           f"({lost_sp(state, side)} SP lost)", "portable.exhaustion.point"))
+        events.append(
+            note(
+                "exhaustion",
+                f"{side.upper()} is exhausted ({lost_sp(state, side)} SP lost)",
+                "portable.exhaustion.point",
+            )
+        )
     how = None
     rule = None
     if len(tired) == len(SIDES):
@@ -75,6 +83,7 @@ def end_of_turn(world: World, state: PortableState) -> list[Event]:
     winner = state.flow.outcome["winner"]
     headline = "a draw" if winner == "draw" else f"{winner.upper()} wins"
     events.append(note("game_over", f"The battle ends ({how}): {headline}", rule))
-    events.append(note("result", "Objectives held and share of SP lost decide",
-                       "portable.victory.result"))
+    events.append(
+        note("result", "Objectives held and share of SP lost decide", "portable.victory.result")
+    )
     return events
