@@ -63,7 +63,8 @@ def test_registry() -> None:
     assert split_game_id("sevendays/capture") == ("sevendays", "capture")
     with pytest.raises(UnknownRulesetError):
         split_game_id("sevendays")
-    with pytest.raises(UnknownRulesetError, match="known rulesets: sevendays"):
+    assert "portable" in ruleset_ids()
+    with pytest.raises(UnknownRulesetError, match="known rulesets: portable, sevendays"):
         get_ruleset("warhammer")
 
 

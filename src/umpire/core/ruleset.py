@@ -73,6 +73,7 @@ class Ruleset(Protocol):
 
 _REGISTRY: dict[str, str] = {
     "sevendays": "umpire.rulesets.sevendays.ruleset:SevenDays",
+    "portable": "umpire.rulesets.portable.ruleset:Portable",
 }
 _LOADED: dict[str, Ruleset] = {}
 
