@@ -108,13 +108,15 @@ def plan_fire(world: World, state: PortableState, unit: Unit, target: Unit) -> F
     if target.air:
         return _plan_at_aircraft(world, state, unit, target, weapon_id, d, arc_ok)
     reach = weapon.range
+    rule = "portable.fire.range"
     if world.kind(unit.pos) == "woods" and world.kind(target.pos) == "woods":
-        reach = min(reach, 1)  # portable.terrain.woods.range
+        reach, rule = min(reach, 1), "portable.terrain.woods.range"
     if d > reach:
-        return Refusal(f"{target.name} is {d} squares away, range {reach}", "portable.fire.range")
+        return Refusal(f"{target.name} is {d} squares away, range {reach}", rule)
     if not arc_ok:
-        rule = "portable.fire.arc"
-        return Refusal(f"{target.name} is outside {unit.name}'s 90-degree arc of fire", rule)
+        return Refusal(
+            f"{target.name} is outside {unit.name}'s 90-degree arc of fire", "portable.fire.arc"
+        )
     if not edge_ok(world, unit.pos, target.pos):
         return Refusal(
             f"{unit.name} is not at the edge of its cover towards {label(target.pos)}",

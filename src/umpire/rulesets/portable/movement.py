@@ -113,7 +113,7 @@ def end_refusal(world: World, state: PortableState, unit: Unit, square: Square) 
         return Refusal(f"{label(square)} holds an enemy unit", "portable.move.enemy_square")
     others = [u for u in here if u.carried_by is None and u.uid != unit.uid]
     if others:
-        if fighting(world, state, unit):
+        if fighting(world, state, unit) and not rider_pair(world, state, unit, others):
             return Refusal(
                 f"{unit.name} may not end its move with another friendly unit",
                 "portable.move.stacking",
@@ -131,6 +131,17 @@ def end_refusal(world: World, state: PortableState, unit: Unit, square: Square) 
                 "portable.exhaustion.no_aggression",
             )
     return None
+
+
+def rider_pair(world: World, state: PortableState, unit: Unit, others: list[Unit]) -> bool:
+    """portable.option.tank_riders: an unloaded tank and an infantry unit may share a square
+    (to get on or off)."""
+    if not world.switches.get("tank_riders") or len(others) != 1:
+        return False
+    pair = {kind(world, unit), kind(world, others[0])}
+    return pair == {"tanks", "infantry"} and not any(
+        cargo_of(state, u) for u in (unit, others[0])
+    )
 
 
 def move_refusal(world: World, state: PortableState, unit: Unit, square: Square) -> Refusal | None:
