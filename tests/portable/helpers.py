@@ -34,8 +34,14 @@ def scenario(blue: list[dict[str, Any]], red: list[dict[str, Any]], **extra: Any
     return data
 
 
-def make(tmp: Path, blue: list[dict[str, Any]], red: list[dict[str, Any]], seed: int = 0,
-         options: dict[str, Any] | None = None, **extra: Any) -> Game:
+def make(
+    tmp: Path,
+    blue: list[dict[str, Any]],
+    red: list[dict[str, Any]],
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    **extra: Any,
+) -> Game:
     path = tmp / f"board-{len(list(tmp.glob('*.yaml')))}.yaml"
     path.write_text(yaml.safe_dump(scenario(blue, red, **extra)), encoding="utf-8")
     return new_game(f"portable/{path}", seed=seed, options=options)

@@ -23,8 +23,10 @@ def test_hit_on_five_or_six_with_modifiers(tmp_path: Path) -> None:
     portable.fire.modifier.commander"""
     assert hit_on(5, 0, 5) and not hit_on(4, 0, 5) and hit_on(4, 1, 5) and not hit_on(5, -1, 5)
     game = make(
-        tmp_path, [unit("i", "infantry", "E2"), unit("hq", "commanders", "D2")],
-        [unit("r", "infantry", "E4")], terrain=[{"kind": "woods", "squares": ["E4"]}],
+        tmp_path,
+        [unit("i", "infantry", "E2"), unit("hq", "commanders", "D2")],
+        [unit("r", "infantry", "E4")],
+        terrain=[{"kind": "woods", "squares": ["E4"]}],
     )
     plan = _plan(game, "blue-i", "red-r")
     assert isinstance(plan, FirePlan)
@@ -40,7 +42,8 @@ def test_hit_on_five_or_six_with_modifiers(tmp_path: Path) -> None:
 def test_one_die_hits_every_enemy_in_the_square_and_fires_once(tmp_path: Path) -> None:
     """portable.fire.once, portable.transport.hits_on_carried"""
     game = make(
-        tmp_path, [unit("i", "infantry", "E2")],
+        tmp_path,
+        [unit("i", "infantry", "E2")],
         [unit("t", "trucks", "E4", carrying="c"), unit("c", "infantry", "E4")],
     )
     act_as(game, "blue-i")
@@ -63,8 +66,11 @@ def test_machine_guns_roll_three_dice(tmp_path: Path) -> None:
 
 def test_small_arms_cannot_destroy_tanks(tmp_path: Path) -> None:
     """portable.fire.destroy_tanks"""
-    game = make(tmp_path, [unit("i", "infantry", "E2"), unit("at", "infantry_at", "F2")],
-                [unit("t", "tanks", "E4"), unit("t2", "tanks", "F4")])
+    game = make(
+        tmp_path,
+        [unit("i", "infantry", "E2"), unit("at", "infantry_at", "F2")],
+        [unit("t", "tanks", "E4"), unit("t2", "tanks", "F4")],
+    )
     act_as(game, "blue-i")
     fix_dice(game, [6])
     events = game.apply(Action("fire", unit="blue-i", target="red-t"))
@@ -79,9 +85,13 @@ def test_small_arms_cannot_destroy_tanks(tmp_path: Path) -> None:
 def test_range_arc_and_turrets(tmp_path: Path) -> None:
     """portable.fire.range, portable.fire.arc, portable.fire.turret"""
     game = make(
-        tmp_path, [unit("i", "infantry", "E2"), unit("t", "tanks", "H2")],
-        [unit("far", "infantry", "E6"), unit("side", "infantry", "C2"),
-         unit("behind", "infantry", "H1", facing="N")],
+        tmp_path,
+        [unit("i", "infantry", "E2"), unit("t", "tanks", "H2")],
+        [
+            unit("far", "infantry", "E6"),
+            unit("side", "infantry", "C2"),
+            unit("behind", "infantry", "H1", facing="N"),
+        ],
     )
     assert _plan(game, "blue-i", "red-far").rule == "portable.fire.range"  # type: ignore[union-attr]
     assert _plan(game, "blue-i", "red-side").rule == "portable.fire.arc"  # type: ignore[union-attr]
@@ -93,8 +103,12 @@ def test_line_of_sight_blocked_by_woods_and_units_but_not_for_mortars(tmp_path: 
     portable.fire.into_cover"""
     game = make(
         tmp_path,
-        [unit("i", "infantry", "E2"), unit("m", "mortars", "G2"), unit("f", "infantry", "G4"),
-         unit("x", "infantry", "B2")],
+        [
+            unit("i", "infantry", "E2"),
+            unit("m", "mortars", "G2"),
+            unit("f", "infantry", "G4"),
+            unit("x", "infantry", "B2"),
+        ],
         [unit("r", "infantry", "E5"), unit("w", "infantry", "G6"), unit("b", "infantry", "B5")],
         terrain=[{"kind": "woods", "squares": ["E3", "G5"]}, {"kind": "woods", "squares": ["B5"]}],
     )
@@ -109,7 +123,8 @@ def test_line_of_sight_blocked_by_woods_and_units_but_not_for_mortars(tmp_path: 
 def test_fire_out_of_woods_only_from_the_edge(tmp_path: Path) -> None:
     """portable.fire.out_of_cover, portable.terrain.woods.range"""
     game = make(
-        tmp_path, [unit("i", "infantry", "E2"), unit("j", "infantry", "C2")],
+        tmp_path,
+        [unit("i", "infantry", "E2"), unit("j", "infantry", "C2")],
         [unit("r", "infantry", "E5"), unit("s", "infantry", "C4")],
         terrain=[{"kind": "woods", "squares": ["E2", "E3", "C2", "C3", "C4"]}],
     )
@@ -122,9 +137,11 @@ def test_fire_out_of_woods_only_from_the_edge(tmp_path: Path) -> None:
 
 def test_artillery_does_not_fire_when_activated(tmp_path: Path) -> None:
     """portable.fire.no_artillery, portable.fire.or_close_combat"""
-    game = make(tmp_path, [unit("g", "artillery", "E2", artillery="field"),
-                           unit("i", "infantry", "B4")],
-                [unit("r", "infantry", "E5"), unit("s", "infantry", "B5")])
+    game = make(
+        tmp_path,
+        [unit("g", "artillery", "E2", artillery="field"), unit("i", "infantry", "B4")],
+        [unit("r", "infantry", "E5"), unit("s", "infantry", "B5")],
+    )
     assert _plan(game, "blue-g", "red-r").rule == "portable.fire.no_artillery"  # type: ignore[union-attr]
     st(game).units["blue-i"].fought = True
     assert _plan(game, "blue-i", "red-s").rule == "portable.fire.or_close_combat"  # type: ignore[union-attr]

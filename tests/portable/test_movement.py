@@ -66,8 +66,9 @@ def test_stacking_only_for_transport_spotters_commanders(tmp_path: Path) -> None
     game = make(tmp_path, blue, [unit("r", "infantry", "J10")])
     assert parse_label("D4") not in _reach(game, "blue-a")
     assert parse_label("D4") in _reach(game, "blue-hq")
-    tight = make(tmp_path, blue, [unit("r", "infantry", "J10")],
-                 options={"house_rules": {"max_stack": 1}})
+    tight = make(
+        tmp_path, blue, [unit("r", "infantry", "J10")], options={"house_rules": {"max_stack": 1}}
+    )
     act_as(tight, "blue-hq")
     with pytest.raises(IllegalActionError) as err:
         tight.apply(move("blue-hq", "D4"))
@@ -77,7 +78,8 @@ def test_stacking_only_for_transport_spotters_commanders(tmp_path: Path) -> None
 def test_withdrawal_not_into_front_of_another_enemy(tmp_path: Path) -> None:
     """portable.move.withdrawal"""
     game = make(
-        tmp_path, [unit("i", "infantry", "E5")],
+        tmp_path,
+        [unit("i", "infantry", "E5")],
         [unit("r1", "infantry", "E6"), unit("r2", "infantry", "C6")],
     )
     reach = _reach(game, "blue-i")
@@ -87,7 +89,8 @@ def test_withdrawal_not_into_front_of_another_enemy(tmp_path: Path) -> None:
 def test_fired_units_move_one_less_and_fired_guns_not_at_all(tmp_path: Path) -> None:
     """portable.move.fired_penalty, portable.move.artillery_fired"""
     game = make(
-        tmp_path, [unit("i", "infantry", "E2"), unit("g", "artillery", "A1", artillery="field")],
+        tmp_path,
+        [unit("i", "infantry", "E2"), unit("g", "artillery", "A1", artillery="field")],
         [unit("r", "infantry", "E10")],
     )
     state = st(game)

@@ -41,7 +41,8 @@ def _check(game: umpire.Game) -> None:
         assert len({u.side for u in units}) == 1, f"enemies share {sq}"
         assert len(units) <= world.house.max_stack
         fighting = [
-            u for u in units
+            u
+            for u in units
             if world.types.ground[u.type].kind not in STACK_EXEMPT
             or any(c.carried_by == u.uid and c.alive for c in state.units.values())
         ]

@@ -139,9 +139,7 @@ def rider_pair(world: World, state: PortableState, unit: Unit, others: list[Unit
     if not world.switches.get("tank_riders") or len(others) != 1:
         return False
     pair = {kind(world, unit), kind(world, others[0])}
-    return pair == {"tanks", "infantry"} and not any(
-        cargo_of(state, u) for u in (unit, others[0])
-    )
+    return pair == {"tanks", "infantry"} and not any(cargo_of(state, u) for u in (unit, others[0]))
 
 
 def move_refusal(world: World, state: PortableState, unit: Unit, square: Square) -> Refusal | None:

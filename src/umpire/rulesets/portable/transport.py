@@ -43,6 +43,23 @@ def load_options(world: World, state: PortableState, unit: Unit) -> list[Unit]:
     """Transports in the unit's square that could take it aboard (or in tow) this turn."""
     if unit.air or unit.carried_by is not None or not idle(unit) or cargo_of(state, unit):
         return []
+    from umpire.rulesets.portable.common import fighting
+
+    # portable.transport.stacking: a loaded transport counts as a fighting unit, so it may
+    # not take a load where another fighting unit stands
+    here = [
+        u
+        for u in state.units.values()
+        if u.alive
+        and not u.air
+        and u.carried_by is None
+        and u.pos == unit.pos
+        and u.uid != unit.uid
+    ]
+
+    def crowded(carrier: Unit) -> bool:
+        return any(fighting(world, state, u) for u in here if u.uid != carrier.uid)
+
     return sorted(
         (
             t
