@@ -1,0 +1,207 @@
+"""Games kept in an embedded SQLite database (stdlib ``sqlite3``, WAL mode).
+
+The record is the source of truth: a ``games`` row holds what it takes to start the game
+(ruleset + version, scenario, seed, options) and who plays each side; the ``actions`` table
+holds every accepted action in order, ``UNIQUE(game_id, idx)`` so that an action can never be
+stored twice at the same place. A game is rebuilt by replaying its actions.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    ruleset TEXT NOT NULL,
+    version TEXT NOT NULL,
+    scenario TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    players TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    token TEXT PRIMARY KEY,
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    sides TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seats_by_game ON seats(game_id);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    side TEXT,
+    created REAL NOT NULL,
+    UNIQUE (game_id, idx)
+);
+"""
+
+
+class StaleIndexError(Exception):
+    """An action was submitted for a place in the record that is already taken."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    ruleset: str
+    version: str
+    scenario: str
+    seed: int
+    options: dict[str, Any]
+    players: dict[str, str]  # side -> "here" | "remote" | "ai"
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A secret link: its token opens the game and controls ``sides`` (none: a watcher)."""
+
+    token: str
+    game_id: str
+    sides: tuple[str, ...]
+
+
+class Store:
+    """Thread-safe access to the games database (one connection, serialised by a lock:
+    SQLite writes are serialised anyway, and every statement here is short)."""
+
+    def __init__(self, path: Path, synchronous: str = "FULL") -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # FULL: a commit is on disk before the page is told (NORMAL would survive a server
+        # crash but not a power cut)
+        self._db.execute(f"PRAGMA synchronous={synchronous}")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # -- games ---------------------------------------------------------------------------
+    def create_game(self, game: GameRow, seats: list[Seat]) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game.id,
+                    game.ruleset,
+                    game.version,
+                    game.scenario,
+                    game.seed,
+                    json.dumps(game.options),
+                    json.dumps(game.players),
+                    game.created,
+                    game.updated,
+                ),
+            )
+            db.executemany(
+                "INSERT INTO seats VALUES (?, ?, ?)",
+                [(s.token, s.game_id, json.dumps(list(s.sides))) for s in seats],
+            )
+
+    def game(self, game_id: str) -> GameRow | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        return GameRow(
+            id=row[0],
+            ruleset=row[1],
+            version=row[2],
+            scenario=row[3],
+            seed=int(row[4]),
+            options=json.loads(row[5]),
+            players=json.loads(row[6]),
+            created=float(row[7]),
+            updated=float(row[8]),
+        )
+
+    def seat(self, token: str) -> Seat | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT token, game_id, sides FROM seats WHERE token = ?", (token,)
+            ).fetchone()
+        if row is None:
+            return None
+        return Seat(row[0], row[1], tuple(json.loads(row[2])))
+
+    def seats(self, game_id: str) -> list[Seat]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT token, game_id, sides FROM seats WHERE game_id = ? ORDER BY rowid",
+                (game_id,),
+            ).fetchall()
+        return [Seat(r[0], r[1], tuple(json.loads(r[2]))) for r in rows]
+
+    # -- actions -------------------------------------------------------------------------
+    def actions(self, game_id: str) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT idx, action FROM actions WHERE game_id = ? ORDER BY idx", (game_id,)
+            ).fetchall()
+        out = []
+        for expected, (idx, raw) in enumerate(rows):
+            if idx != expected:  # pragma: no cover - the constraint and append keep it dense
+                raise RuntimeError(f"game {game_id}: action {expected} missing from the store")
+            out.append(json.loads(raw))
+        return out
+
+    def count(self, game_id: str) -> int:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)
+            ).fetchone()
+        return int(row[0])
+
+    def append(self, game_id: str, index: int, action: dict[str, Any], side: str | None) -> None:
+        """Commit ``action`` as action number ``index``; raises StaleIndexError if that place
+        is taken or the record is shorter (nothing is written then)."""
+        now = time.time()
+        try:
+            with self._transaction() as db:
+                (count,) = db.execute(
+                    "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)
+                ).fetchone()
+                if count != index:
+                    raise StaleIndexError(f"the record has {count} actions, not {index}")
+                db.execute(
+                    "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
+                    (game_id, index, json.dumps(action), side, now),
+                )
+                db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+        except sqlite3.IntegrityError as exc:
+            raise StaleIndexError(f"action {index} is already recorded") from exc
+
+    def truncate(self, game_id: str, keep: int) -> None:
+        """Delete every action from number ``keep`` on (undo)."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM actions WHERE game_id = ? AND idx >= ?", (game_id, keep))
+            db.execute("UPDATE games SET updated = ? WHERE id = ?", (time.time(), game_id))
