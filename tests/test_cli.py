@@ -210,3 +210,23 @@ def test_battle_with_force_files_records_the_deployment(tmp_path: Path) -> None:
         text=True,
     )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_human_against_the_ai_sees_no_hidden_enemy_units() -> None:
+    # PACT is the human in a Capture: NATO's hidden deployment must not be printed
+    out = subprocess.run(
+        [sys.executable, "-m", "umpire", "battle", "sevendays/capture", "--pact", "human"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 130
+    assert "NATO deploys 7 hidden markers" in out.stdout
+    assert "deploys hidden as" not in out.stdout and "chieftain-1" not in out.stdout
+    shown = subprocess.run(
+        [sys.executable, "-m", "umpire", "battle", "sevendays/capture", "--nato", "human"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+    )
+    assert "deploys hidden as" in shown.stdout  # NATO sees its own markers

@@ -42,11 +42,15 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 class EventPrinter:
     """Prints events as they happen: every roll with what it needed and the rule behind it."""
 
-    def __init__(self, console: Console, game: Game | None = None) -> None:
+    def __init__(self, console: Console, game: Game | None = None, side: str | None = None) -> None:
         self.console = console
         self.game = game
+        self.side = side  # show only what this side may know (one human against the AI)
 
     def __call__(self, event: Event) -> None:
+        allowed = event.get("visible_to")
+        if self.side is not None and allowed is not None and self.side not in allowed:
+            return
         kind = event.get("kind")
         text = str(event.get("text", "")).replace("[", "\\[")
         rule = event.get("rule")
@@ -238,7 +242,9 @@ def battle(
         players = _players(ruleset_id, sides, seed, console)
         show = not (quiet or as_json)
         try:
-            play_out(game, players, EventPrinter(console, game) if show else None)
+            humans = [s for s, kind in sides.items() if kind == "human"]
+            viewer = humans[0] if len(humans) == 1 else None
+            play_out(game, players, EventPrinter(console, game, viewer) if show else None)
         except KeyboardInterrupt:
             if record is not None:
                 game.record.save(record)

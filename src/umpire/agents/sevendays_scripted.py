@@ -22,11 +22,14 @@ from umpire.rulesets.sevendays.movement import check_move, fall_back_point, move
 from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.reactions import nearest_first, reaction_option, reactors
 from umpire.rulesets.sevendays.ruleset import SevenDays
+from umpire.rulesets.sevendays.special import can_exit
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 
 SHOT_WORTH = 0.08  # a shot whose value is below this is not worth the action
 REACTION_SHORTLIST = 5  # nearest units weighed as reactors (besides every ATGM carrier)
+
+AMBUSH_RANGE = 24.0
 
 # what a place on a table is worth apart from the enemy (nearest objective, cover): static,
 # so kept per table for as long as the table (World) lives
@@ -101,7 +104,8 @@ class SevenDaysScripted:
         return self._act(world, state, legal)
 
     def _activate(self, world: World, state: SevenDaysState, legal: Sequence[Action]) -> Action:
-        fresh = [u for u in state.alive(self.side) if u.tokens == 0]
+        fresh = [u for u in state.alive(self.side) if u.tokens == 0 and self._may_show(state, u)]
+        fresh += SevenDays._reserves(world, state)
         if not fresh:
             self.last_reason = "every unit has acted; keeping tokens for reactions"
             return Action("pass")
@@ -117,10 +121,22 @@ class SevenDaysScripted:
         self.last_reason = f"activate {unit.name}: the strongest unit that has not acted"
         return Action("activate", unit=unit.uid)
 
+    @staticmethod
+    def _may_show(state: SevenDaysState, unit: Unit) -> bool:
+        """A hidden unit waits in ambush until an enemy comes within 24"."""
+        if not unit.hidden:
+            return True
+        return any(
+            math.dist(e.pos, unit.pos) <= AMBUSH_RANGE for e in state.alive() if e.side != unit.side
+        )
+
     def _act(self, world: World, state: SevenDaysState, legal: Sequence[Action]) -> Action:
         act = state.flow.activation
         assert act is not None
         unit = state.units[act.unit]
+        if can_exit(world, unit):
+            self.last_reason = f"{unit.name} breaks through: leave by the enemy's edge"
+            return Action("exit", unit=unit.uid)
         if self._shaken(world, unit) and act.actions_left == 2:
             if fall_back_point(world, state, unit) is not None:
                 self.last_reason = f"{unit.name} is shaken: fall back and shed a marker"
@@ -129,7 +145,9 @@ class SevenDaysScripted:
                 self.last_reason = f"{unit.name} is shaken: battlegroup morale check"
                 return Action("morale", unit=unit.uid)
         if not act.fired:
-            value, shot, why = self._best_shot(world, state, unit, act.moved, act.actions_left)
+            value, shot, why = self._best_shot(
+                world, state, unit, SevenDays.counts_moved(world, state, unit), act.actions_left
+            )
             if shot is not None and value >= SHOT_WORTH:
                 self.last_reason = why
                 return shot

@@ -51,6 +51,12 @@ class BattlegroupCheck(BaseModel):
     remove_two: int = Field(ge=1, le=7)
 
 
+class RandomLength(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ends_on: int = Field(ge=1, le=7)
+    max_turns: int = Field(ge=1)
+
+
 class HouseRules(BaseModel):
     """Every overridable number. Field names are the keys of ``house_rules.yaml``."""
 
@@ -67,6 +73,10 @@ class HouseRules(BaseModel):
     battlegroup_check: BattlegroupCheck
     fall_back_markers: int = Field(ge=0)
     objective_radius: float
+    hidden_spot_range: float = Field(ge=0)
+    random_length: RandomLength
+    capture_hold_range: float = Field(ge=0)
+    exit_distance: float = Field(ge=0)
 
     def terrain_kind(self, name: str) -> TerrainKind:
         spec = self.terrain_kinds[name]

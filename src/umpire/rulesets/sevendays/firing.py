@@ -179,6 +179,8 @@ def _plan_shot(
     tprofile = world.profile(target)
     if not target.alive or target.side == firer.side:
         return Refusal("sevendays.fire.base", "the target must be an enemy unit on the table")
+    if target.hidden:
+        return Refusal("sevendays.scenario.hidden_deployment", "a hidden marker cannot be targeted")
     distance = math.dist(firer.pos, target.pos)
     target_vehicle = tprofile.is_vehicle
     buildings = kind == "atgm" and not target_vehicle and world.in_buildings(target)
@@ -207,7 +209,7 @@ def _plan_shot(
         situation = Situation(
             distance,
             obscured=seen.obscured,
-            target_cover="cover" if world.in_cover(target) else "open",
+            target_cover=_cover_of(world, target, target_vehicle),
             target_in_buildings=buildings,
             enemy_foot_close=_enemy_foot_close(world, state, firer),
             front=not target_vehicle or hits_front(target, firer.pos),
@@ -224,6 +226,14 @@ def _plan_shot(
         names=names,
         ids=(firer.uid, target.uid),
     )
+
+
+def _cover_of(world: World, target: Unit, vehicle: bool) -> str:
+    """The target's cover; dug in (sevendays.scenario.dug_in, house): infantry and support
+    count as fortified, vehicles as in cover."""
+    if target.dug_in:
+        return "cover" if vehicle else "fortified"
+    return "cover" if world.in_cover(target) else "open"
 
 
 def shot_refusal(

@@ -230,6 +230,7 @@ def do_move(world: World, state: SevenDaysState, unit: Unit, speed: str, dest: V
     if math.dist(start, final) > 1e-6:
         unit.facing = round(bearing(start, final), 1)
     unit.x, unit.y = final
+    unit.dug_in = False  # sevendays.scenario.dug_in: moving gives up the dug-in position
     state.touch()
     events.append(
         note(

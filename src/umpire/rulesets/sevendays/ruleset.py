@@ -15,6 +15,7 @@ from umpire.core.rng import RandomStream
 from umpire.core.ruleset import Outcome, RulesetMeta
 from umpire.geometry.table import bearing, in_arc
 from umpire.rulesets.sevendays import scenario as scenarios
+from umpire.rulesets.sevendays import special
 from umpire.rulesets.sevendays.combat import resolve_shot
 from umpire.rulesets.sevendays.config import house_rules
 from umpire.rulesets.sevendays.firing import (
@@ -51,6 +52,7 @@ ACTION_COST = {
     "atgm": 2,
     "morale": 2,
     "fall_back": 2,
+    "exit": 1,
 }
 
 
@@ -160,7 +162,11 @@ class SevenDays:
                 None,
             )
         ]
+        state.setup_events += special.set_up(world, state)
         state.setup_events += start_turn(world, state)
+        state.setup_events = special.mark_secret_events(
+            state, state.setup_events, special.hidden_uids(state)
+        )
         return state
 
     # -- queries ---------------------------------------------------------------------------
@@ -181,12 +187,21 @@ class SevenDays:
             return []
         if flow.phase == "activate":
             acts = [Action("activate", unit=u.uid) for u in state.alive(flow.initiative)]
+            acts += [Action("activate", unit=u.uid) for u in self._reserves(world, state)]
             return acts + [Action("pass")]
         if flow.phase == "react":
             activator = state.units[self._active_uid(state)]
             opts = reaction_options(world, state, activator, flow.reacting_to_move)
             return [Action("react", unit=o.unit) for o in opts] + [Action("no_react")]
         return self._act_actions(world, state)
+
+    @staticmethod
+    def _reserves(world: World, state: SevenDaysState) -> list[Unit]:
+        """Reserve units of the side with the initiative that may come on now."""
+        if state.flow.turn < world.scenario.spec.reserves_from:
+            return []
+        side = state.flow.initiative
+        return [u for u in state.units.values() if u.side == side and u.status == "reserve"]
 
     def _active_uid(self, state: SevenDaysState) -> str:
         assert state.flow.activation is not None
@@ -225,6 +240,8 @@ class SevenDays:
                 out.append(Action("morale", unit=unit.uid))
             if unit.markers and fall_back_point(world, state, unit) is not None:
                 out.append(Action("fall_back", unit=unit.uid))
+        if special.can_exit(world, unit):
+            out.append(Action("exit", unit=unit.uid))
         out.append(Action("end", unit=unit.uid))
         return out
 
@@ -240,8 +257,24 @@ class SevenDays:
         act = state.flow.activation
         assert act is not None
         return plan_shot(
-            world, state, unit, target, kind, moved=act.moved, actions_left=act.actions_left
+            world,
+            state,
+            unit,
+            target,
+            kind,
+            moved=self.counts_moved(world, state, unit),
+            actions_left=act.actions_left,
         )
+
+    @staticmethod
+    def counts_moved(world: World, state: SevenDaysState, unit: Unit) -> bool:
+        """Moved this activation, or (sevendays.scenario.attacker_moved) an attacker on
+        turn 1 of a scenario whose attackers all count as having moved."""
+        act = state.flow.activation
+        spec = world.scenario.spec
+        if act is not None and act.moved:
+            return True
+        return spec.attacker_moved and state.flow.turn == 1 and unit.side == spec.attacker
 
     # -- applying --------------------------------------------------------------------------
     def apply(self, state: SevenDaysState, action: Action) -> list[Event]:
@@ -254,8 +287,11 @@ class SevenDays:
             "act": self._apply_act,
             "react": self._apply_react,
         }[flow.phase]
+        hidden = special.hidden_uids(state)
         events = handler(world, state, action)
         state.actions_played += 1
+        if hidden or special.hidden_uids(state):
+            events = special.mark_secret_events(state, events, hidden)
         return events
 
     def _apply_activate(self, world: World, state: SevenDaysState, action: Action) -> list[Event]:
@@ -268,12 +304,21 @@ class SevenDays:
                 "sevendays.activation.token",
             )
         unit = state.units.get(action.unit or "")
+        events: list[Event] = []
+        if unit is not None and unit.status == "reserve" and unit.side == flow.initiative:
+            if unit not in self._reserves(world, state):
+                raise IllegalActionError(
+                    f"reserves may come on from turn {world.scenario.spec.reserves_from}",
+                    "sevendays.scenario.reserves",
+                )
+            events += special.enter_reserve(state, unit)
         if unit is None or unit.side != flow.initiative or not unit.alive:
             raise IllegalActionError(
                 f"{action.unit!r} is not a {flow.initiative.upper()} unit on the table",
                 "sevendays.activation.token",
             )
-        return activate(world, state, unit)
+        events += special.reveal(state, unit, "it activates")
+        return events + activate(world, state, unit)
 
     def _apply_act(self, world: World, state: SevenDaysState, action: Action) -> list[Event]:
         flow = state.flow
@@ -351,6 +396,11 @@ class SevenDays:
             plan = self._plan(world, state, unit, target, weapon)
             if isinstance(plan, Refusal):
                 raise IllegalActionError(plan.reason, plan.rule)
+        elif kind == "exit" and not special.can_exit(world, unit):
+            raise IllegalActionError(
+                f"{unit.name} is not at the edge it must break out by",
+                "sevendays.victory.breakthrough",
+            )
         elif kind == "fall_back" and (
             not unit.markers or fall_back_point(world, state, unit) is None
         ):
@@ -387,7 +437,7 @@ class SevenDays:
                 unit,
                 target,
                 "atgm" if kind == "atgm" else "gun",
-                moved=act.moved,
+                moved=self.counts_moved(world, state, unit),
                 actions_left=2 if kind == "atgm" else act.actions_left + 1,
             )
             if isinstance(plan, Refusal):
@@ -395,6 +445,18 @@ class SevenDays:
             return resolve_shot(world, state, plan)
         if kind == "morale":
             return battlegroup_check(world, state, unit)
+        if kind == "exit":
+            unit.status = "exited"
+            state.touch()
+            act.actions_left = 0
+            return [
+                note(
+                    "exited",
+                    f"{unit.name} breaks through and leaves the table",
+                    "sevendays.victory.breakthrough",
+                    unit=unit.uid,
+                )
+            ]
         if kind == "fall_back":
             act.moved = True
             point = fall_back_point(world, state, unit)
@@ -419,7 +481,7 @@ class SevenDays:
         flow = state.flow
         act = flow.activation
         assert act is not None
-        events = check_break(world, state)
+        events = special.reveal_spotted(world, state) + check_break(world, state)
         if flow.outcome is not None:
             return events
         unit = state.units[act.unit]
@@ -445,7 +507,9 @@ class SevenDays:
                     f"{action.unit!r} cannot react to {activator.name} now",
                     "sevendays.reaction.window",
                 )
-            ok, events = roll_reaction(world, state, reactor, option)
+            events = special.reveal(state, reactor, "it reacts")
+            ok, rolled = roll_reaction(world, state, reactor, option)
+            events += rolled
             if ok:
                 events += resolve_shot(world, state, option.plan)
         elif action.kind != "no_react":
@@ -475,7 +539,11 @@ class SevenDays:
         world = self.world(state)
         losses: dict[str, Any] = {}
         for side in self.meta.players:
-            lost = [u for u in state.units.values() if u.side == side and not u.alive]
+            lost = [
+                u
+                for u in state.units.values()
+                if u.side == side and u.status in ("destroyed", "removed")
+            ]
             losses[side] = {
                 "units": len(lost),
                 "of_units": sum(1 for u in state.units.values() if u.side == side),
@@ -497,8 +565,15 @@ class SevenDays:
         data = state.to_dict()
         data.pop("rng")
         data.pop("seed")  # the seed would let a planner replay the dice to come
+        # deployed force files list every unit, hidden ones too: keep only the house rules
+        data["options"] = {k: v for k, v in data["options"].items() if k == "house_rules"}
+        data = special.view_for(data, player)
         data["player"] = player
         return data
+
+    def visible_events(self, events: list[Event], player: str) -> list[Event]:
+        """The events ``player`` may see (not those about the enemy's hidden units)."""
+        return [e for e in events if special.visible(e, player)]
 
     def state_to_dict(self, state: SevenDaysState) -> dict[str, Any]:
         return state.to_dict()

@@ -61,6 +61,11 @@ class UnitSpec(BaseModel):
     profile: str
     at: tuple[float, float]
     commander: bool = False
+    hidden: bool = False  # deploys as a hidden marker (sevendays.scenario.hidden_deployment)
+    dug_in: bool = False  # dug in and waiting (sevendays.scenario.dug_in)
+    reserve: bool = (
+        False  # off table; enters at ``at`` when activated (sevendays.scenario.reserves)
+    )
 
 
 class SideSpec(BaseModel):
@@ -90,6 +95,15 @@ class ScenarioSpec(BaseModel):
     terrain: list[TerrainSpec] = []
     roads: list[RoadSpec] = []
     sides: dict[Literal["nato", "pact"], SideSpec]
+    # special rules (sevendays.scenario.*); all optional so a plain scenario needs none
+    attacker: Literal["nato", "pact"] | None = None
+    victory: Literal["meeting", "capture", "breakthrough"] = "meeting"
+    reserves_from: int = Field(default=2, ge=1)
+    random_length: bool = False  # Random Operation Length after ``turns``
+    extra_tokens: dict[Literal["nato", "pact"], int] = {}  # d6 per unit, this score or more: +1
+    attacker_moved: bool = False  # the attacker's units count as having moved on turn 1
+    exit_edge: Literal["north", "south"] | None = None  # breakthrough: where the attacker exits
+    exit_fraction: float = Field(default=0.25, gt=0, le=1)  # of the attacker's BP to exit
 
 
 class Scenario:

@@ -38,9 +38,12 @@ class Unit:
     facing: float  # degrees, 0 = +x (east), 90 = +y (north)
     tokens: int = 0  # command tokens placed on it this turn (activations and reactions)
     markers: int = 0  # morale markers
-    status: str = "active"  # active | destroyed | removed (by morale)
+    status: str = "active"  # active | destroyed | removed (by morale) | reserve | exited
     wreck: bool = False
     commander: bool = False
+    hidden: bool = False  # a hidden marker the enemy sees only as ``marker``
+    marker: str | None = None  # the opaque id the enemy knows a hidden marker by
+    dug_in: bool = False
 
     @property
     def alive(self) -> bool:
@@ -77,6 +80,7 @@ class Flow:
     seized_by: str | None = None  # a side that seized the initiative during this activation
     reacting_to_move: bool = False  # the open reaction window follows a move
     outcome: dict[str, Any] | None = None
+    objectives_left_on: int | None = None  # capture: turn the defender left every objective
 
 
 @dataclass
@@ -158,6 +162,7 @@ class SevenDaysState:
             seized_by=self.flow.seized_by,
             reacting_to_move=self.flow.reacting_to_move,
             outcome=dict(self.flow.outcome) if self.flow.outcome else None,
+            objectives_left_on=self.flow.objectives_left_on,
         )
         units = {k: Unit(**asdict(u)) for k, u in self.units.items()}
         return SevenDaysState(

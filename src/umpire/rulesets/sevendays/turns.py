@@ -4,10 +4,11 @@ sevendays.initiative.*, sevendays.activation.*)."""
 from __future__ import annotations
 
 from umpire.core.events import Event, note, roll
+from umpire.rulesets.sevendays import special
 from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.state import SIDES, Activation, SevenDaysState, Unit, other
-from umpire.rulesets.sevendays.victory import check_break, end_of_game
+from umpire.rulesets.sevendays.victory import check_break, end_of_game, finish
 from umpire.rulesets.sevendays.world import World
 
 
@@ -44,6 +45,10 @@ def start_turn(world: World, state: SevenDaysState) -> list[Event]:
         unit.tokens = 0
     for side in SIDES:
         flow.pools[side] = pool_size(world, state, side)
+    for side in SIDES:
+        extra, rolled = special.extra_tokens(world, state, side)
+        flow.pools[side] += extra
+        events += rolled
     events.append(
         note(
             "pools",
@@ -178,7 +183,16 @@ def end_turn(world: World, state: SevenDaysState) -> list[Event]:
     events = check_break(world, state)
     if flow.outcome is not None:
         return events
+    if special.capture_lost(world, state):
+        attacker = world.scenario.spec.attacker
+        assert attacker is not None
+        return events + finish(world, state, attacker, "objectives abandoned")
     if flow.turn >= world.scenario.spec.turns:
-        return events + end_of_game(world, state)
+        if not world.scenario.spec.random_length:
+            return events + end_of_game(world, state)
+        more, rolled = special.operation_continues(world, state)
+        events += rolled
+        if not more:
+            return events + end_of_game(world, state)
     flow.turn += 1
     return events + start_turn(world, state)

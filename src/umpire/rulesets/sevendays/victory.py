@@ -16,9 +16,15 @@ def check_break(world: World, state: SevenDaysState) -> list[Event]:
     if state.flow.outcome is not None:
         return []
     # losses change only when a unit leaves the table: count them before summing BP
-    gone = sum(1 for u in state.units.values() if u.status != "active")
+    gone = sum(1 for u in state.units.values() if u.status in ("destroyed", "removed", "exited"))
     if state.checked_losses == gone:
         return []
+    from umpire.rulesets.sevendays.special import breakthrough_made
+
+    if breakthrough_made(world, state):
+        attacker = world.scenario.spec.attacker
+        assert attacker is not None
+        return finish(world, state, attacker, "breakthrough")
     broken = [s for s in SIDES if world.lost_bp(state, s) >= world.break_point(state, s)]
     if not broken:
         state.checked_losses = gone
@@ -43,7 +49,11 @@ def objectives_held(world: World, state: SevenDaysState) -> dict[str, str | None
 
 
 def end_of_game(world: World, state: SevenDaysState) -> list[Event]:
-    """Rule sevendays.victory.meeting_engagement: objectives, then BP destroyed, else a draw."""
+    """The turn limit: rule sevendays.victory.meeting_engagement (objectives, then BP
+    destroyed, else a draw); in a capture or breakthrough the defender has held."""
+    spec = world.scenario.spec
+    if spec.victory in ("capture", "breakthrough") and spec.attacker is not None:
+        return finish(world, state, other(spec.attacker), "the defence held")
     held = objectives_held(world, state)
     count = {s: sum(1 for h in held.values() if h == s) for s in SIDES}
     if count["nato"] != count["pact"]:
@@ -59,11 +69,12 @@ def end_of_game(world: World, state: SevenDaysState) -> list[Event]:
 def finish(
     world: World, state: SevenDaysState, winner: str, how: str, **details: Any
 ) -> list[Event]:
-    rule = (
-        "sevendays.victory.break_point"
-        if how == "break point reached"
-        else "sevendays.victory.meeting_engagement"
-    )
+    rule = {
+        "break point reached": "sevendays.victory.break_point",
+        "breakthrough": "sevendays.victory.breakthrough",
+        "the defence held": f"sevendays.victory.{world.scenario.spec.victory}",
+        "objectives abandoned": "sevendays.victory.capture",
+    }.get(how, "sevendays.victory.meeting_engagement")
     state.flow.outcome = {"winner": winner, "how": how, "turn": state.flow.turn, **details}
     state.flow.phase = "over"
     state.flow.to_act = None

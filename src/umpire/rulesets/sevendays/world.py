@@ -133,7 +133,7 @@ class World:
         return sum(
             profiles[u.profile].bp
             for u in state.units.values()
-            if u.side == side and u.status != "active"
+            if u.side == side and u.status in ("destroyed", "removed")
         )
 
     def break_point(self, state: SevenDaysState, side: str) -> int:
