@@ -353,6 +353,19 @@ def odds(
     activator: Annotated[str, typer.Option(help="Reaction test: vehicle | foot.")] = "vehicle",
     covered: Annotated[bool, typer.Option(help="Reaction test: activator in cover.")] = False,
     atgm: Annotated[bool, typer.Option(help="Reaction test: the reactor fires an ATGM.")] = False,
+    quality: Annotated[
+        str | None, typer.Option(help="Portable: target quality elite|average|poor.")
+    ] = None,
+    commander: Annotated[bool, typer.Option(help="Portable: commander with the firer.")] = False,
+    observed: Annotated[
+        bool, typer.Option(help="Portable artillery: the gun or a spotter sees the target.")
+    ] = False,
+    same_target: Annotated[
+        bool, typer.Option(help="Portable artillery: same target as last turn.")
+    ] = False,
+    artillery: Annotated[
+        str | None, typer.Option(help="Portable: gun class (heavy, medium, field, ...).")
+    ] = None,
     house_rules: Annotated[
         Path | None, typer.Option(help="YAML file overriding house-rule numbers.")
     ] = None,
@@ -387,6 +400,11 @@ def odds(
             activator=activator,
             covered=covered,
             atgm=atgm,
+            quality=quality,
+            commander=commander,
+            observed=observed,
+            same_target=same_target,
+            artillery=artillery,
             house_rules=house_rules,
         )
     except UmpireError as exc:

@@ -34,6 +34,11 @@ DEFAULTS: dict[str, Any] = {
     "activator": "vehicle",
     "covered": False,
     "atgm": False,
+    "quality": None,
+    "commander": False,
+    "observed": False,
+    "same_target": False,
+    "artillery": None,
 }
 
 
@@ -125,6 +130,13 @@ def _sevendays(
         return {**test, "p_pass": float(p)}, [line, f"  P(pass)  {fraction_text(p)}"]
     if firer is None or target is None or range is None:
         raise UmpireError("give --firer, --target and --range (or --activation / --reaction-test)")
+    portable_only = [
+        k
+        for k in ("quality", "commander", "observed", "same_target", "artillery")
+        if options.get(k) != DEFAULTS[k]
+    ]
+    if portable_only:
+        raise UmpireError(f"--{portable_only[0].replace('_', '-')} is not a Seven Days option")
     shot_options = {k: options[k] for k in ShotQuery.__dataclass_fields__ if k in options}
     answer = answer_shot(
         ShotQuery(firer=firer, target=target, range=range, house=house, **shot_options)
