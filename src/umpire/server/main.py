@@ -105,6 +105,10 @@ def create_app(db_path: Path, ai_delay: float = 0.5, synchronous: str = "FULL") 
         await service.seat(game_id, token)
         return FileResponse(STATIC / "play.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(status_code=204)
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # -- API --------------------------------------------------------------------------------
