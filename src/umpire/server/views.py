@@ -166,7 +166,19 @@ def _sevendays_board(game: Game, obs: Mapping[str, Any], viewer: str) -> dict[st
     ]
     objectives = [{"id": o.id, "x": o.at[0], "y": o.at[1]} for o in spec.objectives]
     units = []
+    markers = []
     for raw in obs.get("units", []):
+        if "uid" not in raw:  # a hidden-deployment marker: where, whose, never what
+            markers.append(
+                {
+                    "id": str(raw.get("marker", "")),
+                    "side": raw.get("side"),
+                    "x": raw.get("x"),
+                    "y": raw.get("y"),
+                    "own": raw.get("side") == viewer,
+                }
+            )
+            continue
         profile = world.profiles.get(raw.get("profile", ""))
         entry: dict[str, Any] = {
             "id": raw["uid"],
@@ -204,8 +216,8 @@ def _sevendays_board(game: Game, obs: Mapping[str, Any], viewer: str) -> dict[st
         else:  # something the ruleset shows without saying what it is (a hidden marker)
             entry.update(sidc=_sidc(_affiliation(entry["side"], viewer), ""), radius=1.0)
         units.append(entry)
-    extras: dict[str, Any] = {}
-    for key in ("smoke", "hidden_markers", "cards", "hand", "hands"):
+    extras: dict[str, Any] = {"hidden_markers": markers + list(obs.get("hidden_markers", []))}
+    for key in ("smoke", "cards", "hand", "hands"):
         if key in obs:
             extras[key] = obs[key]
     return {

@@ -12,6 +12,7 @@ const S = {
   view: null,      // the latest view
   log: [],         // log groups, in order
   index: -1,       // actions seen
+  logIndex: -1,    // last log group shown
   selected: null,  // selected unit id
   sight: null,     // {unit, lines}
   frame: null,     // a replay frame while replaying
@@ -207,7 +208,8 @@ function drawUnit(layer, u, G, board, ctx) {
   const [x, y] = G.pt(u.x, u.y);
   const aff = u.side === S.viewer ? "F" : "H";
   const g = el("g", { class: "unit" + (u.side === S.viewer ? " own" : " enemy") + (u.active ? " active" : "") + (S.selected === u.id ? " selected" : ""), "data-unit": u.id, transform: `translate(${x.toFixed(3)} ${y.toFixed(3)})` }, layer);
-  if (u.status && u.status !== "active") {  // a wreck left on the table
+  if (u.status && u.status !== "active") {  // only a wreck stays on the table (not reserves)
+    if (!u.wreck) return;
     const s = G.sym / 2.3;
     el("ellipse", { cx: 0.4 * s, cy: -0.6 * s, rx: 1.1 * s, ry: 0.7 * s, fill: "rgba(60,60,60,0.45)" }, g);
     el("rect", { x: -0.9 * s, y: -0.5 * s, width: 1.8 * s, height: 1.0 * s, rx: 0.2 * s, fill: "#2b2b2b", stroke: "#000", "stroke-width": 0.05 * s, transform: `rotate(${-u.facing})` }, g);
@@ -280,12 +282,6 @@ function render() {
       el("circle", { cx: x, cy: y, r: dist, class: "reach " + speed }, over);
     }
   }
-  for (const a of moves) {
-    const [x, y] = G.pt(a.action.point[0], a.action.point[1]);
-    const dot = el("circle", { cx: x, cy: y, r: board.layout === "continuous" ? 0.45 : 0.16, class: "dest " + a.action.kind }, over);
-    el("title", {}, dot).textContent = a.text;
-    dot.addEventListener("click", (ev) => { ev.stopPropagation(); order(a.action); });
-  }
   // line of sight from the selected unit
   if (S.sight && sel && S.sight.unit === sel.id) {
     for (const line of S.sight.lines) {
@@ -298,9 +294,19 @@ function render() {
   const units = el("g", { class: "units" }, svg);
   const order_ = [...board.units].sort((a, b) => (a.status === "active") - (b.status === "active"));
   for (const u of order_) drawUnit(units, u, G, board, ctx);
-  for (const m of board.hidden_markers || []) {
+  const dests = el("g", { class: "destinations" }, svg);  // above the models: always clickable
+  for (const a of moves) {
+    const [x, y] = G.pt(a.action.point[0], a.action.point[1]);
+    const dot = el("circle", { cx: x, cy: y, r: board.layout === "continuous" ? 0.45 : 0.16, class: "dest " + a.action.kind }, dests);
+    el("title", {}, dot).textContent = a.text;
+    dot.addEventListener("click", (ev) => { ev.stopPropagation(); order(a.action); });
+  }
+  for (const m of board.hidden_markers || []) {  // face-down deployment markers
     const [x, y] = G.pt(m.x, m.y);
-    el("rect", { x: x - 0.8, y: y - 0.8, width: 1.6, height: 1.6, class: "hidden-marker" }, units);
+    const g = el("g", { class: "hidden-marker", "data-marker": m.id, transform: `translate(${x} ${y})` }, units);
+    el("rect", { x: -0.9, y: -0.9, width: 1.8, height: 1.8, rx: 0.2, fill: "#d9cfb0", stroke: m.side === S.viewer ? SIDE_COLOUR.F : SIDE_COLOUR.H, "stroke-width": 0.18 }, g);
+    el("text", { x: 0, y: 0.45, class: "marker-q" }, g).textContent = "?";
+    el("title", {}, g).textContent = `hidden ${up(m.side)} deployment marker`;
   }
   for (const s of board.smoke || []) {
     const [x, y] = G.pt(s.x, s.y);
@@ -334,12 +340,19 @@ function renderStatus() {
   const slider = $("slider");
   slider.max = v.index;
   if (!S.frame) slider.value = v.index;
-  const hand = v.board.cards || v.board.hand;
-  $("cards").hidden = !hand;
-  if (hand) {
+  const cards = v.board.cards || (v.board.hand ? { hand: v.board.hand } : null);
+  $("cards").hidden = !cards;
+  if (cards) {
     $("hand").innerHTML = "";
-    const items = Array.isArray(hand) ? hand : Object.entries(hand).map(([k, c]) => ({ name: k, ...(typeof c === "object" ? c : { text: String(c) }) }));
-    for (const c of items) $("hand").append(h("div", { className: "game-card", textContent: typeof c === "string" ? c : (c.name || c.id || "") + (c.text ? ": " + c.text : "") }));
+    const hand = Array.isArray(cards) ? cards : cards.hand || [];
+    const label = (c) => (typeof c === "string" ? c.replace(/_/g, " ") : (c.name || c.id || "") + (c.text ? ": " + c.text : ""));
+    for (const c of hand) $("hand").append(h("div", { className: "game-card", textContent: label(c) }));
+    if (!hand.length) $("hand").append(h("p", { className: "hint", textContent: "no cards in hand" }));
+    const info = [];
+    if (cards.enemy_hand !== undefined) info.push(`opponent holds ${cards.enemy_hand}`);
+    if (cards.deck !== undefined) info.push(`deck ${cards.deck}`);
+    if (Array.isArray(cards.discard)) info.push(`discard ${cards.discard.length}`);
+    if (info.length) $("hand").append(h("p", { className: "hint", textContent: info.join(" · ") }));
   }
 }
 
@@ -433,7 +446,13 @@ function renderLog(groups, replace) {
 }
 
 // -- interaction --------------------------------------------------------------------------------
-async function refresh() {
+let refreshing = Promise.resolve();
+function refresh() {  // one at a time: the wait loop and an order may both ask
+  refreshing = refreshing.then(refreshNow, refreshNow);
+  return refreshing;
+}
+
+async function refreshNow() {
   const since = S.index >= 0 ? S.index : 0;
   const v = await api(`/view?since=${since}`);
   const reset = S.index < 0 || v.index < S.index;
@@ -444,9 +463,11 @@ async function refresh() {
 function apply(v, reset) {
   S.view = v;
   S.index = v.index;
-  if (reset) S.log = [];
-  S.log.push(...v.log);
-  if (!S.frame) renderLog(v.log, reset);
+  if (reset) { S.log = []; S.logIndex = -1; }
+  const fresh = v.log.filter((g) => g.index > S.logIndex);  // never the same action twice
+  if (fresh.length) S.logIndex = fresh[fresh.length - 1].index;
+  S.log.push(...fresh);
+  if (!S.frame) renderLog(fresh, reset);
   if (S.selected && !v.board.units.some((u) => u.id === S.selected)) S.selected = null;
   if (!S.selected) {
     const active = v.board.units.find((u) => u.active && u.side === v.seat.viewer);
