@@ -32,6 +32,7 @@ def test_natural_six_always_activates() -> None:
     assert activation_need(_chieftain(5, 3)) == 6
 
 
+# rules: sevendays.tokens.pool, sevendays.tokens.apc, sevendays.tokens.commander
 def test_pool_one_token_per_unit_apc_none_commander_two(make_game: MakeGame) -> None:
     game = make_game(
         nato=[
@@ -45,6 +46,7 @@ def test_pool_one_token_per_unit_apc_none_commander_two(make_game: MakeGame) -> 
     assert game.state.flow.pools == {"nato": 4, "pact": 1}
 
 
+# rules: sevendays.activation.token
 def test_second_activation_rolls_test_and_token_is_spent_either_way(make_game: MakeGame) -> None:
     game = make_game(
         nato=[unit("c1", "chieftain-mk9", 10, 5), unit("c2", "chieftain-mk9", 30, 5)],
@@ -64,6 +66,7 @@ def test_second_activation_rolls_test_and_token_is_spent_either_way(make_game: M
     assert game.state.units[uid].tokens == 2
 
 
+# rules: sevendays.initiative.pass
 def test_passing_twice_ends_the_turn(make_game: MakeGame) -> None:
     game = make_game(nato=[unit("c1", "chieftain-mk9", 10, 5)], pact=[unit("t1", "t64b", 60, 45)])
     assert game.state.flow.turn == 1
@@ -73,6 +76,7 @@ def test_passing_twice_ends_the_turn(make_game: MakeGame) -> None:
     assert game.state.flow.turn == 2
 
 
+# rules: sevendays.activation.actions
 def test_rapid_move_uses_both_actions_and_ends_activation(make_game: MakeGame) -> None:
     game = make_game(
         nato=[unit("c1", "chieftain-mk9", 10, 5), unit("c2", "chieftain-mk9", 14, 5)],

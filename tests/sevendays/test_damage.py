@@ -27,6 +27,7 @@ def test_heat_against_special_armour_keeps_the_lowest_of_2d10() -> None:
     assert p_penetrate(11, 19, heat_special=True) == Fraction(1, 25)
 
 
+# rules: sevendays.hit.facing
 def test_facing_front_half() -> None:
     tank = Unit("t", "pact", "ussr/t64b", "T", 0.0, 0.0, facing=90.0)  # facing north (+y)
     assert hits_front(tank, (0.0, 20.0))
@@ -34,6 +35,7 @@ def test_facing_front_half() -> None:
     assert not hits_front(tank, (0.0, -20.0))
 
 
+# rules: sevendays.hit.foot_conversion
 def test_conversion_table_transcription_p19() -> None:
     assert conversion(heavy=False, cover="open") == (1, 4)
     assert conversion(heavy=False, cover="cover") == (1, 5)

@@ -39,3 +39,13 @@ def test_every_house_rule_has_overridable_numbers_documented() -> None:
         "sevendays.los.obscured",
     ):
         assert rule in text
+
+
+def test_every_catalogued_rule_is_named_by_a_test() -> None:
+    """Each rule id appears in at least one test (a ``# rules:`` line or the test's own code)."""
+    from umpire.rulesets.sevendays.config import rule_catalog
+
+    tests = Path(__file__).resolve().parents[1]
+    text = "\n".join(p.read_text(encoding="utf-8") for p in tests.rglob("*.py"))
+    untested = [rule for rule in rule_catalog() if rule not in text]
+    assert not untested, f"rules without a test: {untested}"

@@ -42,6 +42,7 @@ def _shot(game: Game, firer: str, target: str, kind: str = "gun", **kw: object) 
         ("infantry", "motor-rifles", 30, 1),  # stationary infantry, beyond 12"
     ],
 )
+# rules: sevendays.fire.dice
 def test_dice_table_book_p15(
     make_game: MakeGame, nato: str, pact: str, distance: float, dice: int
 ) -> None:

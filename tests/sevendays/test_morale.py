@@ -45,6 +45,7 @@ def test_battlegroup_morale_check_rallies_units_within_12(make_game: MakeGame) -
     assert game.state.units["nato-far"].markers == 3
 
 
+# rules: sevendays.morale.fall_back
 def test_fall_back_moves_away_and_sheds_a_marker(make_game: MakeGame) -> None:
     game = make_game(
         nato=[unit("c", "chieftain-mk9", 36, 20), unit("d", "chieftain-mk9", 10, 5)],
@@ -59,6 +60,7 @@ def test_fall_back_moves_away_and_sheds_a_marker(make_game: MakeGame) -> None:
     assert tank.markers == 1
 
 
+# rules: sevendays.victory.break_point
 def test_break_point_ends_the_game(make_game: MakeGame) -> None:
     game = make_game(
         nato=[unit("c", "chieftain-mk9", 36, 10), unit("d", "chieftain-mk9", 20, 10)],

@@ -14,6 +14,7 @@ MARSH = [{"id": "marsh", "kind": "very_rough", "rect": [30, 20, 42, 26]}]
 FIELDS = [{"id": "fields", "kind": "rough", "rect": [30, 12, 42, 16]}]
 
 
+# rules: sevendays.move.rapid
 @pytest.mark.parametrize(
     ("profile", "normal", "rapid"),
     [("infantry", 6, 9), ("chieftain-mk9", 10, 15), ("scorpion", 12, 18), ("fox", 12, 18)],
@@ -28,6 +29,7 @@ def test_move_distances(make_game: MakeGame, profile: str, normal: float, rapid:
     assert check_move(world, game.state, u, "normal", (10, 5 + normal + 0.5)) is not None
 
 
+# rules: sevendays.move.fast_mbt
 def test_fast_mbt_moves_as_a_light_vehicle(make_game: MakeGame) -> None:
     game = make_game(nato=[unit("u", "chieftain-mk9", 10, 5)], pact=[unit("t", "t64b", 60, 40)])
     world = game.ruleset.world(game.state)  # type: ignore[attr-defined]
@@ -49,6 +51,7 @@ def test_wheeled_vehicle_cannot_enter_very_rough(make_game: MakeGame) -> None:
         assert not (30 <= point[0] <= 42 and 20 <= point[1] <= 26)
 
 
+# rules: sevendays.move.terrain_fail
 def test_tracked_vehicle_tests_on_entering_rough_and_may_stop_at_the_edge(
     make_game: MakeGame,
 ) -> None:

@@ -22,6 +22,7 @@ def _plan(game: Game, firer: str, target: str, kind: str = "gun") -> ShotPlan:
     return plan
 
 
+# rules: sevendays.fire.vehicle_hits
 def test_vehicle_shot_matches_icepool(make_game: MakeGame) -> None:
     # Milan (ATGM 3+, 11h) at a T-64B (17s/14s, morale 5) 30" away, front armour
     game = make_game(nato=[unit("m", "milan", 36, 10)], pact=[unit("t", "t64b", 36, 40)])

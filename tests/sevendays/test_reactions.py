@@ -53,6 +53,7 @@ def test_atgm_reactor_adds_one_and_tokens_and_markers_count(make_game: MakeGame)
     assert _options(game, "nato-c")["pact-t"] == 5
 
 
+# rules: sevendays.reaction.window, sevendays.reaction.seize
 def test_reaction_spends_a_token_and_a_natural_six_seizes_the_initiative(
     make_game: MakeGame,
 ) -> None:

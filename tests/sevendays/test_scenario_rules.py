@@ -111,6 +111,7 @@ def test_activating_a_hidden_unit_reveals_it(make_game: MakeGame) -> None:
     assert not game.state.units["nato-c"].hidden
 
 
+# rules: sevendays.scenario.dug_in
 def test_dug_in_counts_as_fortified_until_the_unit_moves(make_game: MakeGame) -> None:
     game = make_game(  # a Chieftain Mk5: no thermal sight, so cover counts against it
         nato=[unit("c", "chieftain-mk5", 36, 10)],
@@ -153,12 +154,15 @@ def test_reserves_come_on_from_turn_two_and_bring_no_tokens(make_game: MakeGame)
     assert game.state.units["nato-r"].alive and game.state.units["nato-r"].pos == (50.0, 1.0)
 
 
+# rules: sevendays.scenario.attacker_moved
 def test_capture_defender_extra_tokens_and_attacker_moved() -> None:
     game = new_game("sevendays/capture", seed=5)
+    game.apply(Action("swap", option=""))  # the cards' exchange comes before turn 1
+    game.apply(Action("swap", option=""))
     rolls = [e for e in game.events if e.get("rule") == "sevendays.scenario.extra_tokens"]
     assert len(rolls) == 1 and len(rolls[0]["dice"]) == 7  # one d6 per NATO unit on the table
     extra = rolls[0]["result"]
-    assert game.state.flow.pools["nato"] == 7 + 2 + extra - 2  # 5 non-APC units + commander 2
+    assert game.state.flow.pools["nato"] == 5 + 2 + extra  # 5 non-APC units, commander 2
     assert game.state.flow.initiative == "pact"
     world = _world(game)
     game.apply(Action("activate", unit="pact-t64b-2"))
@@ -181,6 +185,7 @@ def test_random_operation_length_rolls_after_the_last_turn() -> None:
     assert any(turn > 7 for turn in lengths)  # some operations ran past the scenario's turns
 
 
+# rules: sevendays.victory.capture
 def test_capture_is_lost_when_the_defender_abandons_the_objectives(make_game: MakeGame) -> None:
     game = make_game(
         nato=[unit("c", "chieftain-mk9", 60, 5)],
@@ -201,6 +206,7 @@ def test_capture_is_lost_when_the_defender_abandons_the_objectives(make_game: Ma
     assert game.state.flow.turn == 2  # away at the end of turn 1, still away at the end of turn 2
 
 
+# rules: sevendays.victory.breakthrough
 def test_breakthrough_units_exit_and_win(make_game: MakeGame) -> None:
     game = make_game(
         nato=[unit("c", "chieftain-mk9", 10, 30)],

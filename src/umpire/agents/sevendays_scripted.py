@@ -16,20 +16,24 @@ from typing import cast
 
 from umpire.core.actions import Action
 from umpire.core.game import Game
+from umpire.rulesets.sevendays import cards
 from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot, weapon_for
 from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.movement import check_move, fall_back_point, move_candidates
 from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.reactions import nearest_first, reaction_option, reactors
 from umpire.rulesets.sevendays.ruleset import SevenDays
+from umpire.rulesets.sevendays.scenario import load_nation
 from umpire.rulesets.sevendays.special import can_exit
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.state import other as other_side
 from umpire.rulesets.sevendays.world import World
 
 SHOT_WORTH = 0.08  # a shot whose value is below this is not worth the action
 REACTION_SHORTLIST = 5  # nearest units weighed as reactors (besides every ATGM carrier)
 
 AMBUSH_RANGE = 24.0
+UNUSED_CARDS = ("communications", "tank_missile")  # this player never plays them
 
 # what a place on a table is worth apart from the enemy (nearest objective, cover): static,
 # so kept per table for as long as the table (World) lives
@@ -97,11 +101,66 @@ class SevenDaysScripted:
         state = cast(SevenDaysState, game.state)
         world = ruleset.world(state)
         phase = state.flow.phase
+        if phase == "swap":
+            return self._swap(world, state)
+        if phase == "card":
+            return self._respond(legal)
+        if state.cards is not None and phase == "activate" and state.flow.initiative == self.side:
+            play = self._card(world, state)
+            if play is not None:
+                return play
         if phase == "react":
             return self._react(world, state, legal)
         if phase == "activate":
             return self._activate(world, state, legal)
         return self._act(world, state, legal)
+
+    # -- Tactical Advantage cards -----------------------------------------------------------
+    def _swap(self, world: World, state: SevenDaysState) -> Action:
+        start = cards.playable(world, state, self.side, only={"divisional_artillery"})
+        if start:
+            self.last_reason = "divisional artillery before the battle: every enemy unit is shelled"
+            return start[0]
+        hand = state.cards["hands"][self.side] if state.cards else []
+        unused = [c for c in hand if c in UNUSED_CARDS]
+        if not cards._air_defence(world, state, self.side):
+            unused += [c for c in hand if c == "anti_air"]
+        option = "+".join(sorted(unused[:2]))
+        self.last_reason = f"exchange {option or 'nothing'}: cards this player does not use"
+        return Action("swap", option=option)
+
+    def _respond(self, legal: Sequence[Action]) -> Action:
+        answers = [a for a in legal if a.kind == "card"]
+        if answers:
+            self.last_reason = f"answer the enemy's card with {answers[0].option}"
+            return answers[0]
+        self.last_reason = "no card to answer with"
+        return Action("no_response")
+
+    def _card(self, world: World, state: SevenDaysState) -> Action | None:
+        flow = state.flow
+        wanted = {"airstrike", "precision_strike", "off_table_artillery", "against_all_odds"}
+        if flow.pools[other_side(self.side)] >= 2:
+            wanted.add("electronic_warfare")
+        if flow.turn >= 2:
+            wanted.add("reserves")
+        plays = cards.playable(world, state, self.side, only=wanted)
+        if not plays:
+            return None
+
+        def value(action: Action) -> float:
+            card_id, _, extra = (action.option or "").partition("|")
+            if card_id == "reserves":
+                profile = world.scenario.spec.sides[self.side].nation  # type: ignore[index]
+                return load_nation(profile).profile(extra).points
+            targets = [action.target, extra if card_id == "precision_strike" else None]
+            return sum(world.profile(state.units[t]).points for t in targets if t) + (
+                50 if card_id == "against_all_odds" else 0
+            )
+
+        best = max(plays, key=value)
+        self.last_reason = f"play {best.option} now: worth about {value(best):.0f} points"
+        return best
 
     def _activate(self, world: World, state: SevenDaysState, legal: Sequence[Action]) -> Action:
         fresh = [u for u in state.alive(self.side) if u.tokens == 0 and self._may_show(state, u)]

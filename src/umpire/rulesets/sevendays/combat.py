@@ -17,7 +17,7 @@ def resolve_shot(world: World, state: SevenDaysState, plan: ShotPlan) -> list[Ev
     if hits == 0:
         return events
     if plan.target_is_vehicle:
-        events += resolve_vehicle_hit(world, state, plan, firer, target)
+        events += resolve_vehicle_hit(world, state, plan, target)
     else:
         events += resolve_foot_hits(world, state, plan, hits, target)
     return events

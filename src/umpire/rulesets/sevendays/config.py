@@ -147,6 +147,22 @@ def rule_catalog() -> dict[str, RuleEntry]:
         if entry.id in out:
             raise DataFileError(f"{path} item {index}: field id: duplicate rule {entry.id}")
         out[entry.id] = entry
+    # each Tactical Advantage card is a rule of its own, described in the deck's data file
+    cards_path = DATA / "cards.yaml"
+    for index, card in enumerate(load_yaml(cards_path).get("deck", [])):
+        try:
+            entry = RuleEntry.model_validate(
+                {
+                    "id": f"sevendays.cards.{card.get('id')}",
+                    "provenance": card.get("provenance"),
+                    "ref": card.get("ref"),
+                    "summary": f"{card.get('name')}: {card.get('summary')}",
+                }
+            )
+        except ValidationError as exc:
+            where = f"{cards_path} deck item {index}"
+            raise DataFileError(format_validation_error(where, exc)) from exc
+        out[entry.id] = entry
     return out
 
 

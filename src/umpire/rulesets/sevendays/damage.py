@@ -55,7 +55,7 @@ def conversion_markers(dice: Sequence[int], need: int) -> int:
 
 
 def resolve_vehicle_hit(
-    world: World, state: SevenDaysState, plan: ShotPlan, firer: Unit, target: Unit
+    world: World, state: SevenDaysState, plan: ShotPlan, target: Unit
 ) -> list[Event]:
     armour = world.profile(target).armour
     assert armour is not None

@@ -14,8 +14,8 @@ from umpire.core.events import Event, note
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import Outcome, RulesetMeta
 from umpire.geometry.table import bearing, in_arc
+from umpire.rulesets.sevendays import cards, special
 from umpire.rulesets.sevendays import scenario as scenarios
-from umpire.rulesets.sevendays import special
 from umpire.rulesets.sevendays.combat import resolve_shot
 from umpire.rulesets.sevendays.config import house_rules
 from umpire.rulesets.sevendays.firing import (
@@ -41,7 +41,7 @@ from umpire.rulesets.sevendays.turns import activate, end_activation, pass_initi
 from umpire.rulesets.sevendays.victory import check_break
 from umpire.rulesets.sevendays.world import World
 
-OPTIONS = {"house_rules", "forces"}  # what a game's options may set
+OPTIONS = {"house_rules", "forces", "cards"}  # what a game's options may set
 MOVE_KINDS = {"move": "normal", "rapid": "rapid", "road": "road"}
 ACTION_COST = {
     "move": 1,
@@ -163,7 +163,12 @@ class SevenDays:
             )
         ]
         state.setup_events += special.set_up(world, state)
-        state.setup_events += start_turn(world, state)
+        if options.get("cards", spec.cards):
+            state.setup_events += cards.deal(state)
+            state.flow.phase = "swap"  # sevendays.cards.deal: exchanges before turn 1
+            state.flow.to_act = "nato"
+        else:
+            state.setup_events += start_turn(world, state)
         state.setup_events = special.mark_secret_events(
             state, state.setup_events, special.hidden_uids(state)
         )
@@ -185,6 +190,16 @@ class SevenDays:
         world = self.world(state)
         if flow.phase == "over":
             return []
+        side = flow.to_act or flow.initiative
+        if flow.phase == "swap":
+            swaps = [Action("swap", option=o) for o in cards.swap_options(state, side)]
+            return cards.playable(world, state, side) + swaps
+        if flow.phase == "card":
+            return cards.responses(world, state, side) + [Action("no_response")]
+        return self._phase_actions(world, state) + cards.playable(world, state, side)
+
+    def _phase_actions(self, world: World, state: SevenDaysState) -> list[Action]:
+        flow = state.flow
         if flow.phase == "activate":
             acts = [Action("activate", unit=u.uid) for u in state.alive(flow.initiative)]
             acts += [Action("activate", unit=u.uid) for u in self._reserves(world, state)]
@@ -198,7 +213,7 @@ class SevenDays:
     @staticmethod
     def _reserves(world: World, state: SevenDaysState) -> list[Unit]:
         """Reserve units of the side with the initiative that may come on now."""
-        if state.flow.turn < world.scenario.spec.reserves_from:
+        if not world.has_reserves or state.flow.turn < world.scenario.spec.reserves_from:
             return []
         side = state.flow.initiative
         return [u for u in state.units.values() if u.side == side and u.status == "reserve"]
@@ -282,16 +297,59 @@ class SevenDays:
         flow = state.flow
         if flow.phase == "over":
             raise IllegalActionError("the game is over", "sevendays.victory.break_point")
-        handler = {
-            "activate": self._apply_activate,
-            "act": self._apply_act,
-            "react": self._apply_react,
-        }[flow.phase]
-        hidden = special.hidden_uids(state)
-        events = handler(world, state, action)
+        hidden = special.hidden_uids(state) if world.has_hidden else set()
+        if action.kind in ("card", "no_response") or flow.phase in ("swap", "card"):
+            events = self._apply_cards(world, state, action)
+        else:
+            handler = {
+                "activate": self._apply_activate,
+                "act": self._apply_act,
+                "react": self._apply_react,
+            }[flow.phase]
+            events = handler(world, state, action)
         state.actions_played += 1
-        if hidden or special.hidden_uids(state):
+        if world.has_hidden and (hidden or special.hidden_uids(state)):
             events = special.mark_secret_events(state, events, hidden)
+        return events
+
+    def _apply_cards(self, world: World, state: SevenDaysState, action: Action) -> list[Event]:
+        """Swaps before turn 1, card plays and responses (sevendays.cards.*)."""
+        flow = state.flow
+        side = flow.to_act or flow.initiative
+        if state.cards is None:
+            raise IllegalActionError("no cards are in play in this game", "sevendays.cards.play")
+        if flow.phase == "swap" and action.kind == "swap":
+            events = cards.swap(state, side, action.option or "")
+            if side == "nato":
+                flow.to_act = "pact"
+                return events
+            return events + start_turn(world, state)
+        if action.kind == "no_response" and flow.phase == "card":
+            events = cards.decline(world, state, side)
+        elif action.kind == "card":
+            events = cards.play(world, state, side, action)
+        else:
+            wanted = "swap cards" if flow.phase == "swap" else "answer the card or decline"
+            raise IllegalActionError(
+                f"{side.upper()} must {wanted}, not {action.kind!r}", "sevendays.cards.play"
+            )
+        if flow.phase == "card":  # a response window is open
+            return events
+        return events + self._after_cards(world, state)
+
+    def _after_cards(self, world: World, state: SevenDaysState) -> list[Event]:
+        """Back to the game after a chain: losses may have broken a side or the active unit."""
+        flow = state.flow
+        events = special.reveal_spotted(world, state) + check_break(world, state)
+        if flow.outcome is not None or flow.phase in ("swap", "activate"):
+            return events
+        act = flow.activation
+        assert act is not None
+        unit = state.units[act.unit]
+        if flow.phase == "react" and flow.pending is not None and not unit.alive:
+            flow.pending = None
+        if not unit.alive:
+            return events + end_activation(world, state)
         return events
 
     def _apply_activate(self, world: World, state: SevenDaysState, action: Action) -> list[Event]:
@@ -567,6 +625,7 @@ class SevenDays:
         data.pop("seed")  # the seed would let a planner replay the dice to come
         # deployed force files list every unit, hidden ones too: keep only the house rules
         data["options"] = {k: v for k, v in data["options"].items() if k == "house_rules"}
+        data["cards"] = cards.view(state.cards, player)
         data = special.view_for(data, player)
         data["player"] = player
         return data

@@ -104,6 +104,7 @@ class ScenarioSpec(BaseModel):
     attacker_moved: bool = False  # the attacker's units count as having moved on turn 1
     exit_edge: Literal["north", "south"] | None = None  # breakthrough: where the attacker exits
     exit_fraction: float = Field(default=0.25, gt=0, le=1)  # of the attacker's BP to exit
+    cards: bool = False  # Tactical Advantage cards in play (sevendays.cards.*)
 
 
 class Scenario:

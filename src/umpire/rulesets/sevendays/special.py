@@ -106,6 +106,8 @@ def reveal(state: SevenDaysState, unit: Unit, why: str) -> list[Event]:
 
 def reveal_spotted(world: World, state: SevenDaysState) -> list[Event]:
     """Hidden units an enemy unit sees within the spotting range are revealed."""
+    if not world.has_hidden:
+        return []
     hidden = [u for u in state.units.values() if u.hidden and u.alive]
     if not hidden:
         return []

@@ -21,6 +21,19 @@ def new_geometry() -> int:
     return next(_GEOMETRY)
 
 
+def copy_cards(cards: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An independent copy of the card state (plain lists and dicts)."""
+    if cards is None:
+        return None
+    return {
+        "deck": list(cards["deck"]),
+        "hands": {side: list(hand) for side, hand in cards["hands"].items()},
+        "discard": list(cards["discard"]),
+        "chain": [dict(entry) for entry in cards["chain"]],
+        "resume": dict(cards["resume"]) if cards.get("resume") else None,
+    }
+
+
 def other(side: str) -> str:
     return "pact" if side == "nato" else "nato"
 
@@ -94,6 +107,8 @@ class SevenDaysState:
     house_fired: dict[str, int] = field(default_factory=dict)
     actions_played: int = 0
     setup_events: list[dict[str, Any]] = field(default_factory=list)
+    # Tactical Advantage cards (see cards.py): deck, hands, discard, chain; None when not in play
+    cards: dict[str, Any] | None = None
     geometry: int = field(default_factory=new_geometry)  # not saved: a cache key only
     # not saved: units off the table when no side was last found broken (victory.py)
     checked_losses: int = field(default=-1, repr=False, compare=False)
@@ -124,6 +139,7 @@ class SevenDaysState:
             "options": self.options,
             "house_fired": dict(self.house_fired),
             "actions_played": self.actions_played,
+            "cards": copy_cards(self.cards),
         }
 
     @classmethod
@@ -145,6 +161,7 @@ class SevenDaysState:
             options=dict(data.get("options", {})),
             house_fired=dict(data.get("house_fired", {})),
             actions_played=int(data.get("actions_played", 0)),
+            cards=copy_cards(data.get("cards")),
         )
 
     def clone(self) -> SevenDaysState:
@@ -174,4 +191,5 @@ class SevenDaysState:
             options=self.options,
             house_fired=dict(self.house_fired),
             actions_played=self.actions_played,
+            cards=copy_cards(self.cards),
         )

@@ -28,6 +28,9 @@ class World:
         self.house = house
         self.table: Table = scenario.table
         self.profiles = scenario.profiles
+        units = [u for side in scenario.spec.sides.values() for u in side.units]
+        self.has_hidden = any(u.hidden for u in units)  # special rules to look after
+        self.has_reserves = any(u.reserve for u in units)
         # per-profile facts looked up in hot loops
         footprint = house.footprint
         self._vehicle = {k: p.is_vehicle for k, p in self.profiles.items()}
@@ -49,6 +52,16 @@ class World:
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
         self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
         self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...] | None]] = {}
+
+    def add_profile(self, key: str, profile: UnitProfile) -> None:
+        """A profile brought in during play (a Reserves card)."""
+        if key in self.profiles:
+            return
+        self.profiles[key] = profile
+        self._vehicle[key] = profile.is_vehicle
+        footprint = self.house.footprint
+        self._radius[key] = footprint["vehicle"] if profile.is_vehicle else footprint["foot"]
+        self._mover[key] = self._mover_class(profile)
 
     def inner_polygon(self, area: Area, margin: float) -> BaseGeometry | None:
         """The part of ``area`` at least ``margin`` inside its edge (cached), or None."""
