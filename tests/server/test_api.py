@@ -67,7 +67,7 @@ def first_action(view: Any, kind: str | None = None) -> dict[str, Any]:
     return next(a["action"] for a in view["actions"] if kind is None or a["action"]["kind"] == kind)
 
 
-# -- playing and saving ---------------------------------------------------------------------------
+# -- playing and saving ------------------------------------------------------------------------
 
 
 def test_a_hot_seat_game_is_committed_and_survives_a_restart(client: TestClient, db_path: Path):
@@ -269,7 +269,7 @@ def test_sevendays_units_carry_nato_symbols_and_shots_their_odds(client: TestCli
     assert sight["lines"] and all("visible" in line for line in sight["lines"])
 
 
-# -- hidden information -----------------------------------------------------------------------------
+# -- hidden information ------------------------------------------------------------------------
 
 
 def test_visible_to_convention_and_ruleset_hook():
