@@ -142,7 +142,13 @@ class Service:
         if not seats:  # every side an AI: a link to watch
             seats.append(Seat(secrets.token_urlsafe(18), game_id, ()))
         # build the game first: a scenario that fails to start is refused, nothing stored
-        game = await asyncio.to_thread(Game, ruleset, scenario, seed, {})
+        try:
+            game = await asyncio.to_thread(Game, ruleset, scenario, seed, {})
+        except UmpireError as exc:
+            raise ApiError(400, str(exc)) from exc
+        except Exception as exc:  # a ruleset bug: say so in one line, store nothing
+            log.exception("starting %s/%s failed", ruleset_id, scenario)
+            raise ApiError(500, f"{ruleset_id}/{scenario} failed to start: {exc!r}") from exc
         game.record.players = dict(players)
         now = time.time()
         row = GameRow(
