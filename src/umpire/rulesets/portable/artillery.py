@@ -13,14 +13,16 @@ from umpire.rulesets.portable.common import (
     commander_near,
     edge_ok,
     in_cover,
+    in_reach,
     kind,
     mods_text,
     standing,
     total,
 )
-from umpire.rulesets.portable.hits import lose_sp, resolve_hit
+from umpire.rulesets.portable.config import HouseRules
+from umpire.rulesets.portable.hits import can_destroy_tanks, lose_sp, resolve_hit
 from umpire.rulesets.portable.state import PortableState, Unit
-from umpire.rulesets.portable.units import ARTILLERY
+from umpire.rulesets.portable.units import ARTILLERY, ArtilleryType
 from umpire.rulesets.portable.world import World
 
 
@@ -34,9 +36,36 @@ class ArtilleryPlan(NamedTuple):
     direct: bool
 
 
-def landing(score: int, world: World) -> str:
+# -- the pure rules of a gun's shot: the game plays with these, and so does the odds calculator
+def artillery_modifiers(
+    house: HouseRules, *, cover: bool, observed: bool, same_target: bool, commander: bool
+) -> tuple[Modifier, ...]:
+    """portable.artillery.modifier.*: the modifiers on the landing die, given whether the target
+    is in cover, the gun or a spotter sees it, the gun fired at it last turn and a commander is
+    with the gun."""
+    am = house.artillery_modifiers
+    mods: list[Modifier] = []
+    if cover:
+        mods.append(Modifier(am["cover"], "portable.artillery.modifier.cover", "target in cover"))
+    if observed:
+        mods.append(Modifier(am["observed"], "portable.artillery.modifier.observed", "observed"))
+    if same_target:
+        mods.append(
+            Modifier(am["same_target"], "portable.artillery.modifier.same_target", "same target")
+        )
+    if commander:
+        mods.append(Modifier(am["commander"], "portable.artillery.modifier.commander", "commander"))
+    return tuple(mods)
+
+
+def artillery_reach(art: ArtilleryType) -> int:
+    """portable.artillery.ranges: the gun class's reach in squares."""
+    return art.range
+
+
+def landing_on(score: int, house: HouseRules) -> str:
     """portable.artillery.landing: ``target``, ``front`` (short), ``behind`` (over) or ``none``."""
-    table = world.house.artillery_landing
+    table = house.artillery_landing
     if score >= table.on_target:
         return "target"
     if score in table.in_front:
@@ -44,6 +73,11 @@ def landing(score: int, world: World) -> str:
     if score in table.behind:
         return "behind"
     return "none"
+
+
+def landing(score: int, world: World) -> str:
+    """:func:`landing_on` with the house rules of ``world``."""
+    return landing_on(score, world.house)
 
 
 def landing_square(world: World, gun: Square, square: Square, where: str) -> Square | None:
@@ -95,9 +129,10 @@ def plan_bombard(
     art = world.types.artillery[gun.artillery or "field"]
     square = target.pos
     d = distance(gun.pos, square)
-    if d > art.range:
+    reach = artillery_reach(art)
+    if not in_reach(d, reach):
         return Refusal(
-            f"{label(square)} is {d} squares away, range {art.range}", "portable.artillery.ranges"
+            f"{label(square)} is {d} squares away, range {reach}", "portable.artillery.ranges"
         )
     if not in_arc(gun.pos, gun.facing, square):
         return Refusal(f"{label(square)} is outside the 90-degree arc", "portable.artillery.arc")
@@ -114,20 +149,15 @@ def plan_bombard(
                 f"{gun.name} fires only directly and cannot see {label(square)}",
                 "portable.artillery.direct_only",
             )
-    am = world.house.artillery_modifiers
-    mods: list[Modifier] = []
-    if in_cover(world, target):
-        mods.append(Modifier(am["cover"], "portable.artillery.modifier.cover", "target in cover"))
-    if observed(world, state, gun, square):
-        mods.append(Modifier(am["observed"], "portable.artillery.modifier.observed", "observed"))
-    if gun.target_before == [square[0], square[1]]:
-        mods.append(
-            Modifier(am["same_target"], "portable.artillery.modifier.same_target", "same target")
-        )
-    if commander_near(world, state, gun.side, gun.pos):
-        mods.append(Modifier(am["commander"], "portable.artillery.modifier.commander", "commander"))
+    mods = artillery_modifiers(
+        world.house,
+        cover=in_cover(world, target),
+        observed=observed(world, state, gun, square),
+        same_target=gun.target_before == [square[0], square[1]],
+        commander=commander_near(world, state, gun.side, gun.pos),
+    )
     direct = sees and not in_cover(world, target)
-    return ArtilleryPlan(gun.uid, target.uid, square, tuple(mods), direct)
+    return ArtilleryPlan(gun.uid, target.uid, square, mods, direct)
 
 
 def bombard_options(world: World, state: PortableState, gun: Unit) -> list[ArtilleryPlan]:
@@ -191,7 +221,7 @@ def resolve_artillery(world: World, state: PortableState) -> list[Event]:
             continue
         die = state.rng.d(6)
         mod = total(plan.mods)
-        where = landing(die + mod, world)
+        where = landing_on(die + mod, world.house)
         at = landing_square(world, gun.pos, square, where)
         shell = "gas shell" if decl["how"] == "gas" else "fire"
         fire = "direct" if plan.direct else "indirect"
@@ -229,7 +259,10 @@ def resolve_artillery(world: World, state: PortableState) -> list[Event]:
                     "portable.artillery.hits_all",
                 )
             )
-            events += resolve_hit(world, state, victim, "portable.artillery.landing")
+            art = world.types.artillery[gun.artillery or "field"]
+            events += resolve_hit(
+                world, state, victim, "portable.artillery.landing", can_destroy_tanks(art)
+            )
     state.flow.declared = []
     return events
 

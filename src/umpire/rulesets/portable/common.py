@@ -29,6 +29,11 @@ def total(mods: tuple[Modifier, ...] | list[Modifier]) -> int:
     return sum(m.value for m in mods)
 
 
+def in_reach(squares: float, reach: int) -> bool:
+    """portable.fire.range, portable.artillery.ranges: a target ``squares`` away is in reach."""
+    return squares <= reach
+
+
 def mods_text(mods: tuple[Modifier, ...] | list[Modifier]) -> str:
     return ", ".join(f"{m.value:+d} {m.text}" for m in mods if m.value) or "no modifiers"
 

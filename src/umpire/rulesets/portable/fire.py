@@ -13,14 +13,16 @@ from umpire.rulesets.portable.common import (
     commander_near,
     edge_ok,
     in_cover,
+    in_reach,
     kind,
     mods_text,
     standing,
     total,
 )
-from umpire.rulesets.portable.hits import resolve_hit
+from umpire.rulesets.portable.config import HouseRules
+from umpire.rulesets.portable.hits import can_destroy_tanks, resolve_hit
 from umpire.rulesets.portable.state import PortableState, Unit
-from umpire.rulesets.portable.units import ARTILLERY, TURRETED
+from umpire.rulesets.portable.units import ARTILLERY, TURRETED, WeaponType
 from umpire.rulesets.portable.world import World
 
 
@@ -41,6 +43,41 @@ class FirePlan(NamedTuple):
 def hit_on(die: int, mods: int, need: int) -> bool:
     """portable.fire.hit_score: the modified die scores ``need`` (5) or more."""
     return die + mods >= need
+
+
+# -- the pure rules of a shot: plan_fire plays with these, and so does the odds calculator --
+def fire_modifiers(
+    house: HouseRules, *, cover: bool, moved: bool, commander: bool
+) -> tuple[Modifier, ...]:
+    """portable.fire.modifier.*: the modifiers on every die of a shot at a ground target, given
+    whether the target is in cover, the firer moved this turn and a commander is with it."""
+    fmods = house.fire_modifiers
+    mods: list[Modifier] = []
+    if cover:
+        mods.append(Modifier(fmods["cover"], "portable.fire.modifier.cover", "target in cover"))
+    if not moved:
+        mods.append(Modifier(fmods["not_moved"], "portable.fire.modifier.not_moved", "not moved"))
+    if commander:
+        mods.append(Modifier(fmods["commander"], "portable.fire.modifier.commander", "commander"))
+    return tuple(mods)
+
+
+def fire_need(house: HouseRules) -> int:
+    """portable.fire.hit_score: the modified score each die needs."""
+    return house.fire_hit
+
+
+def fire_dice(weapon: WeaponType) -> int:
+    """portable.fire.machine_gun_dice: dice rolled by one shot (three for machine guns)."""
+    return weapon.dice
+
+
+def fire_reach(weapon: WeaponType, *, woods_to_woods: bool = False) -> tuple[int, str]:
+    """portable.fire.range: the weapon's reach in squares and the rule behind it;
+    portable.terrain.woods.range: one square from woods into woods."""
+    if woods_to_woods:
+        return min(weapon.range, 1), "portable.terrain.woods.range"
+    return weapon.range, "portable.fire.range"
 
 
 def cannot_fire(world: World, state: PortableState, unit: Unit) -> Refusal | None:
@@ -104,14 +141,12 @@ def plan_fire(world: World, state: PortableState, unit: Unit, target: Unit) -> F
         return Refusal(f"{target.name} is not an enemy target", "portable.fire.range")
     d = distance(unit.pos, target.pos)
     arc_ok = kind(world, unit) in TURRETED or in_arc(unit.pos, unit.facing, target.pos)
-    fmods = world.house.fire_modifiers
     if target.air:
         return _plan_at_aircraft(world, state, unit, target, weapon_id, d, arc_ok)
-    reach = weapon.range
-    rule = "portable.fire.range"
-    if world.kind(unit.pos) == "woods" and world.kind(target.pos) == "woods":
-        reach, rule = min(reach, 1), "portable.terrain.woods.range"
-    if d > reach:
+    reach, rule = fire_reach(
+        weapon, woods_to_woods=world.kind(unit.pos) == "woods" and world.kind(target.pos) == "woods"
+    )
+    if not in_reach(d, reach):
         return Refusal(f"{target.name} is {d} squares away, range {reach}", rule)
     if not arc_ok:
         return Refusal(
@@ -133,22 +168,21 @@ def plan_fire(world: World, state: PortableState, unit: Unit, target: Unit) -> F
         return Refusal(
             f"no direct line of sight to {label(target.pos)}", "portable.fire.line_of_sight"
         )
-    mods: list[Modifier] = []
-    if in_cover(world, target):
-        mods.append(Modifier(fmods["cover"], "portable.fire.modifier.cover", "target in cover"))
-    if not unit.moved:
-        mods.append(Modifier(fmods["not_moved"], "portable.fire.modifier.not_moved", "not moved"))
-    if commander_near(world, state, unit.side, unit.pos):
-        mods.append(Modifier(fmods["commander"], "portable.fire.modifier.commander", "commander"))
+    mods = fire_modifiers(
+        world.house,
+        cover=in_cover(world, target),
+        moved=unit.moved,
+        commander=commander_near(world, state, unit.side, unit.pos),
+    )
     return FirePlan(
         unit.uid,
         target.uid,
         target.pos,
         weapon_id,
-        weapon.dice,
-        tuple(mods),
-        world.house.fire_hit,
-        weapon.destroys_tanks,
+        fire_dice(weapon),
+        mods,
+        fire_need(world.house),
+        can_destroy_tanks(weapon),
         False,
     )
 

@@ -8,18 +8,39 @@ from typing import cast
 from umpire.core.events import Event, note, roll
 from umpire.geometry.squaregrid import Square, label
 from umpire.rulesets.portable.common import cargo_of, commander_near, enemies_of, kind
-from umpire.rulesets.portable.config import Quality
+from umpire.rulesets.portable.config import HouseRules, Quality
 from umpire.rulesets.portable.state import PortableState, Unit
-from umpire.rulesets.portable.units import TANKS
+from umpire.rulesets.portable.units import TANKS, ArtilleryType, WeaponType
 from umpire.rulesets.portable.world import World
 
 
-def quality_result(die: int, quality: str, world: World) -> str:
+# -- the pure rules of a hit: the game plays with these, and so does the odds calculator ----
+def loses_sp_on(quality: str, house: HouseRules) -> int:
+    """portable.hit.quality: the highest quality die on which a unit of ``quality`` loses 1 SP."""
+    return house.hit_loses_sp[cast(Quality, quality)]
+
+
+def hit_quality_result(die: int, quality: str, house: HouseRules) -> str:
     """portable.hit.quality: ``lose_sp`` on a low roll for the unit's quality, else
     ``retreat_or_lose`` (portable.hit.retreat_or_lose)."""
-    return (
-        "lose_sp" if die <= world.house.hit_loses_sp[cast(Quality, quality)] else "retreat_or_lose"
-    )
+    return "lose_sp" if die <= loses_sp_on(quality, house) else "retreat_or_lose"
+
+
+def quality_result(die: int, quality: str, world: World) -> str:
+    """:func:`hit_quality_result` with the house rules of ``world``."""
+    return hit_quality_result(die, quality, world.house)
+
+
+def can_destroy_tanks(weapon: WeaponType | ArtilleryType) -> bool:
+    """portable.fire.destroy_tanks: small arms and machine guns cannot destroy tanks; every
+    other weapon, and every gun of the artillery, can."""
+    return isinstance(weapon, ArtilleryType) or weapon.destroys_tanks
+
+
+def hit_takes_effect(destroys_tanks: bool, target_kind: str) -> bool:
+    """portable.fire.destroy_tanks: a hit by a weapon that cannot destroy tanks has no effect
+    on a tank; any other hit is resolved (the quality die)."""
+    return destroys_tanks or target_kind not in TANKS
 
 
 def resolve_hit(
@@ -45,7 +66,7 @@ def _hit_one(
         return []
     if unit.air:
         return lose_sp(world, state, unit, cause, "hit")
-    if not destroys_tanks and kind(world, unit) in TANKS:
+    if not hit_takes_effect(destroys_tanks, kind(world, unit)):
         return [
             note(
                 "no_effect",
@@ -55,8 +76,8 @@ def _hit_one(
             )
         ]
     die = state.rng.d(6)
-    limit = world.house.hit_loses_sp[cast(Quality, unit.quality)]
-    result = quality_result(die, unit.quality, world)
+    limit = loses_sp_on(unit.quality, world.house)
+    result = hit_quality_result(die, unit.quality, world.house)
     events = [
         roll(
             "portable.hit.quality",
