@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from umpire.core.actions import Action
 from umpire.core.game import Game
-from umpire.rulesets.sevendays.reactions import reaction_options
+from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot
+from umpire.rulesets.sevendays.reactions import reaction_need, reaction_options
 
 from ..conftest import MakeGame, unit
 
@@ -100,3 +101,23 @@ def test_declared_shot_waits_for_the_reaction(make_game: MakeGame) -> None:
     assert game.state.flow.pending == Action("fire", unit="nato-c", target="pact-t")
     events = game.apply(Action("no_react"))
     assert any(e.get("rule") == "sevendays.fire.base" for e in events)
+
+
+# rules: sevendays.reaction.recce
+def test_recce_reacts_on_3_plus_counting_markers_not_tokens(make_game: MakeGame) -> None:
+    # a Scorpion (recce) reacting to infantry in cover: an ordinary unit would need 5+
+    # (plus its tokens and markers); the recce needs 3+, one more per marker only
+    game = make_game(
+        nato=[unit("s", "scorpion", 36, 10), unit("c", "chieftain-mk5", 40, 10)],
+        pact=[unit("r", "motor-rifles", 36, 25), unit("t", "t64b", 60, 44)],
+        terrain=[{"id": "scrub", "kind": "rough", "rect": [33, 23, 39, 27]}],
+    )
+    world, state = game.ruleset.world(game.state), game.state  # type: ignore[attr-defined]
+    recce, tank, rifles = state.units["nato-s"], state.units["nato-c"], state.units["pact-r"]
+    recce.tokens, recce.markers = 2, 1
+    tank.tokens, tank.markers = 2, 1
+    plan = plan_shot(world, state, recce, rifles, "gun", reaction=True)
+    tank_plan = plan_shot(world, state, tank, rifles, "gun", reaction=True)
+    assert isinstance(plan, ShotPlan) and isinstance(tank_plan, ShotPlan)
+    assert reaction_need(world, state, recce, rifles, plan) == 4  # 3 + 1 marker
+    assert reaction_need(world, state, tank, rifles, tank_plan) == 8  # 5 + 2 tokens + 1 marker

@@ -27,12 +27,14 @@ from umpire.rulesets.sevendays.scenario import load_nation
 from umpire.rulesets.sevendays.special import can_exit
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.state import other as other_side
+from umpire.rulesets.sevendays.transport import passengers
 from umpire.rulesets.sevendays.world import World
 
 SHOT_WORTH = 0.08  # a shot whose value is below this is not worth the action
 REACTION_SHORTLIST = 5  # nearest units weighed as reactors (besides every ATGM carrier)
 
 AMBUSH_RANGE = 24.0
+DISMOUNT_RANGE = 18.0
 UNUSED_CARDS = ("communications", "tank_missile")  # this player never plays them
 
 # what a place on a table is worth apart from the enemy (nearest objective, cover): static,
@@ -181,6 +183,17 @@ class SevenDaysScripted:
         return Action("activate", unit=unit.uid)
 
     @staticmethod
+    def _time_to_dismount(world: World, state: SevenDaysState, carrier: Unit) -> bool:
+        """Dismount within 18" of the enemy or 8" of an objective."""
+        near_enemy = any(
+            math.dist(e.pos, carrier.pos) <= DISMOUNT_RANGE
+            for e in state.alive()
+            if e.side != carrier.side
+        )
+        near_goal = any(math.dist(o.at, carrier.pos) <= 8.0 for o in world.scenario.spec.objectives)
+        return near_enemy or near_goal
+
+    @staticmethod
     def _may_show(state: SevenDaysState, unit: Unit) -> bool:
         """A hidden unit waits in ambush until an enemy comes within 24"."""
         if not unit.hidden:
@@ -196,6 +209,10 @@ class SevenDaysScripted:
         if can_exit(world, unit):
             self.last_reason = f"{unit.name} breaks through: leave by the enemy's edge"
             return Action("exit", unit=unit.uid)
+        riders = passengers(state, unit)
+        if riders and self._time_to_dismount(world, state, unit):
+            self.last_reason = f"{unit.name} is close to the fight: its infantry dismounts"
+            return Action("disembark", unit=unit.uid, target=riders[0].uid)
         if self._shaken(world, unit) and act.actions_left == 2:
             if fall_back_point(world, state, unit) is not None:
                 self.last_reason = f"{unit.name} is shaken: fall back and shed a marker"

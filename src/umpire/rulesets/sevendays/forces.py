@@ -621,7 +621,7 @@ def deploy_force(
 
     Scenarios have no deployment-zone field, so the zone is the band within 12" of the table
     edge the side's own scenario units start nearest to. Units are spread evenly along it in
-    force order, vehicles 4" in from the edge, each passenger 3" in front of its APC; nobody is
+    force order, vehicles 4" in from the edge, each passenger embarked in its APC; nobody is
     put on terrain that is not open going for it (falling back to passable terrain), and no two
     units closer than 2.5". A force without a commander gets its dearest unit that is not an
     APC as commander. The force is checked first (its own points limit applies).
@@ -677,17 +677,8 @@ def deploy_force(
             )
         placed.append(spot[1])
         specs.append(_spec(head, spot[1], commander))
-        for rider in group[1:]:
-            found = _free_spot(
-                table, placed, rider.profile, spot[0][0], spot[0][1] + 3.0, depth_limit, to_table
-            )
-            if found is None:
-                raise DataFileError(
-                    f"{where}: no room to deploy {rider.profile.name} ({rider.id}) within "
-                    f'{depth_limit:g}" of the {edge} edge'
-                )
-            placed.append(found[1])
-            specs.append(_spec(rider, found[1], commander))
+        for rider in group[1:]:  # passengers start in their transport
+            specs.append({**_spec(rider, spot[1], commander), "embarked_in": head.id})
     return specs
 
 

@@ -19,6 +19,7 @@ from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.firing import Refusal
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.transport import ride_along
 from umpire.rulesets.sevendays.world import World
 
 SPEED_RULE = {
@@ -231,6 +232,7 @@ def do_move(world: World, state: SevenDaysState, unit: Unit, speed: str, dest: V
         unit.facing = round(bearing(start, final), 1)
     unit.x, unit.y = final
     unit.dug_in = False  # sevendays.scenario.dug_in: moving gives up the dug-in position
+    ride_along(state, unit)
     state.touch()
     events.append(
         note(

@@ -72,9 +72,17 @@ def reaction_need(
     world: World, state: SevenDaysState, reactor: Unit, activator: Unit, plan: ShotPlan
 ) -> int:
     """Rules sevendays.reaction.target and sevendays.reaction.tokens_markers."""
+    if "recce" in world.profile(reactor).traits:
+        return recce_score(reactor.markers)
     covered = world.in_cover(activator) or sight(world, state, reactor, activator).obscured
     extra = reactor.tokens + reactor.markers if world.house.reaction_tokens_and_markers else 0
     return reaction_score(world.is_foot(activator), covered, plan.weapon_kind == "atgm", extra)
+
+
+def recce_score(markers: int) -> int:
+    """Rule sevendays.reaction.recce: a recce unit reacts on 3+ whatever it reacts to, worse
+    only by its morale markers (never by its tokens)."""
+    return 3 + markers
 
 
 def reaction_score(activator_foot: bool, covered: bool, atgm: bool, extra: int = 0) -> int:

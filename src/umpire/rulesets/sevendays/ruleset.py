@@ -14,7 +14,7 @@ from umpire.core.events import Event, note
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import Outcome, RulesetMeta
 from umpire.geometry.table import bearing, in_arc
-from umpire.rulesets.sevendays import cards, special
+from umpire.rulesets.sevendays import cards, special, transport
 from umpire.rulesets.sevendays import scenario as scenarios
 from umpire.rulesets.sevendays.combat import resolve_shot
 from umpire.rulesets.sevendays.config import house_rules
@@ -29,6 +29,7 @@ from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.morale import battlegroup_check, house_fired
 from umpire.rulesets.sevendays.movement import check_move, do_move, fall_back_point, move_options
 from umpire.rulesets.sevendays.odds import shot_odds
+from umpire.rulesets.sevendays.orbat import UnitType
 from umpire.rulesets.sevendays.reactions import (
     any_reaction,
     reaction_option,
@@ -53,6 +54,8 @@ ACTION_COST = {
     "morale": 2,
     "fall_back": 2,
     "exit": 1,
+    "embark": 1,
+    "disembark": 1,
 }
 
 
@@ -163,6 +166,13 @@ class SevenDays:
             )
         ]
         state.setup_events += special.set_up(world, state)
+        for side, side_spec in spec.sides.items():
+            for u in side_spec.units:
+                if u.embarked_in is not None:
+                    rider = units[f"{side}-{u.id}"]
+                    state.setup_events += transport.embark(
+                        state, rider, units[f"{side}-{u.embarked_in}"]
+                    )
         if options.get("cards", spec.cards):
             state.setup_events += cards.deal(state)
             state.flow.phase = "swap"  # sevendays.cards.deal: exchanges before turn 1
@@ -211,6 +221,16 @@ class SevenDays:
         return self._act_actions(world, state)
 
     @staticmethod
+    def _may_embark(world: World, state: SevenDaysState, unit: Unit) -> bool:
+        """Rule sevendays.transport.combos: infantry may move or fire and embark; a support
+        team may fire and embark, but not move and embark."""
+        act = state.flow.activation
+        if act is None or not world.is_foot(unit):
+            return False
+        profile = world.profile(unit)
+        return not (profile.type is UnitType.SUPPORT and act.moved)
+
+    @staticmethod
     def _reserves(world: World, state: SevenDaysState) -> list[Unit]:
         """Reserve units of the side with the initiative that may come on now."""
         if not world.has_reserves or state.flow.turn < world.scenario.spec.reserves_from:
@@ -257,6 +277,15 @@ class SevenDays:
                 out.append(Action("fall_back", unit=unit.uid))
         if special.can_exit(world, unit):
             out.append(Action("exit", unit=unit.uid))
+        if self._may_embark(world, state, unit):
+            out += [
+                Action("embark", unit=unit.uid, target=c.uid)
+                for c in transport.carriers_near(world, state, unit)
+            ]
+        out += [
+            Action("disembark", unit=unit.uid, target=r.uid)
+            for r in transport.passengers(state, unit)
+        ]
         out.append(Action("end", unit=unit.uid))
         return out
 
@@ -454,6 +483,23 @@ class SevenDays:
             plan = self._plan(world, state, unit, target, weapon)
             if isinstance(plan, Refusal):
                 raise IllegalActionError(plan.reason, plan.rule)
+        elif kind == "embark":
+            carrier = state.units.get(action.target or "")
+            if (
+                carrier is None
+                or not self._may_embark(world, state, unit)
+                or carrier not in transport.carriers_near(world, state, unit)
+            ):
+                raise IllegalActionError(
+                    f'{unit.name} cannot embark there (a friendly transport with room within 2")',
+                    "sevendays.transport.embark",
+                )
+        elif kind == "disembark":
+            rider = state.units.get(action.target or "")
+            if rider is None or rider.carried_by != unit.uid:
+                raise IllegalActionError(
+                    f"{unit.name} carries no {action.target!r}", "sevendays.transport.disembark"
+                )
         elif kind == "exit" and not special.can_exit(world, unit):
             raise IllegalActionError(
                 f"{unit.name} is not at the edge it must break out by",
@@ -503,6 +549,11 @@ class SevenDays:
             return resolve_shot(world, state, plan)
         if kind == "morale":
             return battlegroup_check(world, state, unit)
+        if kind == "embark":
+            act.actions_left = 0  # the passenger is off the table: its activation is over
+            return transport.embark(state, unit, state.units[action.target or ""])
+        if kind == "disembark":
+            return transport.disembark(world, state, state.units[action.target or ""])
         if kind == "exit":
             unit.status = "exited"
             state.touch()

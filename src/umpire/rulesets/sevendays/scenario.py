@@ -63,9 +63,8 @@ class UnitSpec(BaseModel):
     commander: bool = False
     hidden: bool = False  # deploys as a hidden marker (sevendays.scenario.hidden_deployment)
     dug_in: bool = False  # dug in and waiting (sevendays.scenario.dug_in)
-    reserve: bool = (
-        False  # off table; enters at ``at`` when activated (sevendays.scenario.reserves)
-    )
+    reserve: bool = False  # off table; enters at ``at`` (sevendays.scenario.reserves)
+    embarked_in: str | None = None  # id of the side's transport it starts in
 
 
 class SideSpec(BaseModel):
@@ -135,10 +134,39 @@ class Scenario:
                         "(attack helicopters and mortars are not implemented in this version)"
                     )
                 self.profiles[f"{orbat.nation}/{unit.profile}"] = profile
+                if unit.embarked_in is not None:
+                    self._check_rider(side, side_spec, index, unit, profile, orbat)
                 if not self.table.inside(*unit.at):
                     raise DataFileError(
                         f"{source}: field sides.{side}.units.{index}.at: {unit.at} is off the table"
                     )
+
+    def _check_rider(
+        self,
+        side: str,
+        side_spec: SideSpec,
+        index: int,
+        unit: UnitSpec,
+        profile: UnitProfile,
+        orbat: Orbat,
+    ) -> None:
+        """Rule sevendays.transport.capacity: a passenger starts in a transport with room."""
+        where = f"{self.source}: field sides.{side}.units.{index}.embarked_in"
+        carrier = next((u for u in side_spec.units if u.id == unit.embarked_in), None)
+        if carrier is None:
+            raise DataFileError(f"{where}: no unit {unit.embarked_in!r} on this side")
+        carrier_profile = orbat.profile(carrier.profile)
+        traits = carrier_profile.traits
+        seats = 2 if "apc_plus" in traits else 1 if traits & {"apc", "apc_minus"} else 0
+        riders = sum(1 for u in side_spec.units if u.embarked_in == carrier.id)
+        if not profile.is_foot:
+            raise DataFileError(f"{where}: only infantry and support teams ride in transports")
+        if seats == 0 or riders > seats:
+            raise DataFileError(
+                f"{where}: {carrier_profile.name} carries {seats} unit(s), not {riders}"
+            )
+        if "apc_minus" in traits and profile.type is not UnitType.SUPPORT:
+            raise DataFileError(f"{where}: {carrier_profile.name} carries support teams only")
 
     @property
     def id(self) -> str:

@@ -51,12 +51,13 @@ class Unit:
     facing: float  # degrees, 0 = +x (east), 90 = +y (north)
     tokens: int = 0  # command tokens placed on it this turn (activations and reactions)
     markers: int = 0  # morale markers
-    status: str = "active"  # active | destroyed | removed (by morale) | reserve | exited
+    status: str = "active"  # active | destroyed | removed (morale) | reserve | exited | embarked
     wreck: bool = False
     commander: bool = False
     hidden: bool = False  # a hidden marker the enemy sees only as ``marker``
     marker: str | None = None  # the opaque id the enemy knows a hidden marker by
     dug_in: bool = False
+    carried_by: str | None = None  # the transport it rides in (status "embarked")
 
     @property
     def alive(self) -> bool:

@@ -16,7 +16,7 @@ def pool_size(world: World, state: SevenDaysState, side: str) -> int:
     """Rules sevendays.tokens.pool / .apc / .commander."""
     size = 0
     for unit in state.units.values():
-        if unit.alive and unit.side == side:
+        if (unit.alive or unit.status == "embarked") and unit.side == side:
             if world.generates_token(unit):
                 size += 1
             if unit.commander:

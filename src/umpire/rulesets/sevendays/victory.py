@@ -15,23 +15,25 @@ def check_break(world: World, state: SevenDaysState) -> list[Event]:
     point (both at once is a draw)."""
     if state.flow.outcome is not None:
         return []
+    from umpire.rulesets.sevendays.transport import bail_out
+
+    bailed = bail_out(world, state)
     # losses change only when a unit leaves the table: count them before summing BP
     gone = sum(1 for u in state.units.values() if u.status in ("destroyed", "removed", "exited"))
     if state.checked_losses == gone:
-        return []
+        return bailed
     from umpire.rulesets.sevendays.special import breakthrough_made
 
     if breakthrough_made(world, state):
         attacker = world.scenario.spec.attacker
         assert attacker is not None
-        return finish(world, state, attacker, "breakthrough")
+        return bailed + finish(world, state, attacker, "breakthrough")
     broken = [s for s in SIDES if world.lost_bp(state, s) >= world.break_point(state, s)]
     if not broken:
         state.checked_losses = gone
-    if not broken:
-        return []
+        return bailed
     winner = "draw" if len(broken) == 2 else other(broken[0])
-    return finish(world, state, winner, "break point reached", broken=broken)
+    return bailed + finish(world, state, winner, "break point reached", broken=broken)
 
 
 def objectives_held(world: World, state: SevenDaysState) -> dict[str, str | None]:
