@@ -230,3 +230,36 @@ def test_human_against_the_ai_sees_no_hidden_enemy_units() -> None:
         text=True,
     )
     assert "deploys hidden as" in shown.stdout  # NATO sees its own markers
+
+
+def test_serve_starts_the_web_table_on_loopback(tmp_path: Path) -> None:
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = tmp_path / "games.sqlite3"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "umpire", "serve", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rulesets") as reply:
+                    data = json.loads(reply.read())
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise
+                time.sleep(0.2)
+        assert {r["id"] for r in data} == {"sevendays", "portable"}
+        assert db.exists()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -219,6 +219,10 @@ def battle(
     pact_force: Annotated[
         Path | None, typer.Option(help="Seven Days: the Pact fields this force.")
     ] = None,
+    cards: Annotated[
+        bool | None,
+        typer.Option("--cards/--no-cards", help="Seven Days: Tactical Advantage cards on or off."),
+    ] = None,
 ) -> None:
     """Play a battle, AI vs AI by default, showing every activation and die roll."""
     try:
@@ -231,6 +235,10 @@ def battle(
                 raise UmpireError(f"{ruleset_id} has no house rules to override")
             options["house_rules"] = loader(house_rules)
         sides = _side_kinds(ruleset.meta.players, side or [], {"nato": nato, "pact": pact})
+        if cards is not None:
+            if ruleset_id != "sevendays":
+                raise UmpireError(f"{ruleset_id} has no Tactical Advantage cards")
+            options["cards"] = cards
         forces = {k: str(v) for k, v in (("nato", nato_force), ("pact", pact_force)) if v}
         if forces:
             prepare = getattr(ruleset, "prepare_options", None)
@@ -583,6 +591,25 @@ def force_import(
     for line in report.lines():
         console.print(line, markup=False)
     console.print(f"{len(force.units)} entries written to {out}")
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str, typer.Option(help="Address to listen on (loopback unless you say otherwise).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.")] = 8000,
+    db: Annotated[
+        Path | None, typer.Option(help="SQLite file (default: in your user data directory).")
+    ] = None,
+) -> None:
+    """Play in the browser: the web table, every game kept in SQLite."""
+    from umpire.server.main import serve as run_server
+
+    try:
+        run_server(host=host, port=port, db=db)
+    except UmpireError as exc:
+        raise _fail(str(exc)) from None
 
 
 @app.command()

@@ -64,11 +64,11 @@ class SevenDays:
 
     meta = RulesetMeta(
         id="sevendays",
-        version="0.1",
+        version="0.2",
         title="Seven Days to the River Rhine",
         players=("nato", "pact"),
         chance="sampled",
-        information="perfect",
+        information="imperfect",  # hidden deployment and the cards in hand
     )
 
     def __init__(self) -> None:

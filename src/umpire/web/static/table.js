@@ -207,9 +207,10 @@ function shortName(u) {
 function drawUnit(layer, u, G, board, ctx) {
   const [x, y] = G.pt(u.x, u.y);
   const aff = u.side === S.viewer ? "F" : "H";
+  // off the table (reserve, embarked, exited, removed): nothing to draw; a wreck stays
+  if (u.status && u.status !== "active" && !u.wreck) return;
   const g = el("g", { class: "unit" + (u.side === S.viewer ? " own" : " enemy") + (u.active ? " active" : "") + (S.selected === u.id ? " selected" : ""), "data-unit": u.id, transform: `translate(${x.toFixed(3)} ${y.toFixed(3)})` }, layer);
-  if (u.status && u.status !== "active") {  // only a wreck stays on the table (not reserves)
-    if (!u.wreck) return;
+  if (u.status && u.status !== "active") {
     const s = G.sym / 2.3;
     el("ellipse", { cx: 0.4 * s, cy: -0.6 * s, rx: 1.1 * s, ry: 0.7 * s, fill: "rgba(60,60,60,0.45)" }, g);
     el("rect", { x: -0.9 * s, y: -0.5 * s, width: 1.8 * s, height: 1.0 * s, rx: 0.2 * s, fill: "#2b2b2b", stroke: "#000", "stroke-width": 0.05 * s, transform: `rotate(${-u.facing})` }, g);
