@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -246,3 +247,20 @@ def test_odds_command_json() -> None:
         text=True,
     )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_portable_odds_honour_a_house_rules_file(tmp_path: Path) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text("fire_hit: 4\n", encoding="utf-8")
+    base = ["odds", "portable", "--firer", "infantry", "--target", "infantry", "--range", "2"]
+
+    def p_hit(*extra: str) -> float:
+        out = subprocess.run(
+            [sys.executable, "-m", "umpire", *base, "--json", *extra],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return float(json.loads(out.stdout)["p_hit"])
+
+    assert p_hit("--house-rules", str(house)) > p_hit()

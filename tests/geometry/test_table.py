@@ -26,6 +26,7 @@ def test_woods_between_two_units_block_sight() -> None:
     assert not table.terrain_blocks((10, 10), (10, 40))
 
 
+# rules: sevendays.los.area_edge
 def test_unit_at_the_edge_of_woods_sees_out_but_not_from_deep_inside() -> None:
     table = Table(72, 48, [Area("w", WOODS, _rect(30, 20, 40, 40))])
     # 1.5" inside the southern edge: the line runs 1.5" through the wood -> sees out

@@ -65,6 +65,11 @@ def odds_answer(
     if firer is None or target is None or range is None:
         raise UmpireError("give --firer, --target and --range")
     changed = {k: v for k, v in options.items() if DEFAULTS.get(k) != v}
+    if house_rules is not None:
+        loader = getattr(ruleset, "load_house_rules", None)
+        if loader is None:
+            raise UmpireError(f"{ruleset_id} has no house rules to override")
+        changed["house"] = loader(house_rules)
     data: dict[str, Any] = answer(firer=firer, target=target, range=range, **changed)
     lines = [f"{firer} at {target}, range {range:g}:"]
     for key, value in data.items():
