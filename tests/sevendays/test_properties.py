@@ -39,7 +39,7 @@ def test_random_play_keeps_invariants(seed: int, agent_seed: int) -> None:
                 assert action.unit not in dead
         action = agent.choose(game, legal)
         game.apply(action)
-        dead |= {u.uid for u in state.units.values() if not u.alive}
+        dead |= {u.uid for u in state.units.values() if u.status in ("destroyed", "removed")}
         _check(game.state, w, h, dead)
         steps += 1
     assert game.is_over, "a game must end (turn limit)"
@@ -59,3 +59,40 @@ def test_same_seed_same_record(seed: int) -> None:
         return [a.to_dict() for a in game.record.actions], game.events
 
     assert run() == run()
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    scenario=st.sampled_from(["capture", "breakthrough", "escalating-engagement"]),
+    seed=st.integers(0, 10_000),
+    agent_seed=st.integers(0, 10_000),
+)
+def test_random_play_in_every_scenario_keeps_the_special_rules(
+    scenario: str, seed: int, agent_seed: int
+) -> None:
+    """Cards, hidden markers, reserves and transports under random legal play."""
+    game = umpire.new_game(f"sevendays/{scenario}", seed=seed)
+    agent = RandomAgent(agent_seed)
+    steps = 0
+    while not game.is_over and steps < 3000:
+        state = game.state
+        legal = game.legal_actions()
+        assert legal
+        hidden = {u.uid for u in state.units.values() if u.hidden}
+        for action in legal:
+            assert action.target not in hidden or action.kind == "embark"
+        game.apply(agent.choose(game, legal))
+        state = game.state
+        for u in state.units.values():
+            if u.status == "embarked":
+                carrier = state.units[u.carried_by or ""]
+                assert carrier.alive and carrier.pos == u.pos
+            assert u.markers >= 0
+        assert all(p >= 0 for p in state.flow.pools.values())
+        if state.cards is not None:
+            assert all(len(h) <= 5 for h in state.cards["hands"].values())
+            total = len(state.cards["deck"]) + len(state.cards["discard"])
+            total += sum(len(h) for h in state.cards["hands"].values()) + len(state.cards["chain"])
+            assert total == 17  # no card is lost or duplicated
+        steps += 1
+    assert game.is_over

@@ -179,11 +179,7 @@ def _about_to_go(world: World, unit: Unit) -> bool:
 def _reserve_choices(state: SevenDaysState, world: World, side: str) -> list[str]:
     nation = world.scenario.spec.sides[side].nation  # type: ignore[index]
     units = load_nation(nation).units
-    return [
-        u.id
-        for u in units
-        if (u.type is UnitType.MBT or u.type is UnitType.INFANTRY) and "mortar" not in u.traits
-    ]
+    return [u.id for u in units if u.type is UnitType.MBT or u.type is UnitType.INFANTRY]
 
 
 def playable(

@@ -54,9 +54,17 @@ def conversion_markers(dice: Sequence[int], need: int) -> int:
     return sum(1 for d in dice if d >= need)
 
 
+def mortar_damage(die: int) -> int:
+    """Rule sevendays.mortar.damage: a mortar's damage die is halved (rounded down, at least
+    1), so with the house table it can only damage."""
+    return max(1, die // 2)
+
+
 def resolve_vehicle_hit(
     world: World, state: SevenDaysState, plan: ShotPlan, target: Unit
 ) -> list[Event]:
+    if plan.weapon.mortar:
+        return _mortar_vehicle_hit(world, state, target)
     armour = world.profile(target).armour
     assert armour is not None
     value = armour.front if plan.front else armour.side
@@ -126,6 +134,33 @@ def resolve_vehicle_hit(
     else:
         events += add_markers(world, state, target, row.markers, "sevendays.hit.damage", "damaged")
     return events
+
+
+def _mortar_vehicle_hit(world: World, state: SevenDaysState, target: Unit) -> list[Event]:
+    die = state.rng.d(6)
+    row = damage_row(world.house.damage_table, mortar_damage(die))
+    house_fired(state, "sevendays.hit.damage")
+    events: list[Event] = [
+        roll(
+            "sevendays.mortar.damage",
+            f"mortar hit on {target.name}: no penetration roll; damage d6 {die} halved to "
+            f"{mortar_damage(die)} -> {row.result}",
+            [die],
+            mortar_damage(die),
+            None,
+            row.result == "destroyed",
+            unit=target.uid,
+        )
+    ]
+    if row.result == "destroyed":
+        target.status = "destroyed"
+        target.wreck = True
+        state.touch()
+        events.append(note("destroyed", f"{target.name} is destroyed", "sevendays.mortar.damage"))
+        return events
+    return events + add_markers(
+        world, state, target, row.markers, "sevendays.mortar.damage", "damaged"
+    )
 
 
 def resolve_foot_hits(

@@ -18,6 +18,7 @@ from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 
 CLOSE_RANGE = 12.0
+MORTAR_WEAPON = Weapon(value=0, mortar=True)  # sevendays.mortar.fire: no penetration value
 
 
 class Modifier(NamedTuple):
@@ -79,7 +80,9 @@ def weapon_for(profile: UnitProfile, kind: str) -> tuple[Weapon, int] | None:
         if profile.atgm is None:
             return None
         return profile.atgm.weapon, profile.atgm.to_hit
-    if profile.weapon is None or profile.to_hit is None or "mortar" in profile.traits:
+    if "mortar" in profile.traits:
+        return MORTAR_WEAPON, profile.to_hit or 8
+    if profile.weapon is None or profile.to_hit is None:
         return None
     return profile.weapon, profile.to_hit
 
@@ -181,6 +184,19 @@ def _plan_shot(
         return Refusal("sevendays.fire.base", "the target must be an enemy unit on the table")
     if target.hidden:
         return Refusal("sevendays.scenario.hidden_deployment", "a hidden marker cannot be targeted")
+    if kind == "gun" and "mortar" in profile.traits:
+        from umpire.rulesets.sevendays.mortars import plan_mortar
+
+        return plan_mortar(
+            world,
+            state,
+            firer,
+            target,
+            moved=moved,
+            reaction=reaction,
+            target_moving=target_moving,
+            foot_close=_enemy_foot_close(world, state, firer),
+        )
     distance = math.dist(firer.pos, target.pos)
     target_vehicle = tprofile.is_vehicle
     buildings = kind == "atgm" and not target_vehicle and world.in_buildings(target)

@@ -51,7 +51,7 @@ def orbat_table(orbat: Orbat) -> list[str]:
         marks = []
         if unit.is_apc:
             marks.append(f"APC, carries {capacity(unit)}")
-        if unit.type is UnitType.HELICOPTER or "mortar" in unit.traits:
+        if unit.type is UnitType.HELICOPTER:
             marks.append(_NOT_FIELDED)
         extra = f"  ({'; '.join(marks)})" if marks else ""
         out.append(
@@ -193,7 +193,7 @@ class _Builder:
         self.entries += entries
         for entry in entries:
             unit = self.orbat.profile(entry.profile)
-            if unit.type is UnitType.HELICOPTER or "mortar" in unit.traits:
+            if unit.type is UnitType.HELICOPTER:
                 self.say(f"note: {unit.name} is {_NOT_FIELDED}")
         bought = " and ".join(f"{e.count} x {self.orbat.profile(e.profile).name}" for e in entries)
         self.say(f"added {bought} ({cost} pts); {self.left()} points left")

@@ -582,7 +582,7 @@ def pair_passengers(force: Force) -> tuple[Force, list[str]]:
 DEPLOY_DEPTH = 12.0  # inches from the side's table edge
 SPACING = 2.5  # closest two deployed units may stand, centre to centre
 EDGE_MARGIN = 1.5
-_NOT_FIELDED = "attack helicopters and mortars are not implemented in this version"
+_NOT_FIELDED = "attack helicopters are not implemented in this version"
 
 
 def _mover_class(profile: UnitProfile) -> str:
@@ -629,7 +629,7 @@ def deploy_force(
     summary = check_force(force, source=source)
     where = _where(force, source)
     for unit in summary.units:
-        if unit.profile.type is UnitType.HELICOPTER or "mortar" in unit.profile.traits:
+        if unit.profile.type is UnitType.HELICOPTER:
             raise DataFileError(
                 f"{where}: field units.{unit.entry}.profile: {unit.profile.name} cannot be "
                 f"fielded yet ({_NOT_FIELDED})"

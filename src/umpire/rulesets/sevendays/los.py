@@ -154,9 +154,21 @@ def sight(
     return found
 
 
+def smoke_blocks(smoke: list[tuple[float, float, float]], a: Vec, b: Vec) -> bool:
+    """Rule sevendays.smoke (house): a line of sight through (or into) a smoke screen is
+    blocked."""
+    return any(segment_point_distance(a, b, (x, y)) < r for x, y, r in smoke)
+
+
 def _sight(world: World, state: SevenDaysState, firer: Unit, target: Unit, obscured: bool) -> Sight:
     a = (firer.x, firer.y)
     b = (target.x, target.y)
+    if (
+        state.smoke
+        and "thermal" not in world.profile(firer).traits
+        and smoke_blocks(state.smoke, a, b)
+    ):
+        return BLOCKED
     blocked, crossings = _terrain(world, a, target, obscured)
     if blocked:
         return BLOCKED

@@ -23,6 +23,7 @@ from umpire.rulesets.sevendays.damage import (
     conversion_markers,
     damage_row,
     heat_vs_special,
+    mortar_damage,
     penetrates,
     penetration_dice,
     penetration_die,
@@ -115,6 +116,26 @@ def _vehicle_shot(
 
 
 @cache
+def _mortar_vehicle_shot(need: int, damage_table: tuple[tuple[int, str, int], ...]) -> icepool.Die:
+    rows = [
+        DamageRow.model_validate({"max": m, "result": r, "markers": k}) for m, r, k in damage_table
+    ]
+
+    def damage(die: int) -> Outcome:
+        row = damage_row(rows, mortar_damage(die))
+        return (
+            True,
+            False,
+            row.result == "destroyed",
+            0 if row.result == "destroyed" else row.markers,
+        )
+
+    damaged = icepool.d6.map(damage)
+    hits = _pool(1, 10).map(lambda ds: hits_scored(ds, need, True))
+    return hits.map(lambda h: damaged if h else MISS)
+
+
+@cache
 def _penetration(weapon_value: int, armour: int, heat_special: bool) -> icepool.Die:
     return _pool(penetration_dice(heat_special), 10).map(
         lambda ds: penetrates(penetration_die(ds), weapon_value, armour)
@@ -141,6 +162,9 @@ def _foot_shot(dice: int, need: int, heavy: bool, cover: str) -> icepool.Die:
 
 def outcome_die(plan: ShotPlan, tprofile: UnitProfile, house: HouseRules) -> icepool.Die:
     """One shot's outcomes (hit, penetrated, destroyed, markers) with exact chances."""
+    if plan.target_is_vehicle and plan.weapon.mortar:
+        table = tuple((r.max, r.result, r.markers) for r in house.damage_table)
+        return _mortar_vehicle_shot(plan.need, table)
     if plan.target_is_vehicle:
         armour = tprofile.armour
         assert armour is not None

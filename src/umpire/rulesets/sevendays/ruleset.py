@@ -27,6 +27,7 @@ from umpire.rulesets.sevendays.firing import (
 )
 from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.morale import battlegroup_check, house_fired
+from umpire.rulesets.sevendays.mortars import is_mortar, lay_smoke, smoke_targets
 from umpire.rulesets.sevendays.movement import check_move, do_move, fall_back_point, move_options
 from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.orbat import UnitType
@@ -56,6 +57,7 @@ ACTION_COST = {
     "exit": 1,
     "embark": 1,
     "disembark": 1,
+    "smoke": 1,
 }
 
 
@@ -275,6 +277,11 @@ class SevenDays:
                 out.append(Action("morale", unit=unit.uid))
             if unit.markers and fall_back_point(world, state, unit) is not None:
                 out.append(Action("fall_back", unit=unit.uid))
+        if not act.fired and is_mortar(world.profile(unit)):
+            out += [
+                Action("smoke", unit=unit.uid, target=t.uid)
+                for t in smoke_targets(world, state, unit)
+            ]
         if special.can_exit(world, unit):
             out.append(Action("exit", unit=unit.uid))
         if self._may_embark(world, state, unit):
@@ -483,6 +490,19 @@ class SevenDays:
             plan = self._plan(world, state, unit, target, weapon)
             if isinstance(plan, Refusal):
                 raise IllegalActionError(plan.reason, plan.rule)
+        elif kind == "smoke":
+            target = state.units.get(action.target or "")
+            if (
+                act.fired
+                or not is_mortar(world.profile(unit))
+                or target is None
+                or target not in smoke_targets(world, state, unit)
+            ):
+                raise IllegalActionError(
+                    f"{unit.name} cannot lay smoke there (a mortar that has not fired, on an "
+                    'enemy a friend sees beyond 12")',
+                    "sevendays.smoke",
+                )
         elif kind == "embark":
             carrier = state.units.get(action.target or "")
             if (
@@ -549,6 +569,9 @@ class SevenDays:
             return resolve_shot(world, state, plan)
         if kind == "morale":
             return battlegroup_check(world, state, unit)
+        if kind == "smoke":
+            act.fired = True
+            return lay_smoke(state, unit, state.units[action.target or ""].pos)
         if kind == "embark":
             act.actions_left = 0  # the passenger is off the table: its activation is over
             return transport.embark(state, unit, state.units[action.target or ""])

@@ -128,10 +128,10 @@ class Scenario:
                     profile = orbat.profile(unit.profile)
                 except KeyError as exc:
                     raise DataFileError(f"{where}: {exc.args[0]}") from exc
-                if profile.type is UnitType.HELICOPTER or "mortar" in profile.traits:
+                if profile.type is UnitType.HELICOPTER:
                     raise DataFileError(
                         f"{where}: {profile.name} cannot be fielded yet "
-                        "(attack helicopters and mortars are not implemented in this version)"
+                        "(attack helicopters are not implemented in this version)"
                     )
                 self.profiles[f"{orbat.nation}/{unit.profile}"] = profile
                 if unit.embarked_in is not None:

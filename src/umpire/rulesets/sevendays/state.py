@@ -110,6 +110,10 @@ class SevenDaysState:
     setup_events: list[dict[str, Any]] = field(default_factory=list)
     # Tactical Advantage cards (see cards.py): deck, hands, discard, chain; None when not in play
     cards: dict[str, Any] | None = None
+    # smoke screens this turn, (x, y, radius) (sevendays.smoke), and where mortars have fired
+    # this turn (sevendays.mortar.ranging)
+    smoke: list[tuple[float, float, float]] = field(default_factory=list)
+    mortar_marks: list[tuple[float, float]] = field(default_factory=list)
     geometry: int = field(default_factory=new_geometry)  # not saved: a cache key only
     # not saved: units off the table when no side was last found broken (victory.py)
     checked_losses: int = field(default=-1, repr=False, compare=False)
@@ -141,6 +145,8 @@ class SevenDaysState:
             "house_fired": dict(self.house_fired),
             "actions_played": self.actions_played,
             "cards": copy_cards(self.cards),
+            "smoke": [list(c) for c in self.smoke],
+            "mortar_marks": [list(m) for m in self.mortar_marks],
         }
 
     @classmethod
@@ -163,6 +169,8 @@ class SevenDaysState:
             house_fired=dict(data.get("house_fired", {})),
             actions_played=int(data.get("actions_played", 0)),
             cards=copy_cards(data.get("cards")),
+            smoke=[(float(x), float(y), float(r)) for x, y, r in data.get("smoke", [])],
+            mortar_marks=[(float(x), float(y)) for x, y in data.get("mortar_marks", [])],
         )
 
     def clone(self) -> SevenDaysState:
@@ -193,4 +201,6 @@ class SevenDaysState:
             house_fired=dict(self.house_fired),
             actions_played=self.actions_played,
             cards=copy_cards(self.cards),
+            smoke=list(self.smoke),
+            mortar_marks=list(self.mortar_marks),
         )

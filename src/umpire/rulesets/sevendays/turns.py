@@ -43,6 +43,10 @@ def start_turn(world: World, state: SevenDaysState) -> list[Event]:
     events: list[Event] = [note("turn", f"--- Turn {flow.turn} ---", None, turn=flow.turn)]
     for unit in state.units.values():
         unit.tokens = 0
+    if state.smoke or state.mortar_marks:  # sevendays.smoke / sevendays.mortar.ranging
+        state.smoke.clear()
+        state.mortar_marks.clear()
+        state.touch()
     for side in SIDES:
         flow.pools[side] = pool_size(world, state, side)
     for side in SIDES:
