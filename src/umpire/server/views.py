@@ -217,9 +217,13 @@ def _sevendays_board(game: Game, obs: Mapping[str, Any], viewer: str) -> dict[st
             entry.update(sidc=_sidc(_affiliation(entry["side"], viewer), ""), radius=1.0)
         units.append(entry)
     extras: dict[str, Any] = {"hidden_markers": markers + list(obs.get("hidden_markers", []))}
-    for key in ("smoke", "cards", "hand", "hands"):
+    for key in ("cards", "hand", "hands"):
         if key in obs:
             extras[key] = obs[key]
+    extras["smoke"] = [  # smoke screens, drawn as grey circles at their radius
+        {"x": c[0], "y": c[1], "r": c[2]} if isinstance(c, list | tuple) else c
+        for c in obs.get("smoke", [])
+    ]
     return {
         "layout": "continuous",
         "unit": "inch",
