@@ -20,8 +20,10 @@ def scenario_dict(
     pact: list[dict[str, Any]],
     terrain: list[dict[str, Any]] | None = None,
     roads: list[dict[str, Any]] | None = None,
+    nations: dict[str, str] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
+    nation = {"nato": "uk", "pact": "ussr", **(nations or {})}
     data: dict[str, Any] = {
         "id": "test",
         "name": "Test table",
@@ -35,8 +37,8 @@ def scenario_dict(
         "terrain": terrain or [],
         "roads": roads or [],
         "sides": {
-            "nato": {"nation": "uk", "facing": 90, "units": nato},
-            "pact": {"nation": "ussr", "facing": 270, "units": pact},
+            "nato": {"nation": nation["nato"], "facing": 90, "units": nato},
+            "pact": {"nation": nation["pact"], "facing": 270, "units": pact},
         },
     }
     data.update(extra)

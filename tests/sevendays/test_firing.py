@@ -7,6 +7,7 @@ import pytest
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
 from umpire.core.game import Game
+from umpire.rulesets.sevendays.combat import resolve_shot
 from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot
 
 from ..conftest import MakeGame, unit
@@ -163,3 +164,18 @@ def test_line_of_sight_blocked_by_woods_and_enemy_vehicle(make_game: MakeGame) -
     assert isinstance(woods, Refusal) and woods.rule == "sevendays.los.blockers"
     vehicle = _plan(game, "nato-d", "pact-u")  # the T-64B at (10, 25) is in the way
     assert isinstance(vehicle, Refusal) and vehicle.rule == "sevendays.los.blockers"
+
+
+# rules: sevendays.fire.atgm_backblast
+def test_an_atgm_team_firing_from_a_building_takes_a_marker(make_game: MakeGame) -> None:
+    game = make_game(
+        nato=[unit("m", "milan", 36, 20), unit("c", "chieftain-mk9", 10, 5)],
+        pact=[unit("t", "t72a", 36, 40), unit("u", "t64b", 66, 44)],
+        terrain=[{"id": "house", "kind": "buildings", "rect": [34, 18, 38, 22]}],
+    )
+    world, state = game.ruleset.world(game.state), game.state  # type: ignore[attr-defined]
+    plan = plan_shot(world, state, state.units["nato-m"], state.units["pact-t"], "atgm")
+    assert isinstance(plan, ShotPlan)
+    events = resolve_shot(world, state, plan)
+    assert state.units["nato-m"].markers == 1
+    assert any(e.get("rule") == "sevendays.fire.atgm_backblast" for e in events)

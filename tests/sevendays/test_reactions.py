@@ -121,3 +121,19 @@ def test_recce_reacts_on_3_plus_counting_markers_not_tokens(make_game: MakeGame)
     assert isinstance(plan, ShotPlan) and isinstance(tank_plan, ShotPlan)
     assert reaction_need(world, state, recce, rifles, plan) == 4  # 3 + 1 marker
     assert reaction_need(world, state, tank, rifles, tank_plan) == 8  # 5 + 2 tokens + 1 marker
+
+
+# rules: sevendays.reaction.cherry_picker
+def test_reacting_to_a_cherry_pickers_atgm_shot_is_harder(make_game: MakeGame) -> None:
+    # a LAV-AT (concealed shooter) declares a TOW shot at a T-72A 30" away
+    game = make_game(
+        nato=[unit("i", "lav-at", 36, 10), unit("c", "m1", 10, 5)],
+        pact=[unit("t", "t72a", 36, 40), unit("u", "t64b", 60, 44)],
+        nations={"nato": "us"},
+    )
+    game.apply(Action("activate", unit="nato-i"))
+    game.apply(Action("atgm", unit="nato-i", target="pact-t"))
+    assert game.state.flow.phase == "react"
+    world, state = game.ruleset.world(game.state), game.state  # type: ignore[attr-defined]
+    options = {o.unit: o.need for o in reaction_options(world, state, state.units["nato-i"], False)}
+    assert options["pact-t"] == 4  # vehicle in the open 3+, one more for the concealed shooter

@@ -72,10 +72,17 @@ def reaction_need(
     world: World, state: SevenDaysState, reactor: Unit, activator: Unit, plan: ShotPlan
 ) -> int:
     """Rules sevendays.reaction.target and sevendays.reaction.tokens_markers."""
+    pending = state.flow.pending
+    concealed = int(
+        pending is not None
+        and pending.kind == "atgm"
+        and "cherry_picker" in world.profile(activator).traits
+    )  # rule sevendays.reaction.cherry_picker
     if "recce" in world.profile(reactor).traits:
-        return recce_score(reactor.markers)
+        return recce_score(reactor.markers) + concealed
     covered = world.in_cover(activator) or sight(world, state, reactor, activator).obscured
     extra = reactor.tokens + reactor.markers if world.house.reaction_tokens_and_markers else 0
+    extra += concealed
     return reaction_score(world.is_foot(activator), covered, plan.weapon_kind == "atgm", extra)
 
 
