@@ -17,6 +17,7 @@ from typing import cast
 from umpire.core.actions import Action
 from umpire.core.game import Game
 from umpire.rulesets.sevendays import cards
+from umpire.rulesets.sevendays.close_combat import assault_targets, support
 from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot, weapon_for
 from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.movement import check_move, fall_back_point, move_candidates
@@ -165,7 +166,11 @@ class SevenDaysScripted:
         return best
 
     def _activate(self, world: World, state: SevenDaysState, legal: Sequence[Action]) -> Action:
-        fresh = [u for u in state.alive(self.side) if u.tokens == 0 and self._may_show(state, u)]
+        fresh = [
+            u
+            for u in state.alive(self.side)
+            if u.tokens == 0 and (not u.hidden or self._may_show(state, u))
+        ]
         fresh += SevenDays._reserves(world, state)
         if not fresh:
             self.last_reason = "every unit has acted; keeping tokens for reactions"
@@ -220,6 +225,19 @@ class SevenDaysScripted:
             if unit.markers:
                 self.last_reason = f"{unit.name} is shaken: battlegroup morale check"
                 return Action("morale", unit=unit.uid)
+        if act.actions_left == 2 and not act.moved and not act.fired and world.is_foot(unit):
+            edge = {
+                t.uid: (support(world, state, unit) - unit.markers)
+                - (support(world, state, t) - t.markers)
+                for t in assault_targets(world, state, unit)
+                if world.is_foot(t)
+            }
+            if edge and max(edge.values()) >= 1:
+                target = max(edge, key=lambda uid: edge[uid])
+                self.last_reason = (
+                    f"{unit.name} assaults {state.units[target].name}: stronger there"
+                )
+                return Action("assault", unit=unit.uid, target=target)
         if not act.fired:
             value, shot, why = self._best_shot(
                 world, state, unit, SevenDays.counts_moved(world, state, unit), act.actions_left

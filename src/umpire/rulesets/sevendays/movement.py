@@ -45,18 +45,27 @@ def _test_need(world: World, unit: Unit, going: str) -> int:
     return tests[going]  # type: ignore[index]
 
 
-def _too_close(world: World, state: SevenDaysState, unit: Unit, x: float, y: float) -> bool:
+def _too_close(
+    world: World, state: SevenDaysState, unit: Unit, x: float, y: float, assaulting: str | None
+) -> bool:
     limit = world.house.proximity
     for u in state.units.values():
-        if u.alive and u.side != unit.side and math.hypot(u.x - x, u.y - y) < limit:
+        near = u.alive and u.side != unit.side and math.hypot(u.x - x, u.y - y) < limit
+        if near and u.uid != assaulting:
             return True
     return False
 
 
 def check_move(
-    world: World, state: SevenDaysState, unit: Unit, speed: str, dest: Vec
+    world: World,
+    state: SevenDaysState,
+    unit: Unit,
+    speed: str,
+    dest: Vec,
+    assaulting: str | None = None,
 ) -> Refusal | None:
-    """Why a move of ``unit`` to ``dest`` at ``speed`` is illegal, or ``None`` if it is legal."""
+    """Why a move of ``unit`` to ``dest`` at ``speed`` is illegal, or ``None`` if it is legal
+    (``assaulting``: the enemy unit it may move into contact with)."""
     rule = SPEED_RULE[speed]
     reach = world.move_distance(unit, speed)
     if not world.table.inside(*dest):
@@ -81,7 +90,7 @@ def check_move(
                 return Refusal(
                     "sevendays.move.terrain_test", f"the path crosses impassable {entry.area.id}"
                 )
-    if _too_close(world, state, unit, *dest):
+    if _too_close(world, state, unit, *dest, assaulting):
         return Refusal("sevendays.move.proximity", 'a move may not end within 1" of an enemy')
     return None
 

@@ -16,6 +16,7 @@ from umpire.core.ruleset import Outcome, RulesetMeta
 from umpire.geometry.table import bearing, in_arc
 from umpire.rulesets.sevendays import cards, special, transport
 from umpire.rulesets.sevendays import scenario as scenarios
+from umpire.rulesets.sevendays.close_combat import assault, assault_targets
 from umpire.rulesets.sevendays.combat import resolve_shot
 from umpire.rulesets.sevendays.config import house_rules
 from umpire.rulesets.sevendays.firing import (
@@ -58,6 +59,7 @@ ACTION_COST = {
     "embark": 1,
     "disembark": 1,
     "smoke": 1,
+    "assault": 2,
 }
 
 
@@ -277,6 +279,11 @@ class SevenDays:
                 out.append(Action("morale", unit=unit.uid))
             if unit.markers and fall_back_point(world, state, unit) is not None:
                 out.append(Action("fall_back", unit=unit.uid))
+        if act.actions_left == 2 and not act.moved and not act.fired:
+            out += [
+                Action("assault", unit=unit.uid, target=t.uid)
+                for t in assault_targets(world, state, unit)
+            ]
         if not act.fired and is_mortar(world.profile(unit)):
             out += [
                 Action("smoke", unit=unit.uid, target=t.uid)
@@ -490,6 +497,14 @@ class SevenDays:
             plan = self._plan(world, state, unit, target, weapon)
             if isinstance(plan, Refusal):
                 raise IllegalActionError(plan.reason, plan.rule)
+        elif kind == "assault":
+            target = state.units.get(action.target or "")
+            if act.moved or act.fired or target not in assault_targets(world, state, unit):
+                raise IllegalActionError(
+                    f"{unit.name} cannot assault {action.target!r}: infantry or support that "
+                    "has not acted, with an enemy in reach of a normal move",
+                    "sevendays.close_combat",
+                )
         elif kind == "smoke":
             target = state.units.get(action.target or "")
             if (
@@ -569,6 +584,9 @@ class SevenDays:
             return resolve_shot(world, state, plan)
         if kind == "morale":
             return battlegroup_check(world, state, unit)
+        if kind == "assault":
+            act.moved = act.fired = True
+            return assault(world, state, unit, state.units[action.target or ""])
         if kind == "smoke":
             act.fired = True
             return lay_smoke(state, unit, state.units[action.target or ""].pos)

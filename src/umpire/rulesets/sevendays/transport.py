@@ -117,6 +117,9 @@ def bail_out(world: World, state: SevenDaysState) -> list[Event]:
         carrier = state.units.get(rider.carried_by or "")
         if carrier is None or carrier.alive:
             continue
+        if carrier.status == "exited":  # it broke through with its passengers aboard
+            rider.status = "exited"
+            continue
         events += disembark(world, state, rider, f" as {carrier.name} is lost")
         events += add_markers(
             world,

@@ -9,19 +9,23 @@ from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, other
 from umpire.rulesets.sevendays.world import World
 
+LEFT = frozenset({"destroyed", "removed", "exited"})  # units that have left the table
+
 
 def check_break(world: World, state: SevenDaysState) -> list[Event]:
     """Rule sevendays.victory.break_point: end the game when a side's losses reach its break
     point (both at once is a draw)."""
     if state.flow.outcome is not None:
         return []
+    # losses change only when a unit leaves the table: count them before summing BP
+    gone = sum(1 for u in state.units.values() if u.status in LEFT)
+    if state.checked_losses == gone:
+        return []
     from umpire.rulesets.sevendays.transport import bail_out
 
-    bailed = bail_out(world, state)
-    # losses change only when a unit leaves the table: count them before summing BP
-    gone = sum(1 for u in state.units.values() if u.status in ("destroyed", "removed", "exited"))
-    if state.checked_losses == gone:
-        return bailed
+    bailed = bail_out(world, state)  # a transport may just have been lost
+    if bailed:
+        gone = sum(1 for u in state.units.values() if u.status in LEFT)
     from umpire.rulesets.sevendays.special import breakthrough_made
 
     if breakthrough_made(world, state):
