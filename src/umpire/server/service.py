@@ -59,6 +59,19 @@ class Live:
     ai_error: str | None = None
     replay_game: Game | None = None
     dropped: bool = False
+    # (index, side) -> (ids in the full state, ids that side's observation shows): computed once
+    # per position for the page's view and reused when that side's action comes in
+    ids_seen: dict[tuple[int, str], tuple[set[str], set[str]]] = field(default_factory=dict)
+
+    def ids_for(self, side: str) -> tuple[set[str], set[str]]:
+        key = (self.index, side)
+        found = self.ids_seen.get(key)
+        if found is None:
+            if len(self.ids_seen) > 8:
+                self.ids_seen.clear()
+            full = views._ids(self.game.to_dict(), set())
+            found = self.ids_seen[key] = (full, views._ids(self.game.observation(side), set()))
+        return found
 
     @property
     def index(self) -> int:
@@ -282,7 +295,8 @@ class Service:
         game = live.game
         viewer = self.viewer(seat, live)
         observation = game.observation(viewer)
-        hidden = views.hidden_ids(game.to_dict(), observation)
+        full_ids, seen_ids = live.ids_for(viewer)
+        hidden = full_ids - seen_ids
         to_act = game.to_act
         yours = self._controls(seat, live, to_act) and not game.is_over
         actions: list[dict[str, Any]] = []
@@ -387,10 +401,8 @@ class Service:
 
     def _play(self, live: Live, index: int, action: Action, side: str, seat: Seat) -> list[Event]:
         game = live.game
-        if seat.sides:
-            observation = game.observation(side)
-            state_ids = views._ids(game.to_dict(), set())
-            seen = views._ids(observation, set())
+        if seat.sides and (action.unit is not None or action.target is not None):
+            state_ids, seen = live.ids_for(side)
             for name in (action.unit, action.target):
                 if name is not None and (name not in seen or name not in state_ids):
                     raise ApiError(422, f"no unit {name!r} that {side.upper()} can see")
@@ -445,6 +457,7 @@ class Service:
         del live.sides[keep:]
         live.agents.clear()
         live.replay_game = None
+        live.ids_seen.clear()  # the positions after ``keep`` are gone
 
     # -- replay and sight ----------------------------------------------------------------------
     async def frame(self, game_id: str, token: str, at: int) -> dict[str, Any]:
