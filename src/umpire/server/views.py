@@ -15,6 +15,7 @@ the client draws the table: ``"continuous"`` (positions in inches), ``"square"``
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -37,16 +38,24 @@ def visible_events(ruleset: Ruleset, events: Iterable[Event], player: str) -> li
 
 def _ids(data: Any, out: set[str]) -> set[str]:
     """Every string under a ``uid``/``id``/``unit`` key anywhere in ``data``."""
-    if isinstance(data, Mapping):
-        for key, value in data.items():
-            if key in ("uid", "id", "unit") and isinstance(value, str):
-                out.add(value)
-            else:
-                _ids(value, out)
-    elif isinstance(data, list | tuple):
-        for value in data:
-            _ids(value, out)
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict or (kind is not list and kind is not tuple and isinstance(item, Mapping)):
+            for key, value in item.items():
+                if type(value) is str:
+                    if key in ID_KEYS:
+                        out.add(value)
+                elif type(value) in CONTAINERS or isinstance(value, Mapping):
+                    stack.append(value)
+        elif kind is list or kind is tuple:
+            stack.extend(v for v in item if type(v) in CONTAINERS or isinstance(v, Mapping))
     return out
+
+
+ID_KEYS = frozenset({"uid", "id", "unit"})
+CONTAINERS = (dict, list, tuple)
 
 
 def hidden_ids(full_state: Mapping[str, Any], observation: Mapping[str, Any]) -> set[str]:
@@ -139,8 +148,57 @@ def _sevendays_stats(profile: Any) -> dict[str, Any]:
     return {k: v for k, v in stats.items() if v not in (None, [])}
 
 
-def _sevendays_board(game: Game, obs: Mapping[str, Any], viewer: str) -> dict[str, Any]:
+# what never changes in a game's world (terrain, unit profiles), drawn once per world
+_STATIC: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _sevendays_static(world: Any) -> dict[str, Any]:
+    found = _STATIC.get(world)
+    if found is None:
+        table, spec = world.table, world.scenario.spec
+        found = _STATIC[world] = {
+            "terrain": [
+                {
+                    "id": area.id,
+                    "kind": area.kind.name,
+                    "points": [[round(x, 2), round(y, 2)] for x, y in area.polygon.exterior.coords],
+                    "blocks_los": area.kind.blocks_los,
+                    "cover": area.kind.cover,
+                }
+                for area in table.areas
+            ],
+            "roads": [
+                {"id": r.id, "points": [[x, y] for x, y in r.line.coords], "width": r.width}
+                for r in table.roads
+            ],
+            "objectives": [{"id": o.id, "x": o.at[0], "y": o.at[1]} for o in spec.objectives],
+            "profiles": {},
+        }
+    return found
+
+
+def _profile_static(world: Any, key: str, profile: Any) -> dict[str, Any]:
+    """A unit profile's fixed drawing data (copied: callers add to it)."""
     from umpire.rulesets.sevendays.firing import fire_arc
+
+    cache = _sevendays_static(world)["profiles"]
+    if key not in cache:
+        cache[key] = {
+            "function": _sevendays_function(profile),
+            "type": profile.name,
+            "stats": _sevendays_stats(profile),
+            "vehicle": profile.is_vehicle,
+            "radius": world.house.footprint["vehicle" if profile.is_vehicle else "foot"],
+            "arc": fire_arc(profile),
+            "move": {
+                speed: world.house.movement[speed][_move_class(profile)]
+                for speed in ("normal", "rapid", "road")
+            },
+        }
+    return dict(cache[key])
+
+
+def _sevendays_board(game: Game, obs: Mapping[str, Any], viewer: str) -> dict[str, Any]:
 
     ruleset: Any = game.ruleset
     world = ruleset.world(game.state)
@@ -148,23 +206,8 @@ def _sevendays_board(game: Game, obs: Mapping[str, Any], viewer: str) -> dict[st
     spec = world.scenario.spec
     flow = obs.get("flow", {})
     activation = flow.get("activation") or {}
-    terrain = []
-    for area in table.areas:
-        poly = area.polygon
-        terrain.append(
-            {
-                "id": area.id,
-                "kind": area.kind.name,
-                "points": [[round(x, 2), round(y, 2)] for x, y in poly.exterior.coords],
-                "blocks_los": area.kind.blocks_los,
-                "cover": area.kind.cover,
-            }
-        )
-    roads = [
-        {"id": r.id, "points": [[x, y] for x, y in r.line.coords], "width": r.width}
-        for r in table.roads
-    ]
-    objectives = [{"id": o.id, "x": o.at[0], "y": o.at[1]} for o in spec.objectives]
+    static = _sevendays_static(world)
+    terrain, roads, objectives = static["terrain"], static["roads"], static["objectives"]
     units = []
     markers = []
     for raw in obs.get("units", []):
@@ -195,23 +238,13 @@ def _sevendays_board(game: Game, obs: Mapping[str, Any], viewer: str) -> dict[st
             "active": raw["uid"] == activation.get("unit"),
         }
         if profile is not None:
-            function = _sevendays_function(profile)
-            entry.update(
-                sidc=_sidc(
-                    _affiliation(entry["side"], viewer),
-                    function,
-                    hq=entry["commander"],
-                    dimension="A" if function == "MHA" else "G",
-                ),
-                type=profile.name,
-                stats=_sevendays_stats(profile),
-                vehicle=profile.is_vehicle,
-                radius=world.house.footprint["vehicle" if profile.is_vehicle else "foot"],
-                arc=fire_arc(profile),
-                move={
-                    speed: world.house.movement[speed][_move_class(profile)]
-                    for speed in ("normal", "rapid", "road")
-                },
+            fixed = _profile_static(world, raw["profile"], profile)
+            entry.update(fixed)
+            entry["sidc"] = _sidc(
+                _affiliation(entry["side"], viewer),
+                fixed["function"],
+                hq=entry["commander"],
+                dimension="A" if fixed["function"] == "MHA" else "G",
             )
         else:  # something the ruleset shows without saying what it is (a hidden marker)
             entry.update(sidc=_sidc(_affiliation(entry["side"], viewer), ""), radius=1.0)
