@@ -7,34 +7,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from umpire.core.datafiles import format_validation_error, load_override, load_yaml, merge
 from umpire.core.errors import DataFileError
 
 DATA = Path(__file__).parent / "data"
 Quality = Literal["elite", "average", "poor"]
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def format_validation_error(path: Path | str, error: ValidationError) -> str:
-    """One line naming the file and the first failing field."""
-    first = error.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-    more = f" (+{error.error_count() - 1} more)" if error.error_count() > 1 else ""
-    return f"{path}: field {where}: {first['msg']}{more}"
-
-
-def load_yaml(path: Path) -> Any:
-    """Read a YAML file; a missing file or bad syntax becomes a one-line DataFileError."""
-    try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-    except FileNotFoundError as exc:
-        raise DataFileError(f"{path}: file not found") from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f" line {mark.line + 1}" if mark is not None else ""
-        raise DataFileError(f"{path}:{line} is not valid YAML") from exc
 
 
 class RuleEntry(BaseModel):
@@ -99,17 +78,6 @@ class HouseRules(BaseModel):
     optional: Optional_
 
 
-def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
-    """``override`` merged over ``base``, mapping by mapping."""
-    out = dict(base)
-    for key, value in override.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = merge(out[key], value)
-        else:
-            out[key] = value
-    return out
-
-
 @cache
 def _default_house_data() -> dict[str, Any]:
     data = load_yaml(DATA / "house_rules.yaml")
@@ -128,13 +96,7 @@ def house_rules(override: dict[str, Any] | None = None, source: str = "house rul
 
 def load_house_rules_override(path: Path) -> dict[str, Any]:
     """Read a user's override file and check that it merges into valid house rules."""
-    data = load_yaml(Path(path))
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise DataFileError(f"{path}: a house-rules file must be a mapping of keys to values")
-    house_rules(data, str(path))
-    return data
+    return load_override(path, house_rules)
 
 
 @cache

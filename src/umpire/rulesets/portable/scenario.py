@@ -12,9 +12,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
+from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError, UnknownScenarioError
 from umpire.geometry.squaregrid import Square, label, parse_label
-from umpire.rulesets.portable.config import DATA, format_validation_error, load_yaml
+from umpire.rulesets.portable.config import DATA
 from umpire.rulesets.portable.units import ARTILLERY, MOTOR_CARGO, STACK_EXEMPT, unit_types
 
 SCENARIOS = DATA / "scenarios"

@@ -7,8 +7,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError
-from umpire.rulesets.portable.config import DATA, format_validation_error, load_yaml
+from umpire.rulesets.portable.config import DATA
 
 Kind = Literal[
     "infantry",

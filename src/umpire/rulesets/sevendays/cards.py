@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from umpire.core.actions import Action
+from umpire.core.datafiles import load_yaml
 from umpire.core.errors import DataFileError, IllegalActionError
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.sevendays.damage import conversion, resolve_foot_hits, resolve_vehicle_hit
@@ -25,7 +26,7 @@ from umpire.rulesets.sevendays.firing import ShotPlan, hits_front, hits_scored
 from umpire.rulesets.sevendays.los import sight
 from umpire.rulesets.sevendays.morale import add_markers
 from umpire.rulesets.sevendays.movement import check_move, do_move, move_options
-from umpire.rulesets.sevendays.orbat import UnitType, Weapon, load_yaml
+from umpire.rulesets.sevendays.orbat import UnitType, Weapon
 from umpire.rulesets.sevendays.scenario import load_nation
 from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, Unit, other
 from umpire.rulesets.sevendays.world import World

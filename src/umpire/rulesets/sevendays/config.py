@@ -9,9 +9,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from umpire.core.datafiles import format_validation_error, load_override, load_yaml, merge
 from umpire.core.errors import DataFileError
 from umpire.geometry.table import TerrainKind
-from umpire.rulesets.sevendays.orbat import format_validation_error, load_yaml
 
 DATA = Path(__file__).parent / "data"
 
@@ -91,16 +91,6 @@ class HouseRules(BaseModel):
         )
 
 
-def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in override.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = value
-    return out
-
-
 @cache
 def _default_house_data() -> dict[str, Any]:
     data = load_yaml(DATA / "house_rules.yaml")
@@ -110,7 +100,7 @@ def _default_house_data() -> dict[str, Any]:
 
 def house_rules(override: dict[str, Any] | None = None, source: str = "house rules") -> HouseRules:
     """Default house rules, with ``override`` (from a user's file) merged over them."""
-    data = _merge(_default_house_data(), override or {})
+    data = merge(_default_house_data(), override or {})
     try:
         return HouseRules.model_validate(data)
     except ValidationError as exc:
@@ -124,13 +114,7 @@ def default_house_rules() -> HouseRules:
 
 def load_house_rules_override(path: Path) -> dict[str, Any]:
     """Read a user's override file and check it merges into valid house rules."""
-    data = load_yaml(path)
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise DataFileError(f"{path}: a house-rules file must be a mapping of keys to values")
-    house_rules(data, str(path))
-    return data
+    return load_override(path, house_rules)
 
 
 @cache

@@ -40,9 +40,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from umpire.core.datafiles import format_validation_error
 from umpire.core.errors import DataFileError
 from umpire.geometry.table import Table
-from umpire.rulesets.sevendays.orbat import Orbat, UnitProfile, UnitType, format_validation_error
+from umpire.rulesets.sevendays.orbat import Orbat, UnitProfile, UnitType
 from umpire.rulesets.sevendays.scenario import SideSpec, load_nation
 
 UNIT_ID = r"^[a-z0-9][a-z0-9-]*$"

@@ -14,9 +14,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError
 
 
@@ -220,30 +220,6 @@ class Orbat(BaseModel):
                 return unit
         known = ", ".join(u.id for u in self.units)
         raise KeyError(f"unknown unit {unit_id!r} in ORBAT {self.nation!r}; known: {known}")
-
-
-def format_validation_error(path: Path | str, error: ValidationError) -> str:
-    """One line naming the file and the first failing field."""
-    first = error.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-    more = f" (+{error.error_count() - 1} more)" if error.error_count() > 1 else ""
-    return f"{path}: field {where}: {first['msg']}{more}"
-
-
-# libyaml's parser when PyYAML was built with it (several times faster), else the pure one
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def load_yaml(path: Path) -> Any:
-    """Read a YAML data file, turning syntax errors into a one-line DataFileError."""
-    try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-    except FileNotFoundError as exc:
-        raise DataFileError(f"{path}: file not found") from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f" line {mark.line + 1}" if mark is not None else ""
-        raise DataFileError(f"{path}:{line} is not valid YAML") from exc
 
 
 def load_orbat(path: Path) -> Orbat:

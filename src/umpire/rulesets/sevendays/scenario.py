@@ -10,17 +10,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from shapely.geometry import LineString
 
+from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError, UnknownScenarioError
 from umpire.geometry.table import Area, Road, Table, polygon_from_spec
 from umpire.rulesets.sevendays.config import DATA, HouseRules
-from umpire.rulesets.sevendays.orbat import (
-    Orbat,
-    UnitProfile,
-    UnitType,
-    format_validation_error,
-    load_orbat,
-    load_yaml,
-)
+from umpire.rulesets.sevendays.orbat import Orbat, UnitProfile, UnitType, load_orbat
 
 SCENARIOS = DATA / "scenarios"
 ORBATS = DATA / "orbat"
