@@ -732,12 +732,10 @@ class SevenDays:
     # -- optional hooks the adapters use -----------------------------------------------------
     def rule_catalog(self) -> list[dict[str, str]]:
         """Every rule with its id, provenance and source."""
+        from umpire.core.catalog import catalog_rows
         from umpire.rulesets.sevendays.config import rule_catalog
 
-        return [
-            {"id": e.id, "provenance": e.provenance, "source": e.ref}
-            for e in rule_catalog().values()
-        ]
+        return catalog_rows(rule_catalog())
 
     def rules_markdown(self) -> str:
         from umpire.rulesets.sevendays.config import rules_markdown
