@@ -32,9 +32,7 @@ def set_up(world: World, state: SevenDaysState) -> list[Event]:
     }
     hidden = [uid for uid, spec in specs.items() if spec.hidden]
     order = list(range(1, len(hidden) + 1))
-    for i in range(len(order) - 1, 0, -1):  # Fisher-Yates with the game's own stream
-        j = state.rng.choice_index(i + 1)
-        order[i], order[j] = order[j], order[i]
+    state.rng.shuffle(order)  # marker numbers dealt with the game's own stream
     for uid, number in zip(hidden, order, strict=True):
         unit = state.units[uid]
         unit.hidden = True
