@@ -17,7 +17,7 @@ from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError, UmpireError
 from umpire.core.events import Event
 from umpire.core.game import Game, load_record, new_game, replay
-from umpire.core.ruleset import get_ruleset, ruleset_ids, split_game_id
+from umpire.core.ruleset import get_ruleset, load_house_rules, ruleset_ids, split_game_id
 from umpire.play import play_out, summary
 
 app = typer.Typer(
@@ -230,10 +230,7 @@ def battle(
         ruleset = get_ruleset(ruleset_id)
         options: dict[str, Any] = {}
         if house_rules is not None:
-            loader = getattr(ruleset, "load_house_rules", None)
-            if loader is None:
-                raise UmpireError(f"{ruleset_id} has no house rules to override")
-            options["house_rules"] = loader(house_rules)
+            options["house_rules"] = load_house_rules(ruleset, house_rules)
         sides = _side_kinds(ruleset.meta.players, side or [], {"nato": nato, "pact": pact})
         if cards is not None:
             if ruleset_id != "sevendays":

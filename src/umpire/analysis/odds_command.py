@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from umpire.core.errors import UmpireError
-from umpire.core.ruleset import get_ruleset
+from umpire.core.ruleset import get_ruleset, load_house_rules
 
 # option -> default: what ``umpire odds`` passes on when the user changed it
 DEFAULTS: dict[str, Any] = {
@@ -66,10 +66,7 @@ def odds_answer(
         raise UmpireError("give --firer, --target and --range")
     changed = {k: v for k, v in options.items() if DEFAULTS.get(k) != v}
     if house_rules is not None:
-        loader = getattr(ruleset, "load_house_rules", None)
-        if loader is None:
-            raise UmpireError(f"{ruleset_id} has no house rules to override")
-        changed["house"] = loader(house_rules)
+        changed["house"] = load_house_rules(ruleset, house_rules)
     data: dict[str, Any] = answer(firer=firer, target=target, range=range, **changed)
     lines = [f"{firer} at {target}, range {range:g}:"]
     for key, value in data.items():

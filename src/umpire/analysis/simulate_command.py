@@ -26,7 +26,7 @@ from umpire.analysis.simulate import Job, run, sides_of
 from umpire.analysis.sweep import variants
 from umpire.core.errors import UmpireError
 from umpire.core.game import new_game
-from umpire.core.ruleset import get_ruleset, split_game_id
+from umpire.core.ruleset import get_ruleset, load_house_rules, split_game_id
 
 
 def _agents(sides: list[str]) -> dict[str, str]:
@@ -59,10 +59,7 @@ def simulate_command(
     ruleset = get_ruleset(ruleset_id)
     options: dict[str, Any] = {}
     if house_rules is not None:
-        loader = getattr(ruleset, "load_house_rules", None)
-        if loader is None:
-            raise UmpireError(f"{ruleset_id} has no house rules to override")
-        options["house_rules"] = loader(house_rules)
+        options["house_rules"] = load_house_rules(ruleset, house_rules)
     agents = _agents(sides)
     for name in agents:
         if name not in ruleset.meta.players:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from umpire.core.actions import Action
-from umpire.core.errors import UnknownRulesetError
+from umpire.core.errors import UmpireError, UnknownRulesetError
 from umpire.core.events import Event
 
 
@@ -99,6 +100,15 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
         cls = getattr(importlib.import_module(module_name), class_name)
         _LOADED[ruleset_id] = cls()
     return _LOADED[ruleset_id]
+
+
+def load_house_rules(ruleset: Ruleset, path: Path) -> dict[str, Any]:
+    """A user's house-rules override file for ``ruleset``, validated by the ruleset."""
+    loader = getattr(ruleset, "load_house_rules", None)
+    if loader is None:
+        raise UmpireError(f"{ruleset.meta.id} has no house rules to override")
+    data: dict[str, Any] = loader(path)
+    return data
 
 
 def split_game_id(game_id: str) -> tuple[str, str]:

@@ -21,7 +21,12 @@ from umpire.core.actions import Action
 from umpire.core.datafiles import load_yaml
 from umpire.core.errors import DataFileError, IllegalActionError
 from umpire.core.events import Event, note, roll
-from umpire.rulesets.sevendays.damage import conversion, resolve_foot_hits, resolve_vehicle_hit
+from umpire.rulesets.sevendays.damage import (
+    conversion,
+    conversion_markers,
+    resolve_foot_hits,
+    resolve_vehicle_hit,
+)
 from umpire.rulesets.sevendays.firing import ShotPlan, hits_front, hits_scored
 from umpire.rulesets.sevendays.los import sight
 from umpire.rulesets.sevendays.morale import add_markers
@@ -433,7 +438,7 @@ def _bombard(
             cover = "cover" if world.in_cover(target) else "open"
             per_hit, need = conversion(heavy, cover)
             dice = state.rng.dice(per_hit, 6)
-            extra = sum(1 for d in dice if d >= need)
+            extra = conversion_markers(dice, need)
             events.append(
                 roll(
                     rule,
