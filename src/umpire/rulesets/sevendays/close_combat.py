@@ -17,7 +17,6 @@ from umpire.rulesets.sevendays.movement import check_move, do_move
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 
-SUPPORT_RANGE = 2.0
 RULE = "sevendays.close_combat"
 
 
@@ -52,7 +51,9 @@ def support(world: World, state: SevenDaysState, unit: Unit) -> int:
     return sum(
         1
         for u in state.alive(unit.side)
-        if u is not unit and world.is_foot(u) and math.dist(u.pos, unit.pos) <= SUPPORT_RANGE
+        if u is not unit
+        and world.is_foot(u)
+        and math.dist(u.pos, unit.pos) <= world.house.close_combat_support
     )
 
 

@@ -70,6 +70,10 @@ class HouseRules(BaseModel):
     random_length: RandomLength
     capture_hold_range: float = Field(ge=0)
     exit_distance: float = Field(ge=0)
+    transport_reach: float = Field(ge=0)
+    bail_out_markers: int = Field(ge=0)
+    smoke_radius: float = Field(gt=0)
+    close_combat_support: float = Field(ge=0)
 
     def terrain_kind(self, name: str) -> TerrainKind:
         spec = self.terrain_kinds[name]

@@ -20,7 +20,6 @@ from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 
 AREA = 3.0  # the "same target area" for ranging in
-SMOKE_RADIUS = 3.0  # house
 
 
 def is_mortar(profile: UnitProfile) -> bool:
@@ -129,18 +128,21 @@ def smoke_targets(world: World, state: SevenDaysState, firer: Unit) -> list[Unit
     ]
 
 
-def lay_smoke(state: SevenDaysState, firer: Unit, point: tuple[float, float]) -> list[Event]:
-    """Rule sevendays.smoke (house): a 3"-radius screen until the end of the turn."""
-    state.smoke.append((round(point[0], 2), round(point[1], 2), SMOKE_RADIUS))
+def lay_smoke(
+    world: World, state: SevenDaysState, firer: Unit, point: tuple[float, float]
+) -> list[Event]:
+    """Rule sevendays.smoke (house): a screen (3" radius) until the end of the turn."""
+    radius = world.house.smoke_radius
+    state.smoke.append((round(point[0], 2), round(point[1], 2), radius))
     state.touch()
     return [
         note(
             "smoke",
-            f'{firer.name} lays smoke at ({point[0]:.0f}, {point[1]:.0f}), {SMOKE_RADIUS:g}" '
+            f'{firer.name} lays smoke at ({point[0]:.0f}, {point[1]:.0f}), {radius:g}" '
             "radius, until the end of the turn",
             "sevendays.smoke",
             unit=firer.uid,
             at=[round(point[0], 2), round(point[1], 2)],
-            radius=SMOKE_RADIUS,
+            radius=radius,
         )
     ]

@@ -589,7 +589,7 @@ class SevenDays:
             return assault(world, state, unit, state.units[action.target or ""])
         if kind == "smoke":
             act.fired = True
-            return lay_smoke(state, unit, state.units[action.target or ""].pos)
+            return lay_smoke(world, state, unit, state.units[action.target or ""].pos)
         if kind == "embark":
             act.actions_left = 0  # the passenger is off the table: its activation is over
             return transport.embark(state, unit, state.units[action.target or ""])

@@ -16,9 +16,6 @@ from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 
-REACH = 2.0  # house: how close a passenger and its carrier must be to embark or disembark
-BAIL_OUT_MARKERS = 2  # house: passengers of a destroyed transport take this many markers
-
 
 def capacity(profile: UnitProfile) -> tuple[int, bool]:
     """Rule sevendays.transport.capacity: (seats, support teams only)."""
@@ -51,7 +48,7 @@ def carriers_near(world: World, state: SevenDaysState, rider: Unit) -> list[Unit
         u
         for u in state.alive(rider.side)
         if capacity(world.profile(u))[0]
-        and math.dist(u.pos, rider.pos) <= REACH + 1e-9
+        and math.dist(u.pos, rider.pos) <= world.house.transport_reach + 1e-9
         and has_room(world, state, u, rider)
     ]
 
@@ -75,11 +72,12 @@ def embark(state: SevenDaysState, rider: Unit, carrier: Unit) -> list[Event]:
 
 def drop_point(world: World, state: SevenDaysState, carrier: Unit) -> tuple[float, float]:
     """Where a passenger gets out: behind its carrier, else beside it, on the table."""
+    reach = world.house.transport_reach
     back = math.radians(carrier.facing + 180.0)
     for turn in (0.0, 90.0, -90.0, 180.0):
         angle = back + math.radians(turn)
-        x = carrier.x + REACH * math.cos(angle)
-        y = carrier.y + REACH * math.sin(angle)
+        x = carrier.x + reach * math.cos(angle)
+        y = carrier.y + reach * math.sin(angle)
         if world.table.inside(x, y):
             return (round(x, 2), round(y, 2))
     return carrier.pos
@@ -125,7 +123,7 @@ def bail_out(world: World, state: SevenDaysState) -> list[Event]:
             world,
             state,
             rider,
-            BAIL_OUT_MARKERS,
+            world.house.bail_out_markers,
             "sevendays.transport.destroyed",
             "bailing out of a lost transport",
         )
