@@ -179,3 +179,52 @@ def test_an_atgm_team_firing_from_a_building_takes_a_marker(make_game: MakeGame)
     events = resolve_shot(world, state, plan)
     assert state.units["nato-m"].markers == 1
     assert any(e.get("rule") == "sevendays.fire.atgm_backblast" for e in events)
+
+
+# rules: sevendays.fire.grenade_launcher
+def test_grenade_launcher_penetrates_vehicles_with_two_and_converts_as_heavy() -> None:
+    from umpire.rulesets.sevendays.firing import Situation, plan_from_situation
+    from umpire.rulesets.sevendays.orbat import UnitProfile
+
+    gl = UnitProfile.model_validate(
+        {
+            "id": "ags",
+            "name": "AGS-17",
+            "type": "support",
+            "to_hit": "5+",
+            "morale": 3,
+            "traits": ["grenade_launcher"],
+            "points": 20,
+            "bp": 3,
+        }
+    )
+    tank = UnitProfile.model_validate(
+        {
+            "id": "t",
+            "name": "BMP",
+            "type": "light",
+            "armour": ["10", "8"],
+            "weapon": "4a",
+            "to_hit": "4+",
+            "morale": 4,
+            "points": 20,
+            "bp": 3,
+        }
+    )
+    rifles = UnitProfile.model_validate(
+        {
+            "id": "r",
+            "name": "Rifles",
+            "type": "infantry",
+            "weapon": "8i",
+            "to_hit": "5+",
+            "morale": 5,
+            "points": 33,
+            "bp": 4,
+        }
+    )
+    at_vehicle = plan_from_situation(gl, tank, "gun", Situation(8.0))
+    at_foot = plan_from_situation(gl, rifles, "gun", Situation(8.0))
+    assert isinstance(at_vehicle, ShotPlan) and isinstance(at_foot, ShotPlan)
+    assert at_vehicle.weapon.value == 2 and at_vehicle.base == 5
+    assert at_foot.heavy  # 2d6 conversion per hit, as a heavy weapon

@@ -11,6 +11,7 @@ import yaml
 
 import umpire
 from umpire.core.errors import DataFileError
+from umpire.core.game import new_game
 from umpire.geometry.table import Table
 from umpire.rulesets.sevendays import forces as forces_module
 from umpire.rulesets.sevendays.config import house_rules
@@ -347,9 +348,24 @@ def test_a_force_without_commander_gets_its_dearest_non_apc(meeting: Scenario) -
     assert [u["id"] for u in units if u["commander"]] == ["infantry-1"]
 
 
-def test_units_the_engine_cannot_field_are_refused(meeting: Scenario) -> None:
-    with pytest.raises(DataFileError, match=r"units\.0\.profile: Lynx cannot be fielded yet"):
-        deploy_force(_force(lynx=1), meeting.spec.sides["nato"], meeting.table)
+# rules: sevendays.air.helicopter
+def test_a_force_with_a_helicopter_deploys_and_plays(meeting: Scenario) -> None:
+    specs = deploy_force(_force(lynx=1, chieftain_mk9=2), meeting.spec.sides["nato"], meeting.table)
+    assert [s["profile"] for s in specs].count("lynx") == 1
+    game = new_game(
+        "sevendays/meeting-engagement",
+        seed=1,
+        options={
+            "forces": {
+                "nato": {
+                    "nation": "uk",
+                    "facing": meeting.spec.sides["nato"].facing,
+                    "units": specs,
+                }
+            }
+        },
+    )
+    assert any(u.profile == "uk/lynx" and u.alive for u in game.state.units.values())
 
 
 def test_deploy_side_checks_the_nation_fights_for_that_side(meeting: Scenario) -> None:
@@ -456,12 +472,12 @@ def test_new_force_writes_the_file(tmp_path: Path) -> None:
     assert not (tmp_path / "none.toml").exists()
 
 
-def test_orbat_table_marks_apcs_and_units_not_playable_yet() -> None:
+def test_orbat_table_marks_apcs_and_shows_helicopters() -> None:
     from umpire.rulesets.sevendays.scenario import load_nation
 
     rows = orbat_table(load_nation("us"))
     assert any("m113 " in r and "APC, carries 1" in r for r in rows)
-    assert any("ah64-apache" in r and "not playable" in r for r in rows)
+    assert any("ah64-apache" in r and "helicopter" in r for r in rows)
 
 
 def test_builder_removing_apcs_unseats_only_the_excess_riders_last_bought_first() -> None:

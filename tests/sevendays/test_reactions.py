@@ -137,3 +137,41 @@ def test_reacting_to_a_cherry_pickers_atgm_shot_is_harder(make_game: MakeGame) -
     world, state = game.ruleset.world(game.state), game.state  # type: ignore[attr-defined]
     options = {o.unit: o.need for o in reaction_options(world, state, state.units["nato-i"], False)}
     assert options["pact-t"] == 4  # vehicle in the open 3+, one more for the concealed shooter
+
+
+# rules: sevendays.reaction.recce_spotting
+def test_a_unit_without_sight_may_react_by_moving_while_recce_sees_the_enemy(
+    make_game: MakeGame,
+) -> None:
+    # a wood hides the Chieftain from the T-64B; a BRM-1 (recce) sees it from the flank
+    wood = [{"id": "w", "kind": "woods", "rect": [30, 18, 42, 26]}]
+    layout = {
+        "nato": [unit("c", "chieftain-mk9", 36, 10), unit("x", "chieftain-mk9", 5, 5)],
+        "terrain": wood,
+    }
+    pact_without = [unit("t", "t64b", 36, 40)]
+    pact_with = [unit("t", "t64b", 36, 40), unit("s", "brm1", 60, 12)]
+    game = make_game(pact=pact_without, **layout)
+    assert _options(game, "nato-c") == {}  # no sight, no recce: no reaction at all
+    game = make_game(pact=pact_with, **layout)
+    world, state = game.ruleset.world(game.state), game.state  # type: ignore[attr-defined]
+    options = reaction_options(world, state, state.units["nato-c"], False)
+    moves = [o for o in options if o.unit == "pact-t"]
+    assert moves and all(o.plan is None and o.point is not None for o in moves)
+    assert moves[0].need == 3  # the usual number: a vehicle activating in the open
+    # the T-64B reacts to the Chieftain's move by moving itself
+    for seed in range(20):
+        game = make_game(seed=seed, pact=pact_with, **layout)
+        game.apply(Action("activate", unit="nato-c"))
+        game.apply(Action("move", unit="nato-c", point=(26.0, 10.0)))
+        assert game.state.flow.phase == "react"
+        move = next(a for a in game.legal_actions() if a.unit == "pact-t")
+        assert move.point is not None
+        events = game.apply(move)
+        test = next(e for e in events if e.get("rule") == "sevendays.reaction.target")
+        tank = game.state.units["pact-t"]
+        if test["success"]:
+            assert tank.pos == tuple(move.point)
+            return
+        assert tank.pos == (36.0, 40.0)
+    raise AssertionError("no reaction roll succeeded in 20 seeds")

@@ -18,7 +18,11 @@ from umpire.core.actions import Action
 from umpire.core.game import Game
 from umpire.rulesets.sevendays import cards
 from umpire.rulesets.sevendays.close_combat import assault_targets, support
-from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot, weapon_for
+from umpire.rulesets.sevendays.firing import (
+    SHOT_VERBS,
+    ShotPlan,
+    plan_shot,
+)
 from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.movement import check_move, fall_back_point, move_candidates
 from umpire.rulesets.sevendays.odds import shot_odds
@@ -66,9 +70,8 @@ class SevenDaysScripted:
         self, world: World, state: SevenDaysState, unit: Unit, moved: bool, actions_left: int
     ) -> tuple[float, Action | None, str]:
         best_value = 0.0
-        best: tuple[ShotPlan, Unit, float] | None = None
-        profile = world.profile(unit)
-        kinds = [k for k in ("atgm", "gun") if weapon_for(profile, k) is not None]
+        best: tuple[ShotPlan, Unit, float, str] | None = None
+        kinds = list(world.shot_kinds(unit))  # "gun" too for an AA shot at a helicopter
         if "atgm" in kinds and (moved or actions_left < 2):
             kinds.remove("atgm")
         enemies = [t for t in state.units.values() if t.alive and t.side != unit.side]
@@ -82,11 +85,11 @@ class SevenDaysScripted:
                     continue
                 value, p_out = self._shot_value(world, plan, unit, target)
                 if value > best_value:
-                    best_value, best = value, (plan, target, p_out)
+                    best_value, best = value, (plan, target, p_out, kind)
         if best is None:
             return 0.0, None, ""
-        plan, target, p_out = best
-        verb = "atgm" if plan.weapon_kind == "atgm" else "fire"
+        plan, target, p_out, kind = best
+        verb = SHOT_VERBS[kind]
         why = (
             f"{unit.name} {plan.weapon_kind} at {target.name}: need {plan.need}+, "
             f"P kill {p_out:.0%} is the best shot available"
@@ -348,7 +351,7 @@ class SevenDaysScripted:
         prefetch_between(world, shortlist, [activator], reaction=True)
         for reactor in shortlist:
             option = reaction_option(world, state, activator, reactor, moving)
-            if option is None:
+            if option is None or option.plan is None:
                 continue
             odds = shot_odds(world, option.plan, reactor, activator)
             p_react = min(1.0, (7 - option.need) / 6)

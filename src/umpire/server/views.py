@@ -435,9 +435,10 @@ def action_entry(game: Game, action: Action) -> dict[str, Any]:
 
 
 def _odds(game: Game, action: Action) -> dict[str, Any] | None:
-    if game.record.ruleset != "sevendays" or action.kind not in ("fire", "atgm", "react"):
+    shots = ("fire", "atgm", "rockets", "react")
+    if game.record.ruleset != "sevendays" or action.kind not in shots:
         return None
-    from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot
+    from umpire.rulesets.sevendays.firing import SHOT_WEAPONS, ShotPlan, plan_shot
     from umpire.rulesets.sevendays.odds import shot_odds
     from umpire.rulesets.sevendays.reactions import reaction_options
 
@@ -450,13 +451,13 @@ def _odds(game: Game, action: Action) -> dict[str, Any] | None:
             act = state.flow.activation
             activator = units[act.unit]
             for option in reaction_options(world, state, activator, state.flow.reacting_to_move):
-                if option.unit == action.unit:
+                if option.unit == action.unit and option.plan is not None:
                     odds = shot_odds(world, option.plan, units[option.unit], activator)
                     return {**_plan_json(option.plan, odds), "reaction_need": option.need}
             return None
         act = state.flow.activation
         firer, target = units[action.unit or ""], units[action.target or ""]
-        weapon = "atgm" if action.kind == "atgm" else "gun"
+        weapon = SHOT_WEAPONS[action.kind]
         planned = plan_shot(
             world, state, firer, target, weapon, moved=act.moved, actions_left=act.actions_left
         )

@@ -200,7 +200,8 @@ def playable(
     flow = state.flow
     phase = flow.phase
     out: list[Action] = []
-    enemies = [u for u in state.alive(other(side)) if not u.hidden]
+    # sevendays.air.helicopter: cards strike targets on the ground, never a helicopter
+    enemies = [u for u in state.alive(other(side)) if not u.hidden and not world.is_helicopter(u)]
     for card_id in sorted(set(cards["hands"][side])):
         card = deck[card_id]
         if card.when == "response" or (only is not None and card_id not in only):
@@ -483,10 +484,15 @@ def _effect(
             )
         ]
     if cid == "divisional_artillery":
-        return _bombard(world, state, card, state.alive(other(side)), heavy=False)
+        grounded = [u for u in state.alive(other(side)) if not world.is_helicopter(u)]
+        return _bombard(world, state, card, grounded, heavy=False)
     if cid == "off_table_artillery":
         centre = state.units[action.target or ""]
-        near = [u for u in state.alive() if math.dist(u.pos, centre.pos) <= card.radius]
+        near = [
+            u
+            for u in state.alive()
+            if math.dist(u.pos, centre.pos) <= card.radius and not world.is_helicopter(u)
+        ]
         return _bombard(world, state, card, near, heavy=True)
     if cid == "precision_strike":
         targets = [state.units[action.target or ""]] + ([state.units[extra]] if extra else [])

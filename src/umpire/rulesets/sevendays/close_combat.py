@@ -35,8 +35,8 @@ def assault_targets(world: World, state: SevenDaysState, attacker: Unit) -> list
     reach = world.move_distance(attacker, "normal")
     out = []
     for enemy in state.alive():
-        if enemy.side == attacker.side or enemy.hidden:
-            continue
+        if enemy.side == attacker.side or enemy.hidden or world.is_helicopter(enemy):
+            continue  # sevendays.air.helicopter: a helicopter cannot be assaulted
         gap = world.radius(attacker) + world.radius(enemy)
         if math.dist(attacker.pos, enemy.pos) > reach + gap + 0.01:
             continue  # out of reach: no need to trace the path

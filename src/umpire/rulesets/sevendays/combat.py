@@ -12,6 +12,10 @@ from umpire.rulesets.sevendays.world import World
 
 
 def resolve_shot(world: World, state: SevenDaysState, plan: ShotPlan) -> list[Event]:
+    if plan.weapon_kind == "aa":
+        from umpire.rulesets.sevendays.air import resolve_aa
+
+        return resolve_aa(world, state, plan)
     firer = state.units[plan.firer]
     target = state.units[plan.target]
     hits, event = roll_to_hit(state, plan, firer, target)

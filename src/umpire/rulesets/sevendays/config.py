@@ -37,6 +37,34 @@ class DamageRow(BaseModel):
     markers: int = Field(ge=0)
 
 
+class AaEffectRow(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    max: int = Field(ge=1, le=12)
+    result: Literal["evades", "damaged", "shot_down"]
+
+
+class Rockets(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    to_hit: int = Field(ge=2, le=10)
+    weapon: int = Field(ge=0)
+
+
+class AirRules(BaseModel):
+    """Attack helicopters and air defence (sevendays.air.*)."""
+
+    model_config = ConfigDict(extra="forbid")
+    aa_to_hit: dict[Literal["gun", "sam", "manpad"], int]
+    sam_effect_bonus: int = Field(ge=0)
+    effect: list[AaEffectRow]
+    rockets: Rockets
+
+
+class Platoon(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    size: int = Field(ge=1)
+    reach: float = Field(ge=0)
+
+
 class BattlegroupCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
     radius: float
@@ -74,6 +102,8 @@ class HouseRules(BaseModel):
     bail_out_markers: int = Field(ge=0)
     smoke_radius: float = Field(gt=0)
     close_combat_support: float = Field(ge=0)
+    air: AirRules
+    platoon: Platoon
 
     def terrain_kind(self, name: str) -> TerrainKind:
         spec = self.terrain_kinds[name]

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from umpire.core.events import Event, note, roll
 from umpire.geometry.table import in_arc
+from umpire.rulesets.sevendays.config import HouseRules, default_house_rules
 from umpire.rulesets.sevendays.los import needs_obscured, sight
 from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType, Weapon
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
@@ -19,6 +20,7 @@ from umpire.rulesets.sevendays.world import World
 
 CLOSE_RANGE = 12.0
 MORTAR_WEAPON = Weapon(value=0, mortar=True)  # sevendays.mortar.fire: no penetration value
+GRENADE_LAUNCHER = Weapon(value=2)  # sevendays.fire.grenade_launcher: weapon 2 against vehicles
 
 
 class Modifier(NamedTuple):
@@ -34,7 +36,7 @@ class ShotPlan(NamedTuple):
 
     firer: str
     target: str
-    weapon_kind: str  # "gun" or "atgm"
+    weapon_kind: str  # "gun", "atgm", "rockets" or "aa" (at a helicopter)
     weapon: Weapon
     dice: int
     base: int
@@ -45,6 +47,7 @@ class ShotPlan(NamedTuple):
     heavy: bool = False  # conversion die class against foot (2d6) vs light (1d6)
     cover: str = "open"  # the target's terrain for conversion: open | cover | fortified
     front: bool = True  # a vehicle target is hit on its front armour
+    aa_bonus: int = 0  # an AA shot: added to the AA hit-effect die (vehicle SAMs)
 
     @property
     def possible(self) -> bool:
@@ -74,14 +77,29 @@ class Refusal(NamedTuple):
     reason: str
 
 
-def weapon_for(profile: UnitProfile, kind: str) -> tuple[Weapon, int] | None:
-    """The weapon and base to-hit a unit uses for a ``gun`` or ``atgm`` shot, if it has one."""
+WEAPON_KINDS = ("gun", "atgm", "rockets")
+SHOT_VERBS = {"gun": "fire", "atgm": "atgm", "rockets": "rockets"}  # weapon kind -> action
+SHOT_WEAPONS = {verb: kind for kind, verb in SHOT_VERBS.items()}  # action -> weapon kind
+
+
+def weapon_for(
+    profile: UnitProfile, kind: str, house: HouseRules | None = None
+) -> tuple[Weapon, int] | None:
+    """The weapon and base to-hit a unit uses for a ``gun``, ``atgm`` or ``rockets`` shot, if
+    it has one (rockets: rule sevendays.air.rockets, numbers from the house rules)."""
+    if kind == "rockets":
+        if "rockets" not in profile.traits:
+            return None
+        rockets = (house or default_house_rules()).air.rockets
+        return Weapon(value=rockets.weapon), rockets.to_hit
     if kind == "atgm":
         if profile.atgm is None:
             return None
         return profile.atgm.weapon, profile.atgm.to_hit
     if "mortar" in profile.traits:
         return MORTAR_WEAPON, profile.to_hit or 8
+    if "grenade_launcher" in profile.traits and profile.to_hit is not None:
+        return GRENADE_LAUNCHER, profile.to_hit  # sevendays.fire.grenade_launcher
     if profile.weapon is None or profile.to_hit is None:
         return None
     return profile.weapon, profile.to_hit
@@ -184,6 +202,15 @@ def _plan_shot(
         return Refusal("sevendays.fire.base", "the target must be an enemy unit on the table")
     if target.hidden:
         return Refusal("sevendays.scenario.hidden_deployment", "a hidden marker cannot be targeted")
+    if tprofile.type is UnitType.HELICOPTER:
+        if kind != "gun":
+            return Refusal(
+                "sevendays.air.helicopter",
+                "helicopters are engaged only by air defence (AA guns, SAMs, MANPADs)",
+            )
+        from umpire.rulesets.sevendays.air import plan_aa
+
+        return plan_aa(world, state, firer, target)
     if kind == "gun" and "mortar" in profile.traits:
         from umpire.rulesets.sevendays.mortars import plan_mortar
 
@@ -211,6 +238,7 @@ def _plan_shot(
         reaction=reaction,
         actions_left=actions_left,
         names=names,
+        house=world.house,
     )
     if early is not None:
         return early
@@ -241,6 +269,7 @@ def _plan_shot(
         firer_markers=firer.markers,
         names=names,
         ids=(firer.uid, target.uid),
+        house=world.house,
     )
 
 
@@ -263,12 +292,16 @@ def shot_refusal(
     reaction: bool = False,
     actions_left: int = 2,
     names: tuple[str, str] = ("the firer", "the target"),
+    house: HouseRules | None = None,
 ) -> Refusal | None:
     """The rules that forbid a shot before anyone looks along the line of fire."""
     if tprofile.type is UnitType.HELICOPTER:
-        return Refusal("sevendays.fire.base", "helicopters are not in play in this version")
-    if weapon_for(profile, kind) is None:
-        what = "an ATGM" if kind == "atgm" else "a weapon it can fire directly"
+        return Refusal(
+            "sevendays.air.helicopter",
+            "helicopters are engaged only by air defence (AA guns, SAMs, MANPADs)",
+        )
+    if weapon_for(profile, kind, house) is None:
+        what = {"atgm": "an ATGM", "rockets": "rockets"}.get(kind, "a weapon it can fire directly")
         return Refusal("sevendays.fire.base", f"{names[0]} has no {what}")
     target_vehicle = tprofile.is_vehicle
     if kind == "atgm":
@@ -303,9 +336,10 @@ def plan_from_situation(
     actions_left: int = 2,
     firer_markers: int = 0,
     names: tuple[str, str] = ("the firer", "the target"),
+    house: HouseRules | None = None,
 ) -> ShotPlan | Refusal:
-    """Plan a ``kind`` shot ("gun" or "atgm") in ``situation``, or say which rule forbids it:
-    the dice, the score needed and every modifier with its rule (sevendays.fire.*)."""
+    """Plan a ``kind`` shot ("gun", "atgm" or "rockets") in ``situation``, or say which rule
+    forbids it: the dice, the score needed and every modifier with its rule (sevendays.fire.*)."""
     refusal = shot_refusal(
         profile,
         tprofile,
@@ -316,6 +350,7 @@ def plan_from_situation(
         reaction=reaction,
         actions_left=actions_left,
         names=names,
+        house=house,
     )
     if refusal is not None:
         return refusal
@@ -330,6 +365,7 @@ def plan_from_situation(
         firer_markers=firer_markers,
         names=names,
         ids=names,
+        house=house,
     )
 
 
@@ -345,13 +381,14 @@ def _plan_measured(
     firer_markers: int,
     names: tuple[str, str],
     ids: tuple[str, str],
+    house: HouseRules | None = None,
 ) -> ShotPlan | Refusal:
     """The plan once no rule of :func:`shot_refusal` forbids the shot."""
     if not situation.in_arc:
         return Refusal("sevendays.fire.arc", f"{names[1]} is outside {names[0]}'s arc")
     if not situation.visible:
         return Refusal("sevendays.los.blockers", f"{names[0]} cannot see {names[1]}")
-    chosen = weapon_for(profile, kind)
+    chosen = weapon_for(profile, kind, house)
     assert chosen is not None  # shot_refusal checked it
     weapon, base = chosen
     target_vehicle = tprofile.is_vehicle
@@ -386,7 +423,7 @@ def _plan_measured(
     distance = situation.distance
     dice = dice_count(profile, weapon, kind, target_vehicle, distance, moving_infantry)
     heavy = (
-        kind == "atgm"
+        kind in ("atgm", "rockets")  # sevendays.air.rockets: heavy against infantry
         or "grenade_launcher" in profile.traits
         or (profile.is_vehicle and weapon.value >= 7)
     )
@@ -457,8 +494,9 @@ def roll_to_hit(
     hits = hits_scored(dice, plan.need, plan.target_is_vehicle)
     result = max(dice) if plan.target_is_vehicle else hits
     verb = "hits" if hits else "misses"
+    what = "AA fire" if plan.weapon_kind == "aa" else f"{plan.weapon_kind} ({plan.weapon})"
     text = (
-        f"{firer.name} fires {plan.weapon_kind} ({plan.weapon}) at {target.name} "
+        f"{firer.name} fires {what} at {target.name} "
         f'at {plan.range:.1f}": {plan.dice}d10 {dice} need {plan.need}+ '
         f"[{describe_modifiers(plan)}] -> {verb}" + (f" x{hits}" if hits > 1 else "")
     )

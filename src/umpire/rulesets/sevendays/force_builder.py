@@ -23,7 +23,7 @@ from umpire.rulesets.sevendays.forces import (
     suggest,
     write_force,
 )
-from umpire.rulesets.sevendays.orbat import Orbat, UnitProfile, UnitType
+from umpire.rulesets.sevendays.orbat import Orbat, UnitProfile
 from umpire.rulesets.sevendays.scenario import load_nation
 
 Ask = Callable[[str], str]
@@ -41,8 +41,6 @@ commands:
   done                      check the force and finish
   quit                      leave without a force"""
 
-_NOT_FIELDED = "not playable in battles yet"
-
 
 def orbat_table(orbat: Orbat) -> list[str]:
     """The ORBAT as numbered lines: id, name, type, points, BP and notable traits."""
@@ -51,8 +49,6 @@ def orbat_table(orbat: Orbat) -> list[str]:
         marks = []
         if unit.is_apc:
             marks.append(f"APC, carries {capacity(unit)}")
-        if unit.type is UnitType.HELICOPTER:
-            marks.append(_NOT_FIELDED)
         extra = f"  ({'; '.join(marks)})" if marks else ""
         out.append(
             f"{number:3}. {unit.id:<18} {unit.name:<22} {unit.type.value:<10} "
@@ -191,10 +187,6 @@ class _Builder:
             self.say(f"that costs {cost} points and only {self.left()} are left")
             return
         self.entries += entries
-        for entry in entries:
-            unit = self.orbat.profile(entry.profile)
-            if unit.type is UnitType.HELICOPTER:
-                self.say(f"note: {unit.name} is {_NOT_FIELDED}")
         bought = " and ".join(f"{e.count} x {self.orbat.profile(e.profile).name}" for e in entries)
         self.say(f"added {bought} ({cost} pts); {self.left()} points left")
 

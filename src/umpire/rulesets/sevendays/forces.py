@@ -583,7 +583,6 @@ def pair_passengers(force: Force) -> tuple[Force, list[str]]:
 DEPLOY_DEPTH = 12.0  # inches from the side's table edge
 SPACING = 2.5  # closest two deployed units may stand, centre to centre
 EDGE_MARGIN = 1.5
-_NOT_FIELDED = "attack helicopters are not implemented in this version"
 
 
 def _mover_class(profile: UnitProfile) -> str:
@@ -629,12 +628,6 @@ def deploy_force(
     """
     summary = check_force(force, source=source)
     where = _where(force, source)
-    for unit in summary.units:
-        if unit.profile.type is UnitType.HELICOPTER:
-            raise DataFileError(
-                f"{where}: field units.{unit.entry}.profile: {unit.profile.name} cannot be "
-                f"fielded yet ({_NOT_FIELDED})"
-            )
     commander = next((u.id for u in summary.units if u.commander), None)
     if commander is None:
         choices = [u for u in summary.units if not u.profile.is_apc] or list(summary.units)

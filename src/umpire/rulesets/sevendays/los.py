@@ -45,13 +45,12 @@ def _bodies(
     y1 += reach
     blocking: list[Vec] = []
     obscuring: list[Vec] = []
-    profiles = world.profiles
     for u in state.units.values():
         if u is firer or u is target or not (x0 <= u.x <= x1 and y0 <= u.y <= y1):
             continue
         if u.wreck:
             blocking.append((u.x, u.y))
-        elif u.status == "active" and profiles[u.profile].is_vehicle:
+        elif u.status == "active" and world.is_ground_vehicle(u):
             (obscuring if u.side == firer.side else blocking).append((u.x, u.y))
     return blocking, obscuring
 
@@ -169,6 +168,8 @@ def _sight(world: World, state: SevenDaysState, firer: Unit, target: Unit, obscu
         and smoke_blocks(state.smoke, a, b)
     ):
         return BLOCKED
+    if world.is_helicopter(firer) or world.is_helicopter(target):
+        return CLEAR  # sevendays.air.helicopter: nothing on the ground hides a helicopter
     blocked, crossings = _terrain(world, a, target, obscured)
     if blocked:
         return BLOCKED

@@ -16,8 +16,8 @@ def add_markers(
     world: World, state: SevenDaysState, unit: Unit, count: int, rule: str, why: str
 ) -> list[Event]:
     """Put ``count`` morale markers on ``unit``; remove it when they reach its morale value."""
-    if count <= 0 or not unit.alive:
-        return []
+    if count <= 0 or not unit.alive or world.is_helicopter(unit):
+        return []  # sevendays.air.helicopter: helicopters carry no morale markers
     unit.markers += count
     events = [
         note(

@@ -71,6 +71,8 @@ def check_move(
     if not world.table.inside(*dest):
         return Refusal(rule, f"{dest} is off the table")
     if speed == "road":
+        if world.is_helicopter(unit):
+            return Refusal("sevendays.air.helicopter", "helicopters fly: they make no road moves")
         road = world.table.road_at(unit.x, unit.y)
         if road is None or world.table.road_at(*dest) is not road:
             return Refusal(rule, "a road move must start and end on the same road")
@@ -114,7 +116,7 @@ def move_candidates(
     table = world.table
     if speed == "road":
         road = table.road_at(unit.x, unit.y)
-        if road is None:
+        if road is None or world.is_helicopter(unit):
             return []
         points = [
             table.road_destination(road, unit.pos, reach, True),

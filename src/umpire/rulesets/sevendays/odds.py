@@ -17,7 +17,8 @@ from functools import cache
 
 import icepool
 
-from umpire.rulesets.sevendays.config import DamageRow, HouseRules
+from umpire.rulesets.sevendays.air import effect_row
+from umpire.rulesets.sevendays.config import AaEffectRow, DamageRow, HouseRules
 from umpire.rulesets.sevendays.damage import (
     conversion,
     conversion_markers,
@@ -160,8 +161,22 @@ def _foot_shot(dice: int, need: int, heavy: bool, cover: str) -> icepool.Die:
     return _pool(dice, 10).map(lambda ds: hits_scored(ds, need, False)).map(markers)
 
 
+@cache
+def _aa_shot(dice: int, need: int, bonus: int, table: tuple[tuple[int, str], ...]) -> icepool.Die:
+    """An AA shot at a helicopter: "destroyed" is the helicopter lost (damaged or shot down)."""
+    rows = [AaEffectRow.model_validate({"max": m, "result": r}) for m, r in table]
+    lost = icepool.d6.map(
+        lambda die: (True, False, effect_row(rows, die + bonus).result != "evades", 0)
+    )
+    hits = _pool(dice, 10).map(lambda ds: hits_scored(ds, need, True))
+    return hits.map(lambda h: lost if h else MISS)
+
+
 def outcome_die(plan: ShotPlan, tprofile: UnitProfile, house: HouseRules) -> icepool.Die:
     """One shot's outcomes (hit, penetrated, destroyed, markers) with exact chances."""
+    if plan.weapon_kind == "aa":  # sevendays.air.aa_fire / aa_effect
+        effect = tuple((r.max, r.result) for r in house.air.effect)
+        return _aa_shot(plan.dice, plan.need, plan.aa_bonus, effect)
     if plan.target_is_vehicle and plan.weapon.mortar:
         table = tuple((r.max, r.result, r.markers) for r in house.damage_table)
         return _mortar_vehicle_shot(plan.need, table)
@@ -251,6 +266,8 @@ def shot_odds(world: World, plan: ShotPlan, firer: Unit, target: Unit) -> ShotOd
         weapon.value,
         weapon.heat,
         weapon.infantry_at,
+        plan.weapon_kind == "aa",
+        plan.aa_bonus,
     )
     found = world.odds_cache.get(key)
     if found is None:

@@ -41,9 +41,10 @@ TRAITS = frozenset(
         "wheeled",  # wheeled vehicle (terrain tests)
         "fast",  # fast MBT: moves as a light vehicle
         "fixed_forward",  # weapon fixed to the front: 90 degree arc
-        "sam",  # surface-to-air missile vehicle
-        "aa",  # anti-aircraft gun vehicle
-        "manpad",  # carries man-portable air defence
+        "sam",  # surface-to-air missile vehicle (AA reaction 5+, +2 on the AA hit effect)
+        "aa",  # its gun may engage helicopters (AA reaction 6+, or the line's aa_to_hit)
+        "manpad",  # carries man-portable air defence (AA reaction 8+)
+        "rockets",  # attack helicopter rockets (5+ to hit, heavy against infantry)
         "law",  # infantry portable anti-tank weapons (LAW / RPG)
         "mortar",  # mortar unit
         "atgm_team",  # support team whose only weapon is an ATGM
@@ -132,6 +133,7 @@ class UnitProfile(BaseModel):
     to_hit: int | None = Field(default=None, ge=2, le=10)
     morale: int | None = Field(default=None, ge=1, le=10)
     atgm: Atgm | None = None
+    aa_to_hit: int | None = Field(default=None, ge=2, le=10)  # an AA score other than the trait's
     traits: frozenset[str] = frozenset()
     points: int = Field(ge=0)
     bp: int = Field(ge=0)
@@ -170,6 +172,11 @@ class UnitProfile(BaseModel):
         if not match:
             raise ValueError(f"to_hit {value!r} must look like '4+'")
         return int(match.group(1))
+
+    @field_validator("aa_to_hit", mode="before")
+    @classmethod
+    def _aa_to_hit(cls, value: Any) -> Any:
+        return cls._to_hit(value)
 
     @field_validator("atgm", mode="before")
     @classmethod

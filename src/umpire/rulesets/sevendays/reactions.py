@@ -6,18 +6,28 @@ The reaction spends a token from the reacting side's pool, placed on the reactor
 the published number by the activating unit's type, and under the house rule one more per token
 already on the reactor and per morale marker. A natural 6 always succeeds and seizes the
 initiative when the activation ends. A successful reaction is a shot at the activating unit.
+
+Recce spotting (published): while a friendly recce unit sees the activating enemy, any friendly
+unit may react, even one that cannot see it. A unit that has no shot at the activator can then
+react with a normal move instead (house: the engine's reactions are otherwise shots).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from umpire.core.actions import Action
 from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.dice import d6_test
-from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot, weapon_for
+from umpire.rulesets.sevendays.firing import (
+    Refusal,
+    ShotPlan,
+    plan_shot,
+)
 from umpire.rulesets.sevendays.los import prefetch_between, sight
 from umpire.rulesets.sevendays.morale import house_fired
-from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.movement import check_move, move_candidates
+from umpire.rulesets.sevendays.state import SevenDaysState, Unit, other
 from umpire.rulesets.sevendays.world import World
 
 
@@ -25,7 +35,11 @@ from umpire.rulesets.sevendays.world import World
 class ReactionOption:
     unit: str
     need: int
-    plan: ShotPlan
+    plan: ShotPlan | None  # None: a reaction move (recce spotting) to ``point``
+    point: tuple[float, float] | None = None
+
+    def action(self) -> Action:
+        return Action("react", unit=self.unit, point=self.point)
 
 
 def best_plan(
@@ -39,10 +53,10 @@ def best_plan(
     moved: bool = False,
     actions_left: int = 2,
 ) -> ShotPlan | Refusal:
-    """The firer's best legal shot at ``target`` (ATGM or gun), by fewest score needed."""
+    """The firer's best legal shot at ``target`` (ATGM, gun or rockets; an AA shot at a
+    helicopter), by fewest score needed."""
     best: ShotPlan | Refusal | None = None
-    profile = world.profile(firer)
-    kinds = [k for k in ("atgm", "gun") if weapon_for(profile, k) is not None] or ["gun"]
+    kinds = world.shot_kinds(firer) or ("gun",)
     for kind in kinds:
         plan = plan_shot(
             world,
@@ -69,9 +83,10 @@ def _score(plan: ShotPlan) -> float:
 
 
 def reaction_need(
-    world: World, state: SevenDaysState, reactor: Unit, activator: Unit, plan: ShotPlan
+    world: World, state: SevenDaysState, reactor: Unit, activator: Unit, plan: ShotPlan | None
 ) -> int:
-    """Rules sevendays.reaction.target and sevendays.reaction.tokens_markers."""
+    """Rules sevendays.reaction.target and sevendays.reaction.tokens_markers (``plan`` None:
+    a reaction move, by a unit that need not see the activator)."""
     pending = state.flow.pending
     concealed = int(
         pending is not None
@@ -80,10 +95,13 @@ def reaction_need(
     )  # rule sevendays.reaction.cherry_picker
     if "recce" in world.profile(reactor).traits:
         return recce_score(reactor.markers) + concealed
-    covered = world.in_cover(activator) or sight(world, state, reactor, activator).obscured
+    covered = world.in_cover(activator) or (
+        plan is not None and sight(world, state, reactor, activator).obscured
+    )
     extra = reactor.tokens + reactor.markers if world.house.reaction_tokens_and_markers else 0
     extra += concealed
-    return reaction_score(world.is_foot(activator), covered, plan.weapon_kind == "atgm", extra)
+    atgm = plan is not None and plan.weapon_kind == "atgm"
+    return reaction_score(world.is_foot(activator), covered, atgm, extra)
 
 
 def recce_score(markers: int) -> int:
@@ -126,18 +144,49 @@ def reaction_option(
     return None
 
 
+def recce_spots(world: World, state: SevenDaysState, activator: Unit) -> bool:
+    """Rule sevendays.reaction.recce_spotting: a recce unit of the other side sees ``activator``."""
+    return any(
+        "recce" in world.profile(u).traits
+        and sight(world, state, u, activator, obscured=False).visible
+        for u in state.alive(other(activator.side))
+    )
+
+
+def move_reactions(
+    world: World, state: SevenDaysState, activator: Unit, reactor: Unit, limit: int = 2
+) -> list[ReactionOption]:
+    """Reaction moves for ``reactor`` (house, under recce spotting): up to two normal moves,
+    towards the activator and to the nearest objective or cover."""
+    need = reaction_need(world, state, reactor, activator, None)
+    out: list[ReactionOption] = []
+    for point in move_candidates(world, state, reactor, "normal", compass=False):
+        if check_move(world, state, reactor, "normal", point) is None:
+            out.append(ReactionOption(reactor.uid, need, None, point))
+            if len(out) == limit:
+                break
+    return out
+
+
 def any_reaction(world: World, state: SevenDaysState, activator: Unit, moving: bool) -> bool:
     """Whether the other side has any possible reaction (nearest units are tried first, and
     the search stops at the first one found)."""
     candidates = nearest_first(reactors(state, activator), activator)
     prefetch_between(world, candidates, [activator], reaction=True)  # one batch of lines
-    return any(reaction_option(world, state, activator, u, moving) for u in candidates)
+    if any(reaction_option(world, state, activator, u, moving) for u in candidates):
+        return True
+    return (
+        bool(candidates)
+        and recce_spots(world, state, activator)
+        and any(move_reactions(world, state, activator, u, limit=1) for u in candidates)
+    )
 
 
 def reaction_options(
     world: World, state: SevenDaysState, activator: Unit, moving: bool
 ) -> list[ReactionOption]:
-    """Every possible reaction to ``activator``, one per unit that can react."""
+    """Every possible reaction to ``activator``: one shot per unit that has one, and (under
+    recce spotting) reaction moves for the units that have none."""
     # asked more than once per window on an unchanged state: remember the last answer
     key = (state.actions_played, activator.uid, activator.x, activator.y, moving)
     cached = state.reaction_memo
@@ -145,11 +194,17 @@ def reaction_options(
         return list(cached[1])
     units = reactors(state, activator)
     prefetch_between(world, units, [activator], reaction=True)
-    out = [
-        option
-        for unit in units
-        if (option := reaction_option(world, state, activator, unit, moving)) is not None
-    ]
+    out: list[ReactionOption] = []
+    shooters = set()
+    for unit in units:
+        option = reaction_option(world, state, activator, unit, moving)
+        if option is not None:
+            out.append(option)
+            shooters.add(unit.uid)
+    if len(shooters) < len(units) and recce_spots(world, state, activator):
+        for unit in units:
+            if unit.uid not in shooters:
+                out += move_reactions(world, state, activator, unit)
     state.reaction_memo = (key, tuple(out))
     return out
 

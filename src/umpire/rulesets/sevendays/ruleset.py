@@ -14,12 +14,14 @@ from umpire.core.events import Event, note
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import Outcome, RulesetMeta
 from umpire.geometry.table import bearing, in_arc
-from umpire.rulesets.sevendays import cards, special, transport
+from umpire.rulesets.sevendays import cards, platoon, special, transport
 from umpire.rulesets.sevendays import scenario as scenarios
 from umpire.rulesets.sevendays.close_combat import assault, assault_targets
 from umpire.rulesets.sevendays.combat import resolve_shot
 from umpire.rulesets.sevendays.config import house_rules
 from umpire.rulesets.sevendays.firing import (
+    SHOT_VERBS,
+    SHOT_WEAPONS,
     Refusal,
     ShotPlan,
     describe_modifiers,
@@ -34,7 +36,6 @@ from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.orbat import UnitType
 from umpire.rulesets.sevendays.reactions import (
     any_reaction,
-    reaction_option,
     reaction_options,
     reactors,
     roll_reaction,
@@ -46,10 +47,12 @@ from umpire.rulesets.sevendays.world import World
 
 OPTIONS = {"house_rules", "forces", "cards"}  # what a game's options may set
 MOVE_KINDS = {"move": "normal", "rapid": "rapid", "road": "road"}
+SHOTS = frozenset(SHOT_WEAPONS)
 ACTION_COST = {
     "move": 1,
     "turn": 1,
     "fire": 1,
+    "rockets": 1,
     "rapid": 2,
     "road": 2,
     "atgm": 2,
@@ -215,13 +218,19 @@ class SevenDays:
     def _phase_actions(self, world: World, state: SevenDaysState) -> list[Action]:
         flow = state.flow
         if flow.phase == "activate":
-            acts = [Action("activate", unit=u.uid) for u in state.alive(flow.initiative)]
+            own = state.alive(flow.initiative)
+            acts = [Action("activate", unit=u.uid) for u in own]
+            acts += [
+                Action("activate", unit=u.uid, option="platoon")
+                for u in own
+                if platoon.platoon_of(world, state, u)
+            ]
             acts += [Action("activate", unit=u.uid) for u in self._reserves(world, state)]
             return acts + [Action("pass")]
         if flow.phase == "react":
             activator = state.units[self._active_uid(state)]
             opts = reaction_options(world, state, activator, flow.reacting_to_move)
-            return [Action("react", unit=o.unit) for o in opts] + [Action("no_react")]
+            return [o.action() for o in opts] + [Action("no_react")]
         return self._act_actions(world, state)
 
     @staticmethod
@@ -254,12 +263,12 @@ class SevenDays:
         if not act.fired:
             enemies = [t for t in state.units.values() if t.alive and t.side != unit.side]
             prefetch_between(world, [unit], enemies)
+            kinds = world.shot_kinds(unit)
             for target in enemies:
-                for kind in ("gun", "atgm"):
+                for kind in kinds:
                     plan = self._plan(world, state, unit, target, kind)
                     if isinstance(plan, ShotPlan) and plan.possible:
-                        verb = "atgm" if kind == "atgm" else "fire"
-                        out.append(Action(verb, unit=unit.uid, target=target.uid))
+                        out.append(Action(SHOT_VERBS[kind], unit=unit.uid, target=target.uid))
         if not act.moved:
             out += [
                 Action("move", unit=unit.uid, point=p)
@@ -301,6 +310,8 @@ class SevenDays:
             for r in transport.passengers(state, unit)
         ]
         out.append(Action("end", unit=unit.uid))
+        if act.platoon:  # sevendays.activation.platoon: a platoon moves and shoots only
+            out = [a for a in out if a.kind in platoon.ACTIONS]
         return out
 
     @staticmethod
@@ -419,7 +430,21 @@ class SevenDays:
                 "sevendays.activation.token",
             )
         events += special.reveal(state, unit, "it activates")
-        return events + activate(world, state, unit)
+        members: list[Unit] = []
+        if action.option == "platoon":
+            members = platoon.platoon_of(world, state, unit)
+            if not members:
+                raise IllegalActionError(
+                    f"{unit.name} has no unit of its type within "
+                    f'{world.house.platoon.reach:g}" to lead in a platoon action',
+                    platoon.RULE,
+                )
+        elif action.option is not None:
+            raise IllegalActionError(
+                f"unknown activation option {action.option!r} (only 'platoon')",
+                "sevendays.activation.token",
+            )
+        return events + activate(world, state, unit, members)
 
     def _apply_act(self, world: World, state: SevenDaysState, action: Action) -> list[Event]:
         flow = state.flow
@@ -445,7 +470,7 @@ class SevenDays:
             )
         self._validate_act(world, state, unit, action)
         first = not act.window_used
-        if kind in ("fire", "atgm", "morale") and first:
+        if (kind in SHOTS or kind == "morale") and first:
             act.window_used = True
             if any_reaction(world, state, unit, False):
                 flow.pending = action
@@ -471,6 +496,10 @@ class SevenDays:
         act = state.flow.activation
         assert act is not None
         kind = action.kind
+        if act.platoon and kind not in platoon.ACTIONS:
+            raise IllegalActionError(
+                f"a platoon action moves and shoots only, not {kind!r}", platoon.RULE
+            )
         if (kind in MOVE_KINDS or kind == "turn") and act.moved:
             raise IllegalActionError(
                 f"{unit.name} has already moved in this activation",
@@ -485,7 +514,7 @@ class SevenDays:
         elif kind == "turn":
             if state.units.get(action.target or "") is None:
                 raise IllegalActionError("turn needs a unit to face", "sevendays.move.turret")
-        elif kind in ("fire", "atgm"):
+        elif kind in SHOTS:
             if act.fired:
                 raise IllegalActionError(
                     f"{unit.name} has already fired in this activation", "sevendays.fire.one_shot"
@@ -493,8 +522,7 @@ class SevenDays:
             target = state.units.get(action.target or "")
             if target is None:
                 raise IllegalActionError(f"no unit {action.target!r}", "sevendays.fire.base")
-            weapon = "atgm" if kind == "atgm" else "gun"
-            plan = self._plan(world, state, unit, target, weapon)
+            plan = self._plan(world, state, unit, target, SHOT_WEAPONS[kind])
             if isinstance(plan, Refusal):
                 raise IllegalActionError(plan.reason, plan.rule)
         elif kind == "assault":
@@ -555,19 +583,27 @@ class SevenDays:
         assert act is not None
         kind = action.kind
         act.actions_left -= ACTION_COST[kind]
+        members = [state.units[u] for u in act.platoon]
         if kind in MOVE_KINDS:
             act.moved = True
             assert action.point is not None
-            return do_move(world, state, unit, MOVE_KINDS[kind], action.point)
+            start = unit.pos
+            events = do_move(world, state, unit, MOVE_KINDS[kind], action.point)
+            if members:
+                events += platoon.follow_move(
+                    world, state, members, MOVE_KINDS[kind], start, unit.pos
+                )
+            return events
         if kind == "turn":
             act.moved = True
             target = state.units[action.target or ""]
             unit.facing = round(bearing(unit.pos, target.pos), 1)
             state.touch()
-            return [
+            events = [
                 note("turn", f"{unit.name} turns to face {target.name}", "sevendays.move.turret")
             ]
-        if kind in ("fire", "atgm"):
+            return events + (platoon.follow_turn(state, members, unit.facing) if members else [])
+        if kind in SHOTS:
             act.fired = True
             target = state.units[action.target or ""]
             plan = plan_shot(
@@ -575,13 +611,19 @@ class SevenDays:
                 state,
                 unit,
                 target,
-                "atgm" if kind == "atgm" else "gun",
+                SHOT_WEAPONS[kind],
                 moved=self.counts_moved(world, state, unit),
                 actions_left=2 if kind == "atgm" else act.actions_left + 1,
             )
             if isinstance(plan, Refusal):
                 return [note("cancelled", f"{unit.name}'s shot is lost: {plan.reason}", plan.rule)]
-            return resolve_shot(world, state, plan)
+            events = resolve_shot(world, state, plan)
+            if members:
+                moved = self.counts_moved(world, state, unit)
+                events += platoon.follow_fire(
+                    world, state, members, target, SHOT_WEAPONS[kind], moved
+                )
+            return events
         if kind == "morale":
             return battlegroup_check(world, state, unit)
         if kind == "assault":
@@ -651,7 +693,15 @@ class SevenDays:
             reactor = state.units.get(action.unit or "")
             option = None
             if reactor is not None and reactor in reactors(state, activator):
-                option = reaction_option(world, state, activator, reactor, flow.reacting_to_move)
+                point = tuple(action.point) if action.point is not None else None
+                option = next(
+                    (
+                        o
+                        for o in reaction_options(world, state, activator, flow.reacting_to_move)
+                        if o.unit == reactor.uid and o.point == point
+                    ),
+                    None,
+                )
             if reactor is None or option is None:
                 raise IllegalActionError(
                     f"{action.unit!r} cannot react to {activator.name} now",
@@ -660,8 +710,11 @@ class SevenDays:
             events = special.reveal(state, reactor, "it reacts")
             ok, rolled = roll_reaction(world, state, reactor, option)
             events += rolled
-            if ok:
+            if ok and option.plan is not None:
                 events += resolve_shot(world, state, option.plan)
+            elif ok and option.point is not None:  # sevendays.reaction.recce_spotting
+                house_fired(state, "sevendays.reaction.recce_spotting")
+                events += do_move(world, state, reactor, "normal", option.point)
         elif action.kind != "no_react":
             raise IllegalActionError(
                 f"{other(activator.side).upper()} may react or decline, not {action.kind!r}",
@@ -766,6 +819,14 @@ class SevenDays:
         if kind == "activate":
             unit = units[action.unit or ""]
             extra = f", test {min(6, unit.tokens + unit.markers + 1)}+" if unit.tokens else ""
+            if action.option == "platoon":
+                members = platoon.platoon_of(self.world(state), state, unit)
+                tester = platoon.worst([unit, *members])
+                extra = (
+                    f", test {min(6, tester.tokens + tester.markers + 1)}+" if tester.tokens else ""
+                )
+                names = ", ".join(m.name for m in members)
+                return f"activate {name} as a platoon with {names} [one token{extra}]"
             return f"activate {name} [{unit.markers} markers{extra}]"
         if kind in ("pass", "no_react"):
             return {"pass": "pass the initiative", "no_react": "do not react"}[kind]
@@ -773,7 +834,14 @@ class SevenDays:
             world = self.world(state)
             activator = units[self._active_uid(state)]
             for o in reaction_options(world, state, activator, state.flow.reacting_to_move):
-                if o.unit == action.unit:
+                if o.unit == action.unit and o.plan is None and o.point is not None:
+                    if action.point is not None and o.point == tuple(action.point):
+                        x, y = o.point
+                        return (
+                            f"react with {name}: needs {o.need}+ on d6, then moves to "
+                            f"({x:.1f}, {y:.1f}) (a recce unit sees the enemy)"
+                        )
+                elif o.unit == action.unit and o.plan is not None and action.point is None:
                     odds = shot_odds(world, o.plan, units[o.unit], activator)
                     return (
                         f"react with {name}: needs {o.need}+ on d6, then {o.plan.weapon_kind} "
@@ -783,11 +851,10 @@ class SevenDays:
         if kind in MOVE_KINDS and action.point:
             d = math.dist(units[action.unit or ""].pos, action.point)
             return f'{kind} {name} {d:.1f}" to ({action.point[0]:.1f}, {action.point[1]:.1f})'
-        if kind in ("fire", "atgm"):
+        if kind in SHOTS:
             world = self.world(state)
             target = units[action.target or ""]
-            weapon = "atgm" if kind == "atgm" else "gun"
-            plan = self._plan(world, state, units[action.unit or ""], target, weapon)
+            plan = self._plan(world, state, units[action.unit or ""], target, SHOT_WEAPONS[kind])
             if isinstance(plan, Refusal):
                 return f"fire at {target.name} (not possible: {plan.reason})"
             odds = shot_odds(world, plan, units[plan.firer], target)

@@ -122,10 +122,10 @@ class Scenario:
                     profile = orbat.profile(unit.profile)
                 except KeyError as exc:
                     raise DataFileError(f"{where}: {exc.args[0]}") from exc
-                if profile.type is UnitType.HELICOPTER:
+                if profile.type is UnitType.HELICOPTER and (unit.hidden or unit.embarked_in):
                     raise DataFileError(
-                        f"{where}: {profile.name} cannot be fielded yet "
-                        "(attack helicopters are not implemented in this version)"
+                        f"{where}: {profile.name} is a helicopter: it cannot deploy hidden or "
+                        "embarked (sevendays.air.helicopter)"
                     )
                 self.profiles[f"{orbat.nation}/{unit.profile}"] = profile
                 if unit.embarked_in is not None:

@@ -180,6 +180,7 @@ def defenders_near_objectives(world: World, state: SevenDaysState, side: str) ->
         math.dist(u.pos, o.at) <= reach
         for u in state.alive(side)
         for o in world.scenario.spec.objectives
+        if not world.is_helicopter(u)  # sevendays.air.helicopter: helicopters hold no ground
     )
 
 

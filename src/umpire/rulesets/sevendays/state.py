@@ -80,6 +80,8 @@ class Activation:
     moved: bool = False
     fired: bool = False
     window_used: bool = False  # the enemy's one reaction window for this activation
+    doomed: bool = False  # a helicopter to be removed once its attack is done (sevendays.air)
+    platoon: list[str] = field(default_factory=list)  # units activated with it (platoon action)
 
 
 @dataclass(slots=True)

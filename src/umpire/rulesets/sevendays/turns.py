@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.sevendays import special
+from umpire.rulesets.sevendays.air import end_of_activation
 from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.morale import house_fired
+from umpire.rulesets.sevendays.platoon import worst
 from umpire.rulesets.sevendays.state import SIDES, Activation, SevenDaysState, Unit, other
 from umpire.rulesets.sevendays.victory import check_break, end_of_game, finish
 from umpire.rulesets.sevendays.world import World
@@ -129,20 +131,40 @@ def pass_initiative(world: World, state: SevenDaysState) -> list[Event]:
     return events
 
 
-def activate(world: World, state: SevenDaysState, unit: Unit) -> list[Event]:
-    """Spend a token on ``unit``; test if it already acted this turn."""
+def activate(
+    world: World, state: SevenDaysState, unit: Unit, platoon: list[Unit] | None = None
+) -> list[Event]:
+    """Spend a token on ``unit``; test if it already acted this turn. With a ``platoon``
+    (sevendays.activation.platoon) the same token activates them all: the worst unit tests,
+    and each takes a token."""
     flow = state.flow
-    need = activation_need(unit)
+    members = platoon or []
+    tester = worst([unit, *members]) if members else unit
+    need = activation_need(tester)
     flow.pools[unit.side] -= 1
-    unit.tokens += 1
+    for u in (unit, *members):
+        u.tokens += 1
     flow.passes = 0
     events: list[Event] = []
+    if members:
+        house_fired(state, "sevendays.activation.platoon")
+        names = ", ".join(u.name for u in members)
+        events.append(
+            note(
+                "platoon",
+                f"{unit.name} leads a platoon action with {names}",
+                "sevendays.activation.platoon",
+                unit=unit.uid,
+                platoon=[u.uid for u in members],
+            )
+        )
     if need is not None:
         ok, _, event = d6_test(
             state,
             "sevendays.activation.test",
             need,
-            f"{unit.name} activation test (tokens {unit.tokens - 1} + markers {unit.markers})",
+            f"{tester.name} activation test (tokens {tester.tokens - 1} + markers "
+            f"{tester.markers})",
             ("activates", "fails, token lost"),
             six_passes=True,
             unit=unit.uid,
@@ -154,7 +176,7 @@ def activate(world: World, state: SevenDaysState, unit: Unit) -> list[Event]:
         events.append(
             note("activate", f"{unit.name} activates", "sevendays.activation.token", unit=unit.uid)
         )
-    flow.activation = Activation(unit=unit.uid)
+    flow.activation = Activation(unit=unit.uid, platoon=[u.uid for u in members])
     flow.phase = "act"
     flow.to_act = unit.side
     return events
@@ -162,10 +184,14 @@ def activate(world: World, state: SevenDaysState, unit: Unit) -> list[Event]:
 
 def end_activation(world: World, state: SevenDaysState) -> list[Event]:
     flow = state.flow
+    act = flow.activation
+    done: list[Event] = []
+    if act is not None and act.doomed:  # sevendays.air.aa_effect: leaves after its attack
+        done = end_of_activation(state, state.units[act.unit], True)
     flow.activation = None
     flow.pending = None
     flow.reacting_to_move = False
-    events = check_break(world, state)
+    events = done + check_break(world, state)
     if flow.outcome is not None:
         return events
     if flow.seized_by is not None:

@@ -48,7 +48,9 @@ def objectives_held(world: World, state: SevenDaysState) -> dict[str, str | None
         present = {
             u.side
             for u in state.units.values()
-            if u.alive and math.dist(u.pos, objective.at) <= radius
+            if u.alive
+            and math.dist(u.pos, objective.at) <= radius
+            and not world.is_helicopter(u)  # sevendays.air.helicopter: they hold no ground
         }
         out[objective.id] = present.pop() if len(present) == 1 else None
     return out

@@ -34,6 +34,8 @@ class World:
         # per-profile facts looked up in hot loops
         footprint = house.footprint
         self._vehicle = {k: p.is_vehicle for k, p in self.profiles.items()}
+        self._air = {k: p.type is UnitType.HELICOPTER for k, p in self.profiles.items()}
+        self._shot_kinds: dict[str, tuple[str, ...]] = {}
         self._radius = {
             k: footprint["vehicle"] if p.is_vehicle else footprint["foot"]
             for k, p in self.profiles.items()
@@ -41,7 +43,7 @@ class World:
         self._mover = {k: self._mover_class(p) for k, p in self.profiles.items()}
         self._impassable = {
             mover: tuple(a for a in self.table.areas if self._cannot_enter(mover, a))
-            for mover in ("foot", "tracked", "wheeled", "atv")
+            for mover in ("foot", "tracked", "wheeled", "atv", "air")
         }
         # terrain sight lines and move paths depend only on positions: cached for the game
         self._cover: dict[tuple[float, float], bool] = {}
@@ -59,6 +61,7 @@ class World:
             return
         self.profiles[key] = profile
         self._vehicle[key] = profile.is_vehicle
+        self._air[key] = profile.type is UnitType.HELICOPTER
         footprint = self.house.footprint
         self._radius[key] = footprint["vehicle"] if profile.is_vehicle else footprint["foot"]
         self._mover[key] = self._mover_class(profile)
@@ -76,6 +79,28 @@ class World:
 
     def is_vehicle(self, unit: Unit) -> bool:
         return self._vehicle[unit.profile]
+
+    def shot_kinds(self, unit: Unit) -> tuple[str, ...]:
+        """The kinds of shot the unit's line can take ("gun", "atgm", "rockets"; "gun" also
+        for an air-defence unit's AA shot), worked out once per line."""
+        found = self._shot_kinds.get(unit.profile)
+        if found is None:
+            from umpire.rulesets.sevendays.air import aa_system
+            from umpire.rulesets.sevendays.firing import WEAPON_KINDS, weapon_for
+
+            profile = self.profiles[unit.profile]
+            kinds = [k for k in WEAPON_KINDS if weapon_for(profile, k, self.house) is not None]
+            if "gun" not in kinds and aa_system(profile, self.house) is not None:
+                kinds.append("gun")
+            found = self._shot_kinds[unit.profile] = tuple(kinds)
+        return found
+
+    def is_helicopter(self, unit: Unit) -> bool:
+        return self._air[unit.profile]
+
+    def is_ground_vehicle(self, unit: Unit) -> bool:
+        """A vehicle on the ground (it blocks or obscures sight; a helicopter does not)."""
+        return self._vehicle[unit.profile] and not self._air[unit.profile]
 
     def is_foot(self, unit: Unit) -> bool:
         return self.profiles[unit.profile].is_foot
@@ -101,6 +126,8 @@ class World:
 
     @staticmethod
     def _mover_class(profile: UnitProfile) -> str:
+        if profile.type is UnitType.HELICOPTER:
+            return "air"  # sevendays.air.helicopter: flies over every terrain
         if profile.is_foot:
             return "foot"
         if "atv" in profile.traits:
@@ -120,7 +147,10 @@ class World:
         return self.house.movement[speed][self.move_class(unit)]  # type: ignore[index]
 
     def in_cover(self, unit: Unit) -> bool:
-        """Is the unit within terrain that gives cover? (Cached per position: static.)"""
+        """Is the unit within terrain that gives cover? (Cached per position: static.) A
+        helicopter never is (sevendays.air.helicopter)."""
+        if self._air[unit.profile]:
+            return False
         key = (unit.x, unit.y)
         found = self._cover.get(key)
         if found is None:
@@ -134,8 +164,9 @@ class World:
         return any(a.kind.name == "buildings" for a in self.table.areas_at(unit.x, unit.y))
 
     def generates_token(self, unit: Unit) -> bool:
+        """Rules sevendays.tokens.apc and sevendays.tokens.helicopter."""
         profile = self.profiles[unit.profile]
-        return not profile.is_apc
+        return not profile.is_apc and profile.type is not UnitType.HELICOPTER
 
     def total_bp(self, state: SevenDaysState, side: str) -> int:
         profiles = self.profiles
