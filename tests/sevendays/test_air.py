@@ -18,7 +18,6 @@ from umpire.rulesets.sevendays.combat import resolve_shot
 from umpire.rulesets.sevendays.config import default_house_rules
 from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot
 from umpire.rulesets.sevendays.odds import outcome_die
-from umpire.rulesets.sevendays.reactions import reaction_options
 from umpire.rulesets.sevendays.turns import pool_size
 
 from ..conftest import MakeGame, unit
