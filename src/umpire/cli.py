@@ -348,7 +348,7 @@ def odds(
         int, typer.Option(help="Morale markers on the firer (or the tested unit).")
     ] = 0,
     target_markers: Annotated[int, typer.Option(help="Morale markers already on the target.")] = 0,
-    weapon: Annotated[str, typer.Option(help="atgm | main | law")] = "main",
+    weapon: Annotated[str, typer.Option(help="atgm | main | law | rockets")] = "main",
     shots: Annotated[int, typer.Option(help="Identical shots in a row.")] = 1,
     firer_nation: Annotated[str | None, typer.Option(help="ORBAT of the firer.")] = None,
     target_nation: Annotated[str | None, typer.Option(help="ORBAT of the target.")] = None,

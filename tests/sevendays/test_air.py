@@ -287,3 +287,20 @@ def test_helicopter_rockets(make_game: MakeGame) -> None:
     # a line without rockets has none
     no_rockets = _plan(game, "nato-c", "nato-i", "rockets")
     assert isinstance(no_rockets, Refusal)
+
+
+# rules: sevendays.air.aa_reaction, sevendays.air.aa_effect, sevendays.air.rockets
+def test_umpire_odds_answers_aa_and_rocket_shots() -> None:
+    from umpire.core.errors import UmpireError
+    from umpire.rulesets.sevendays.shot_query import ShotQuery, answer_shot
+
+    sam = answer_shot(ShotQuery(firer="SAM-9 Gaskin", target="Mi-24 Hind", range=20))
+    # 5+ on a d10 hits 3/5; with +2 every hit removes the helicopter
+    assert (sam.plan.need, sam.odds.p_hit, sam.odds.p_out) == (5, Fraction(3, 5), Fraction(3, 5))
+    assert sam.odds.p_penetrate is None
+    rockets = answer_shot(
+        ShotQuery(firer="Mi-24 Hind", target="Motor Rifles", range=10, weapon="rockets")
+    )
+    assert (rockets.plan.need, rockets.plan.dice, rockets.plan.heavy) == (5, 2, True)
+    with pytest.raises(UmpireError, match="sevendays.air.helicopter"):
+        answer_shot(ShotQuery(firer="T-64B", target="Lynx", range=20))

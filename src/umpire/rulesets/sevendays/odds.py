@@ -231,7 +231,7 @@ def exact_odds(
         p_hit=sum((p for s, p in states.items() if s[0]), Fraction(0)),
         p_penetrate=(
             sum((p for s, p in states.items() if s[1]), Fraction(0))
-            if plan.target_is_vehicle
+            if plan.target_is_vehicle and plan.weapon_kind != "aa"
             else None
         ),
         p_destroyed=sum((p for s, p in states.items() if s[2]), Fraction(0)),

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from umpire.core.errors import UmpireError, UnknownUnitError
+from umpire.rulesets.sevendays.air import aa_plan_from, aa_system
 from umpire.rulesets.sevendays.config import HouseRules, default_house_rules
 from umpire.rulesets.sevendays.firing import (
     Refusal,
@@ -24,12 +25,12 @@ from umpire.rulesets.sevendays.firing import (
     plan_from_situation,
 )
 from umpire.rulesets.sevendays.odds import ExactOdds, d6_test_odds, exact_odds
-from umpire.rulesets.sevendays.orbat import UnitProfile
+from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
 from umpire.rulesets.sevendays.reactions import reaction_score
 from umpire.rulesets.sevendays.scenario import ORBATS, load_nation
 from umpire.rulesets.sevendays.turns import activation_score
 
-WEAPONS = {"main": "gun", "gun": "gun", "law": "gun", "atgm": "atgm"}
+WEAPONS = {"main": "gun", "gun": "gun", "law": "gun", "atgm": "atgm", "rockets": "rockets"}
 COVERS = ("open", "cover", "fortified")
 
 
@@ -110,7 +111,7 @@ def plan_query(query: ShotQuery) -> tuple[UnitProfile, UnitProfile, ShotPlan]:
     if query.target_cover not in COVERS:
         raise UmpireError(f"--target-cover {query.target_cover!r}: choose {', '.join(COVERS)}")
     if query.weapon not in WEAPONS:
-        raise UmpireError(f"--weapon {query.weapon!r}: choose atgm, main or law")
+        raise UmpireError(f"--weapon {query.weapon!r}: choose atgm, main, law or rockets")
     if query.range <= 0:
         raise UmpireError(f"--range {query.range}: must be more than 0 inches")
     if query.shots < 1 or query.markers < 0 or query.target_markers < 0:
@@ -119,6 +120,18 @@ def plan_query(query: ShotQuery) -> tuple[UnitProfile, UnitProfile, ShotPlan]:
     target = find_profile(query.target, query.target_nation, "target")
     if query.weapon == "law" and not (firer.weapon and firer.weapon.infantry_at):
         raise UmpireError(f"--weapon law: {firer.name} has no LAW/RPG (weapon {firer.weapon})")
+    if target.type is UnitType.HELICOPTER:  # sevendays.air.aa_reaction: an AA shot
+        system = aa_system(firer, query.house)
+        if system is None:
+            raise UmpireError(
+                f"{firer.name} has no air defence: only AA guns, SAMs and MANPADs engage "
+                "helicopters (rule sevendays.air.helicopter)"
+            )
+        return (
+            firer,
+            target,
+            aa_plan_from(system, query.range, query.markers, (firer.name, target.name)),
+        )
     if query.target_moving and not query.reaction:
         raise UmpireError("--target-moving only counts for reaction fire: add --reaction")
     cover = "cover" if query.in_buildings and query.target_cover == "open" else query.target_cover
@@ -140,6 +153,7 @@ def plan_query(query: ShotQuery) -> tuple[UnitProfile, UnitProfile, ShotPlan]:
         target_moving=query.target_moving,
         firer_markers=query.markers,
         names=(firer.name, target.name),
+        house=query.house,
     )
     if isinstance(plan, Refusal):
         raise UmpireError(f"{plan.reason} (rule {plan.rule})")
@@ -183,8 +197,9 @@ def shot_lines(answer: ShotAnswer) -> list[str]:
     """The human-readable answer, each probability as a percentage and an exact fraction."""
     plan, odds = answer.plan, answer.odds
     shots = f"{odds.shots} shots" if odds.shots > 1 else "one shot"
+    weapon = "AA fire" if plan.weapon_kind == "aa" else f"{plan.weapon_kind} {plan.weapon}"
     lines = [
-        f"{answer.firer.name} ({plan.weapon_kind} {plan.weapon}) at {answer.target.name}, "
+        f"{answer.firer.name} ({weapon}) at {answer.target.name}, "
         f'{plan.range:g}", {shots}: {plan.dice}d10 need {plan.need}+ [{describe_modifiers(plan)}]',
         f"  P(hit)         {fraction_text(odds.p_hit)}",
     ]
