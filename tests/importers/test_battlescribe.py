@@ -16,9 +16,12 @@ import pytest
 
 from umpire.core.errors import DataFileError
 from umpire.importers.battlescribe import (
+    Entry,
     ImportReport,
+    Profile,
     catalogue_lines,
     compare_with_orbat,
+    entry_to_line,
     find_game_system,
     import_roster,
     read_data_file,
@@ -26,6 +29,7 @@ from umpire.importers.battlescribe import (
     roster_to_force,
 )
 from umpire.rulesets.sevendays.forces import check_force, load_force
+from umpire.rulesets.sevendays.orbat import UnitProfile
 from umpire.rulesets.sevendays.scenario import load_nation
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -41,10 +45,7 @@ NATIONS = {
 # What the reference data holds that Umpire has no trait or use for (yet). A new item here
 # means the data grew a rule we should look at, so the test lists them exactly.
 KNOWN_UNMAPPED = {
-    ("rule", "'AA' (no engine trait)"),
     ("rule", "'Tank Missile' (no engine trait)"),
-    ("rule", "'Rockets' (no engine trait)"),
-    ("profile", "'Rapid Fire Auto Cannon' (AA reaction; no engine use)"),
     (
         "cost",
         "CT 0: the engine gives this unit 1 command token(s) (it follows the apc trait only)",
@@ -133,6 +134,87 @@ def test_zipped_catalogues_read_the_same(tmp_path: Path) -> None:
     assert [e.name for e in packed.all_entries()] == [e.name for e in plain.all_entries()]
 
 
+# --- air defence and rockets (hand-made entries) -------------------------------------------
+
+
+def _light(*rules: str, links: tuple[str, ...] = (), profiles: tuple[Profile, ...] = ()) -> Entry:
+    """A made-up light vehicle with the given special rules and linked profiles."""
+    stats = Profile(
+        "s",
+        "Stats",
+        "Stats",
+        {"FA": "10", "SA": "8", "Wpn": "4a", "To Hit": "5+", "Morale": "4"},
+    )
+    return Entry(
+        id="e",
+        name="Test Vehicle",
+        type="model",
+        file="test.cat",
+        profiles=[stats, *profiles],
+        rules=list(rules),
+        profile_links=list(links),
+        categories=[("Light (Tracked)", True)],
+        costs={"pts": 16.0, "BP": 2.0},
+    )
+
+
+AA_TYPES = {"Rapid Fire Auto Cannon": "AA reaction", "MANPAD SAM": "AA reaction"}
+
+
+def _traits(entry: Entry, types: dict[str, str] | None = AA_TYPES) -> tuple[set[str], ImportReport]:
+    report = ImportReport()
+    line = entry_to_line(entry, report, types)
+    assert line is not None
+    return set(line.get("traits", [])), report
+
+
+# rules: sevendays.air.aa_reaction
+def test_the_aa_rule_gives_a_gun_the_aa_trait() -> None:
+    traits, report = _traits(_light("AA", "Rapid Fire Auto Cannon"))
+    assert traits == {"aa"} and not report.unmapped
+
+
+# rules: sevendays.air.aa_reaction
+def test_the_aa_rule_adds_nothing_to_a_sam_or_manpad() -> None:
+    """On a SAM vehicle or MANPAD carrier the generic AA rule only says it may engage
+    helicopters: the missile trait is all it gets."""
+    assert _traits(_light("SAM", "AA"))[0] == {"sam"}
+    assert _traits(_light("MANPAD", "AA"))[0] == {"manpad"}
+    assert _traits(_light("AA", links=("MANPAD SAM",)))[0] == {"manpad"}
+
+
+# rules: sevendays.air.aa_reaction
+def test_aa_gun_rules_set_the_aa_score_where_it_is_not_the_default() -> None:
+    report = ImportReport()
+    line = entry_to_line(_light("AA Gun (7+)"), report, AA_TYPES)
+    assert line is not None and line["traits"] == ["aa"] and line["aa_to_hit"] == "7+"
+    line = entry_to_line(_light("AA Gun (6+)"), report, AA_TYPES)
+    assert line is not None and line["traits"] == ["aa"] and "aa_to_hit" not in line
+    assert not report.unmapped
+
+
+# rules: sevendays.air.aa_reaction
+def test_the_autocannon_aa_reaction_profile_gives_aa() -> None:
+    """Linked from a catalogue (named like the autocannon rule, so told apart by its type),
+    or copied into a roster selection as a profile of type AA reaction."""
+    linked, report = _traits(_light("Rapid Fire Auto Cannon", links=("Rapid Fire Auto Cannon",)))
+    assert linked == {"aa"} and not report.unmapped
+    copied = Profile("p", "Rapid Fire Auto Cannon", "AA reaction", {"Hits on": "6+"})
+    assert _traits(_light(profiles=(copied,)), None)[0] == {"aa"}
+    # a profile of that name but another type is not an AA reaction: reported, no trait
+    other, report = _traits(
+        _light(links=("Rapid Fire Auto Cannon",)), {"Rapid Fire Auto Cannon": "Weapon"}
+    )
+    assert other == set()
+    assert [u.what for u in report.unmapped] == ["profile"]
+
+
+# rules: sevendays.air.rockets
+def test_the_rockets_rule_gives_rockets() -> None:
+    traits, report = _traits(_light("Rockets"))
+    assert traits == {"rockets"} and not report.unmapped
+
+
 # --- bad files ----------------------------------------------------------------------------------
 
 
@@ -208,6 +290,8 @@ def test_roster_becomes_a_force_with_a_report() -> None:
     assert ("Hovertank", "selection") in unmapped
     assert ("T64B", "rule") in unmapped  # Tank Missile
     assert any("BMP1" in n and "bp: catalogue 5, ORBAT 2" in n for n in report.notes)
+    # the BMP2's copied AA reaction profile and the infantry's AA rule agree with our traits
+    assert not any("traits" in n for n in report.notes), report.notes
     assert any(n.startswith("paired") for n in report.notes)
     assert any("Reacting to" in s for s in report.skipped)
 
@@ -296,3 +380,64 @@ def test_every_reference_catalogue_imports(path: Path) -> None:
 def test_the_game_system_alone_gives_the_generic_lines() -> None:
     lines, _ = catalogue_lines(GAME_SYSTEM)
     assert sorted(line.entry_name for line in lines) == ["Infantry", "Mortar"]
+
+
+def _reference_lines(catalogue: str) -> dict[str, UnitProfile]:
+    if not BATTLESCRIBE.is_dir():
+        pytest.skip(f"BattleScribe reference data not found at {BATTLESCRIBE}")
+    lines, _ = catalogue_lines(BATTLESCRIBE / catalogue, GAME_SYSTEM)
+    return {line.entry_name: line.profile() for line in lines}
+
+
+AIR_TRAITS = frozenset({"aa", "sam", "manpad", "rockets"})
+
+
+# rules: sevendays.air.aa_reaction, sevendays.air.rockets
+def test_reference_soviet_air_defence_and_rockets() -> None:
+    soviet = _reference_lines("Soviet Union.cat")
+    hind = soviet["Mi-24 'Hind'"]
+    assert {"rockets", "aa"} <= hind.traits
+    zsu57 = soviet["ZSU57"]  # "AA Gun (7+)"
+    assert "aa" in zsu57.traits and zsu57.aa_to_hit == 7
+    shilka = soviet["ZSU23 Shilka"]  # "AA Gun (6+)": the trait's own score
+    assert "aa" in shilka.traits and shilka.aa_to_hit is None
+    for name in ("SAM 9 Gaskin", "SAM 8 Gecko", "SAM 13 Gopher"):  # SAM and AA rules
+        assert soviet[name].traits & AIR_TRAITS == {"sam"}, name
+    for name in ("BMP2", "BMD2"):  # the autocannon's AA reaction profile
+        assert "aa" in soviet[name].traits, name
+    # the game system's infantry line carries the MANPAD and AA rules
+    assert soviet["Infantry"].traits & AIR_TRAITS == {"manpad"}
+
+
+# rules: sevendays.air.aa_reaction, sevendays.air.rockets
+def test_reference_nato_air_defence_and_rockets() -> None:
+    us = _reference_lines("United States.cat")
+    for name in ("AH64 Apache", "AH1 Cobra"):
+        # rockets; their cannon link no AA reaction profile, so no aa
+        assert us[name].traits & AIR_TRAITS == {"rockets"}, name
+    for name in ("M2 Bradley", "LAV-25", "M163", "Sgt York"):
+        assert us[name].traits & AIR_TRAITS == {"aa"}, name
+    assert us["MIM-72 Chaparral"].traits & AIR_TRAITS == {"sam"}
+    assert us["HMMWV SAM"].traits & AIR_TRAITS == {"manpad"}
+    uk = _reference_lines("British Army on the Rhine.cat")
+    for name in ("Fox", "Scimitar", "Warrior"):
+        assert uk[name].traits & AIR_TRAITS == {"aa"}, name
+    assert uk["Tracked Rapier"].traits & AIR_TRAITS == {"sam"}
+
+
+# rules: sevendays.air.aa_reaction
+@pytest.mark.parametrize("catalogue", [c for c, nation in NATIONS.items() if nation])
+def test_reference_air_defence_traits_agree_with_our_orbats(catalogue: str) -> None:
+    """Every line the importer shares with our ORBAT has the same air-defence and rockets
+    traits and AA score (test_every_reference_catalogue_imports compares everything else)."""
+    if not BATTLESCRIBE.is_dir():
+        pytest.skip(f"BattleScribe reference data not found at {BATTLESCRIBE}")
+    lines, _ = catalogue_lines(BATTLESCRIBE / catalogue, GAME_SYSTEM)
+    differences = compare_with_orbat(lines, load_nation(NATIONS[catalogue] or "-"))
+    wrong = [
+        str(d)
+        for d in differences
+        if d.field in ("aa_to_hit", "missing")
+        or (d.field == "traits" and set(d.catalogue) & AIR_TRAITS != set(d.orbat) & AIR_TRAITS)
+    ]
+    assert not wrong, "\n".join(wrong)

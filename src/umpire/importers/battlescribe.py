@@ -434,15 +434,31 @@ RULE_TRAITS = {
     "Fixed forward": {"fixed_forward"},
     "AA Gun (6+)": {"aa"},
     "AA Gun (7+)": {"aa"},
+    "Rockets": {"rockets"},
     "LAW": {"law"},
     "MANPAD": {"manpad"},
     "Grenade launcher": {"grenade_launcher"},
     "Concealed shooter / 'Cherry Picker'": {"cherry_picker"},
     "Fast MBT": {"fast"},
 }
+# AA gun rules whose score is not the aa trait's default (6+): rule -> the line's aa_to_hit
+RULE_AA_TO_HIT = {"AA Gun (7+)": "7+"}
+# The generic "AA" rule only says the unit may shoot at helicopters: it gives the aa trait to a
+# gun, but on a SAM vehicle or a MANPAD carrier (sam, manpad) it adds nothing to those traits.
+AA_RULE = "AA"
+AA_RULE_TRAIT = "aa"
+AA_RULE_SUPERSEDED_BY = frozenset({"sam", "manpad"})
 # rules the stat line itself carries (a suffix or a column); checked, not turned into traits
 RULES_IN_STAT_LINE = {"HEAT rounds", "Special Armour", "ATGM", "Rapid Fire Auto Cannon"}
-PROFILE_LINK_TRAITS = {"MANPAD SAM": {"manpad"}}
+# linked profiles of the game system's "AA reaction" type -> traits. The autocannon's AA
+# reaction profile is named like the autocannon rule, so a link counts only where its profile
+# is of this type (or of unknown type, where the caller gave no profile types).
+AA_REACTION = "AA reaction"
+PROFILE_LINK_TRAITS = {
+    "Rapid Fire Auto Cannon": {"aa"},
+    "SAM AA reaction": {"sam"},
+    "MANPAD SAM": {"manpad"},
+}
 # profile types whose tables the engine derives from the unit type (movement, dice, tests)
 DERIVED_PROFILE_TYPES = {
     "Firing at",
@@ -465,7 +481,7 @@ MAPPED_TRAITS = frozenset().union(
     *RULE_TRAITS.values(),
     *CATEGORY_TRAITS.values(),
     *PROFILE_LINK_TRAITS.values(),
-    {"atgm_team", "mortar"},
+    {AA_RULE_TRAIT, "atgm_team", "mortar"},
 )
 
 # BattleScribe catalogue -> Umpire nation, by catalogue name and by id
@@ -517,7 +533,8 @@ def entry_to_line(
     """The ORBAT line (a dict :class:`UnitProfile` accepts) for a catalogue entry or roster
     selection, or None where it has no stat line or something on it could not be mapped (the
     report says what). ``profile_types`` maps shared-profile names to their type names so
-    linked profiles can be told apart (movement tables are derived; AA reactions are not)."""
+    linked profiles can be told apart (movement tables are derived; AA reaction profiles give
+    the air-defence traits)."""
     stats = [p for p in entry.profiles if p.type_name == STATS]
     if not stats:
         if is_reference_table(entry) or entry.type == "upgrade":
@@ -595,26 +612,33 @@ def entry_to_line(
     else:
         line["type"] = unit_type.value
 
+    generic_aa = False
     for rule in entry.rules:
         if rule in RULE_TRAITS:
             traits |= RULE_TRAITS[rule]
+            if rule in RULE_AA_TO_HIT:
+                line["aa_to_hit"] = RULE_AA_TO_HIT[rule]
+        elif rule == AA_RULE:
+            generic_aa = True
         elif rule in RULES_IN_STAT_LINE:
             _check_rule_in_line(entry, rule, line, report)
         else:
             report.add(entry, "rule", f"{rule!r} (no engine trait)")
     for name in entry.profile_links:
         kind = (profile_types or {}).get(name, "")
-        if name in PROFILE_LINK_TRAITS:
+        if name in PROFILE_LINK_TRAITS and kind in (AA_REACTION, ""):
             traits |= PROFILE_LINK_TRAITS[name]
         elif name not in DERIVED_PROFILE_LINKS and kind not in DERIVED_PROFILE_TYPES:
             report.add(entry, "profile", f"{name!r} ({kind or 'linked profile'}; no engine use)")
     for profile in entry.profiles:
-        if profile.name in PROFILE_LINK_TRAITS:  # rosters copy linked profiles in
-            traits |= PROFILE_LINK_TRAITS[profile.name]
+        if profile.name in PROFILE_LINK_TRAITS and profile.type_name == AA_REACTION:
+            traits |= PROFILE_LINK_TRAITS[profile.name]  # rosters copy linked profiles in
         elif profile.type_name not in DERIVED_PROFILE_TYPES and profile.type_name != STATS:
             report.add(entry, "profile", f"{profile.name!r} of type {profile.type_name!r}")
     if unit_type is UnitType.SUPPORT and "atgm" in line and "weapon" not in line:
         traits.add("atgm_team")
+    if generic_aa and not traits & AA_RULE_SUPERSEDED_BY:
+        traits.add(AA_RULE_TRAIT)
     if traits:
         line["traits"] = sorted(traits)
 
@@ -787,6 +811,7 @@ def compare_with_orbat(lines: Sequence[CatalogueLine], orbat: Orbat) -> list[Dif
             "to_hit": (theirs.to_hit, ours.to_hit),
             "morale": (theirs.morale, ours.morale),
             "atgm": (_atgm(theirs), _atgm(ours)),
+            "aa_to_hit": (theirs.aa_to_hit, ours.aa_to_hit),
             "points": (theirs.points, ours.points),
             "bp": (theirs.bp, ours.bp),
             "traits": (sorted(theirs.traits), sorted(ours.traits & MAPPED_TRAITS)),
