@@ -153,11 +153,14 @@ def test_rules_listing_and_scenarios() -> None:
     assert "sevendays/meeting-engagement" in scen.stdout
 
 
-def test_unsupported_unit_is_refused_with_a_clear_error(tmp_path: Path) -> None:
-    bad = edited_scenario(tmp_path / "helo.yaml", "profile: striker,", "profile: lynx,")
+# rules: sevendays.air.helicopter
+def test_a_hidden_helicopter_is_refused_with_a_clear_error(tmp_path: Path) -> None:
+    bad = edited_scenario(
+        tmp_path / "helo.yaml", "profile: striker,", "profile: lynx, hidden: true,"
+    )
     out = umpire("battle", f"sevendays/{bad}")
     assert out.returncode != 0
-    assert "sides.nato.units" in out.stderr and "Lynx cannot be fielded yet" in out.stderr
+    assert "sides.nato.units" in out.stderr and "cannot deploy hidden" in out.stderr
     assert "Traceback" not in out.stderr
 
 

@@ -304,3 +304,29 @@ def test_umpire_odds_answers_aa_and_rocket_shots() -> None:
     assert (rockets.plan.need, rockets.plan.dice, rockets.plan.heavy) == (5, 2, True)
     with pytest.raises(UmpireError, match="sevendays.air.helicopter"):
         answer_shot(ShotQuery(firer="T-64B", target="Lynx", range=20))
+
+
+# rules: sevendays.air.helicopter, sevendays.air.aa_reaction, sevendays.activation.platoon
+@pytest.mark.parametrize("players", ["scripted", "random"])
+def test_battles_with_helicopters_play_to_a_result(players: str) -> None:
+    from pathlib import Path
+
+    from umpire.analysis.simulate import Job, run_local
+
+    forces = Path(__file__).resolve().parents[2] / "src/umpire/rulesets/sevendays/data/forces"
+    options = {
+        "forces": {
+            "pact": str(forces / "ussr-hind-company.toml"),
+            "nato": str(forces / "us-armored-team.toml"),
+        }
+    }
+    job = Job(
+        "sevendays/meeting-engagement",
+        n=20,
+        seed=7,
+        options=options,
+        agents={"nato": players, "pact": players},
+    )
+    rows = run_local(job, workers=1)
+    assert len(rows) == 20
+    assert all(r["winner"] in ("nato", "pact", "draw") and r["how"] for r in rows)
