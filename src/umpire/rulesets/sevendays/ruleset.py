@@ -71,7 +71,7 @@ class SevenDays:
 
     meta = RulesetMeta(
         id="sevendays",
-        version="0.2",
+        version="0.3",
         title="Seven Days to the River Rhine",
         players=("nato", "pact"),
         chance="sampled",
