@@ -25,11 +25,12 @@ from umpire.rulesets.sevendays.firing import (
     roll_to_hit,
 )
 from umpire.rulesets.sevendays.los import sight
-from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType, Weapon
+from umpire.rulesets.sevendays.orbat import UnitProfile, Weapon
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 
 AA_WEAPON = Weapon(value=0)  # an AA shot has no penetration value: the effect table decides
+ATTACKS = frozenset({"fire", "atgm", "rockets"})  # the actions an "evades" result cancels
 
 
 class AaSystem(NamedTuple):
@@ -39,10 +40,6 @@ class AaSystem(NamedTuple):
     to_hit: int
     dice: int
     effect_bonus: int
-
-
-def is_helicopter(profile: UnitProfile) -> bool:
-    return profile.type is UnitType.HELICOPTER
 
 
 def aa_system(profile: UnitProfile, house: HouseRules) -> AaSystem | None:
@@ -168,9 +165,6 @@ def resolve_aa(world: World, state: SevenDaysState, plan: ShotPlan) -> list[Even
         return events
     why = "shot down" if row.result == "shot_down" else "so badly damaged it is removed"
     return events + bring_down(state, heli, why)
-
-
-ATTACKS = frozenset({"fire", "atgm", "rockets"})
 
 
 def bring_down(state: SevenDaysState, heli: Unit, why: str) -> list[Event]:
