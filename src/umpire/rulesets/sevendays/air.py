@@ -18,10 +18,10 @@ from umpire.core.events import Event, note, roll
 from umpire.geometry.table import in_arc
 from umpire.rulesets.sevendays.config import AaEffectRow, HouseRules
 from umpire.rulesets.sevendays.firing import (
-    Modifier,
     Refusal,
     ShotPlan,
     fire_arc,
+    morale_modifiers,
     roll_to_hit,
 )
 from umpire.rulesets.sevendays.los import sight
@@ -70,15 +70,7 @@ def aa_plan_from(
     system: AaSystem, distance: float, firer_markers: int, names: tuple[str, str]
 ) -> ShotPlan:
     """The AA shot: the system's score, worse by one per morale marker on the firer."""
-    mods: tuple[Modifier, ...] = ()
-    if firer_markers:
-        mods = (
-            Modifier(
-                "sevendays.fire.modifier.morale",
-                firer_markers,
-                f"{firer_markers} morale marker(s) on firer",
-            ),
-        )
+    mods = tuple(morale_modifiers(firer_markers))
     return ShotPlan(
         firer=names[0],
         target=names[1],

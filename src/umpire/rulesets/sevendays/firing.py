@@ -31,6 +31,14 @@ class Modifier(NamedTuple):
     why: str
 
 
+def morale_modifiers(markers: int) -> list[Modifier]:
+    """Rule sevendays.fire.modifier.morale: one worse per morale marker on the firer."""
+    if not markers:
+        return []
+    why = f"{markers} morale marker(s) on firer"
+    return [Modifier("sevendays.fire.modifier.morale", markers, why)]
+
+
 class ShotPlan(NamedTuple):
     """Everything decided before the dice are rolled."""
 
@@ -410,14 +418,7 @@ def _plan_measured(
                 "sevendays.fire.modifier.infantry_close", 1, 'enemy infantry within 12" of firer'
             )
         )
-    if firer_markers:
-        mods.append(
-            Modifier(
-                "sevendays.fire.modifier.morale",
-                firer_markers,
-                f"{firer_markers} morale marker(s) on firer",
-            )
-        )
+    mods += morale_modifiers(firer_markers)
     need = base + sum(m.delta for m in mods)
     moving_infantry = profile.type is UnitType.INFANTRY and moved
     distance = situation.distance

@@ -13,7 +13,14 @@ from __future__ import annotations
 import math
 
 from umpire.core.events import Event, note
-from umpire.rulesets.sevendays.firing import CLOSE_RANGE, MORTAR_WEAPON, Modifier, Refusal, ShotPlan
+from umpire.rulesets.sevendays.firing import (
+    CLOSE_RANGE,
+    MORTAR_WEAPON,
+    Modifier,
+    Refusal,
+    ShotPlan,
+    morale_modifiers,
+)
 from umpire.rulesets.sevendays.los import sight
 from umpire.rulesets.sevendays.orbat import UnitProfile
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
@@ -77,14 +84,7 @@ def plan_mortar(
                 "sevendays.fire.modifier.infantry_close", 1, 'enemy infantry within 12" of firer'
             )
         )
-    if firer.markers:
-        mods.append(
-            Modifier(
-                "sevendays.fire.modifier.morale",
-                firer.markers,
-                f"{firer.markers} morale marker(s) on firer",
-            )
-        )
+    mods += morale_modifiers(firer.markers)
     ranged = ranging_bonus(state, target.pos)
     if ranged:
         mods.append(

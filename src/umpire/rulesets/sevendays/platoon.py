@@ -29,16 +29,7 @@ def platoon_of(world: World, state: SevenDaysState, leader: Unit) -> list[Unit]:
     """The units that would follow ``leader``: of its type and side, linked to it by gaps of
     at most the platoon reach, nearest first, up to the platoon size (leader included)."""
     cfg = world.house.platoon
-    kind = world.profile(leader).type
-    pool = [
-        u
-        for u in state.units.values()
-        if u.alive
-        and u is not leader
-        and u.side == leader.side
-        and not u.hidden
-        and world.profile(u).type is kind
-    ]
+    pool = _kin(world, state, leader)
     chosen = [leader]
     while len(chosen) < cfg.size:
         best: tuple[float, Unit] | None = None
@@ -52,6 +43,29 @@ def platoon_of(world: World, state: SevenDaysState, leader: Unit) -> list[Unit]:
             break
         chosen.append(best[1])
     return chosen[1:]
+
+
+def _kin(world: World, state: SevenDaysState, leader: Unit) -> list[Unit]:
+    """Units that could join ``leader``'s platoon: on the table, its side and its type."""
+    kind = world.profile(leader).type
+    return [
+        u
+        for u in state.units.values()
+        if u.alive
+        and u is not leader
+        and u.side == leader.side
+        and not u.hidden
+        and world.profile(u).type is kind
+    ]
+
+
+def can_lead(world: World, state: SevenDaysState, leader: Unit) -> bool:
+    """Whether ``leader`` has a platoon at all: one kin unit within the platoon reach (the
+    same answer as ``bool(platoon_of(...))``, without building the platoon)."""
+    reach = world.house.platoon.reach
+    return world.house.platoon.size > 1 and any(
+        math.dist(u.pos, leader.pos) <= reach for u in _kin(world, state, leader)
+    )
 
 
 def worst(units: list[Unit]) -> Unit:

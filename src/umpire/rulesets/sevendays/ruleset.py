@@ -41,7 +41,13 @@ from umpire.rulesets.sevendays.reactions import (
     roll_reaction,
 )
 from umpire.rulesets.sevendays.state import Flow, SevenDaysState, Unit, other
-from umpire.rulesets.sevendays.turns import activate, end_activation, pass_initiative, start_turn
+from umpire.rulesets.sevendays.turns import (
+    activate,
+    activation_need,
+    end_activation,
+    pass_initiative,
+    start_turn,
+)
 from umpire.rulesets.sevendays.victory import check_break
 from umpire.rulesets.sevendays.world import World
 
@@ -223,7 +229,7 @@ class SevenDays:
             acts += [
                 Action("activate", unit=u.uid, option="platoon")
                 for u in own
-                if platoon.platoon_of(world, state, u)
+                if platoon.can_lead(world, state, u)
             ]
             acts += [Action("activate", unit=u.uid) for u in self._reserves(world, state)]
             return acts + [Action("pass")]
@@ -818,16 +824,15 @@ class SevenDays:
         kind = action.kind
         if kind == "activate":
             unit = units[action.unit or ""]
-            extra = f", test {min(6, unit.tokens + unit.markers + 1)}+" if unit.tokens else ""
             if action.option == "platoon":
                 members = platoon.platoon_of(self.world(state), state, unit)
-                tester = platoon.worst([unit, *members])
-                extra = (
-                    f", test {min(6, tester.tokens + tester.markers + 1)}+" if tester.tokens else ""
-                )
+                need = activation_need(platoon.worst([unit, *members]))
                 names = ", ".join(m.name for m in members)
-                return f"activate {name} as a platoon with {names} [one token{extra}]"
-            return f"activate {name} [{unit.markers} markers{extra}]"
+                test = f", test {need}+" if need is not None else ""
+                return f"activate {name} as a platoon with {names} [one token{test}]"
+            need = activation_need(unit)
+            test = f", test {need}+" if need is not None else ""
+            return f"activate {name} [{unit.markers} markers{test}]"
         if kind in ("pass", "no_react"):
             return {"pass": "pass the initiative", "no_react": "do not react"}[kind]
         if kind == "react":
