@@ -54,7 +54,7 @@ def play_out(
         if side is None:
             break
         legal = LazyActions(game)
-        action = players[side].choose(game, legal)
+        action = players[side].choose(game.view(side), legal)
         for event in game.apply(action):
             if on_event is not None:
                 on_event(event)

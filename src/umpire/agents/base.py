@@ -1,15 +1,58 @@
-"""The agent protocol and the ruleset-agnostic random agent."""
+"""The agent contract and the ruleset-agnostic random agent.
+
+An agent decides from what its side may know and nothing else: it is handed a :class:`View`
+(its side, that side's observation, the events as that side read them, and the ruleset for its
+public static data) and the legal actions, never the game state. A scripted player that wants
+the table's terrain or a unit's profile reads them from the ruleset's public data; a search
+player that needs a full state draws one with ``ruleset.resample`` from the observation's
+side.
+"""
 
 from __future__ import annotations
 
-import importlib
 import random
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from umpire.core.actions import Action
 from umpire.core.errors import UmpireError
-from umpire.core.game import Game
+from umpire.core.events import Event
+from umpire.core.ruleset import Ruleset, capability, get_ruleset
+
+
+class View:
+    """What one side may know at a decision: built by :meth:`umpire.core.game.Game.view`.
+
+    ``observation`` is computed on first use (a player that does not read it does not pay for
+    it); ``log`` holds the events as this side read them."""
+
+    __slots__ = ("ruleset", "side", "_observe", "_observation", "_read_log", "_log")
+
+    def __init__(
+        self,
+        ruleset: Ruleset[Any],
+        side: str,
+        observe: Callable[[], Mapping[str, Any]],
+        log: Callable[[], Sequence[Event]] = tuple,
+    ) -> None:
+        self.ruleset = ruleset
+        self.side = side
+        self._observe = observe
+        self._observation: Mapping[str, Any] | None = None
+        self._read_log = log
+        self._log: Sequence[Event] | None = None
+
+    @property
+    def log(self) -> Sequence[Event]:
+        if self._log is None:
+            self._log = self._read_log()
+        return self._log
+
+    @property
+    def observation(self) -> Mapping[str, Any]:
+        if self._observation is None:
+            self._observation = self._observe()
+        return self._observation
 
 
 class Agent(Protocol):
@@ -18,7 +61,7 @@ class Agent(Protocol):
     name: str
     last_reason: str
 
-    def choose(self, game: Game, legal: Sequence[Action]) -> Action: ...
+    def choose(self, view: View, legal: Sequence[Action]) -> Action: ...
 
 
 class RandomAgent:
@@ -31,26 +74,21 @@ class RandomAgent:
         self._rng = random.Random(seed)
         self.last_reason = ""
 
-    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
         self.last_reason = f"random pick among {len(legal)} legal actions"
         return legal[self._rng.randrange(len(legal))]
 
 
-SCRIPTED_AGENTS: dict[str, str] = {
-    "sevendays": "umpire.agents.sevendays_scripted:SevenDaysScripted",
-    "portable": "umpire.agents.portable_scripted:PortableScripted",
-}
+AGENT_KINDS = ("scripted", "random")
 
 
 def make_agent(kind: str, ruleset: str, side: str, seed: int) -> Agent:
-    """An agent by name: ``random`` or ``scripted``."""
+    """An agent by name: ``random`` or ``scripted`` (the ruleset's own scripted player)."""
     salt = sum(ord(c) for c in side) * 7919
     if kind == "random":
         return RandomAgent(seed * 1_000_003 + salt)
     if kind == "scripted":
-        if ruleset not in SCRIPTED_AGENTS:
-            raise UmpireError(f"no scripted agent for ruleset {ruleset!r}")
-        module_name, _, class_name = SCRIPTED_AGENTS[ruleset].partition(":")
-        agent: Agent = getattr(importlib.import_module(module_name), class_name)(side)
+        factory = capability(get_ruleset(ruleset), "scripted")
+        agent: Agent = factory(side, seed)
         return agent
-    raise UmpireError(f"unknown agent {kind!r}; choose human, scripted or random")
+    raise UmpireError(f"unknown agent {kind!r}; choose human, {', '.join(AGENT_KINDS)}")

@@ -1,4 +1,10 @@
-"""Actions: a player's choices, as small immutable values that round-trip through JSON."""
+"""Actions: a player's choices, as small immutable values that round-trip through JSON.
+
+One shape serves every rule system: a ``kind`` and what it applies to. A continuous-table game
+names a ``unit`` and a ``point`` in inches; a hex or square game a ``cell`` id (``"0612"``,
+``"E6"``); an action that moves several pieces at once (a stack attacking together, a group of
+figures acting on one card) lists them in ``units``; a card game names the ``card``.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +16,10 @@ from typing import Any
 class Action:
     """One decision. ``kind`` names it; the other fields say what it applies to.
 
-    ``point`` is a table position in inches for movement, ``option`` any extra choice a ruleset
-    needs. Two actions are equal when all fields are equal (points compared after rounding to
-    a hundredth of an inch, which is how they are stored).
+    ``point`` is a table position in inches for movement, ``cell`` a grid cell id, ``units``
+    the pieces of a combined action, ``card`` a card, ``option`` any extra choice a ruleset
+    needs. Two actions are equal when all fields are equal (points compared after rounding to a
+    hundredth of an inch, which is how they are stored).
     """
 
     kind: str
@@ -20,11 +27,16 @@ class Action:
     target: str | None = None
     point: tuple[float, float] | None = None
     option: str | None = None
+    units: tuple[str, ...] = ()
+    cell: str | None = None
+    card: str | None = None
 
     def __post_init__(self) -> None:
         if self.point is not None:
             rounded = (round(float(self.point[0]), 2), round(float(self.point[1]), 2))
             object.__setattr__(self, "point", rounded)
+        if not isinstance(self.units, tuple):
+            object.__setattr__(self, "units", tuple(self.units))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -36,15 +48,39 @@ class Action:
             out["point"] = [self.point[0], self.point[1]]
         if self.option is not None:
             out["option"] = self.option
+        if self.units:
+            out["units"] = list(self.units)
+        if self.cell is not None:
+            out["cell"] = self.cell
+        if self.card is not None:
+            out["card"] = self.card
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Action:
+        """An action from its JSON form; a field of the wrong type raises ``TypeError`` or
+        ``ValueError`` (records and the server turn those into one-line errors)."""
+        if not isinstance(data, dict):
+            raise TypeError("an action must be a JSON object")
+        kind = data["kind"]
+        if not isinstance(kind, str):
+            raise TypeError("action kind must be a string")
         point = data.get("point")
-        return cls(
-            kind=str(data["kind"]),
-            unit=data.get("unit"),
-            target=data.get("target"),
-            point=(float(point[0]), float(point[1])) if point is not None else None,
-            option=data.get("option"),
-        )
+        parsed_point: tuple[float, float] | None = None
+        if point is not None:
+            if not isinstance(point, list | tuple) or len(point) != 2:
+                raise TypeError("point must be [x, y]")
+            x, y = (float(v) for v in point)
+            if x != x or y != y or abs(x) > 1e6 or abs(y) > 1e6:  # NaN or absurd
+                raise ValueError("point out of range")
+            parsed_point = (x, y)
+        units = data.get("units") or ()
+        if not isinstance(units, list | tuple) or not all(isinstance(u, str) for u in units):
+            raise TypeError("units must be a list of unit ids")
+        fields = {}
+        for name in ("unit", "target", "option", "cell", "card"):
+            value = data.get(name)
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"{name} must be a string")
+            fields[name] = value
+        return cls(kind=kind, point=parsed_point, units=tuple(units), **fields)

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError, RecordMismatchError
-from umpire.core.events import Event
+from umpire.core.events import Event, seen_by
 from umpire.core.record import Record
 from umpire.core.ruleset import Outcome, Ruleset, get_ruleset, split_game_id
+
+if TYPE_CHECKING:
+    from umpire.agents.base import View
 
 
 class Game:
@@ -23,7 +26,7 @@ class Game:
 
     def __init__(
         self,
-        ruleset: Ruleset,
+        ruleset: Ruleset[Any],
         scenario: str,
         seed: int,
         options: Mapping[str, Any] | None = None,
@@ -38,7 +41,7 @@ class Game:
             seed=seed,
             options=dict(self.options),
         )
-        self.events: list[Event] = list(getattr(self.state, "setup_events", []))
+        self.events: list[Event] = ruleset.setup_events(self.state)
         self._event_marks: list[int] = []
 
     # -- queries ---------------------------------------------------------------------------
@@ -64,6 +67,19 @@ class Game:
     def observation(self, player: str) -> dict[str, Any]:
         """What ``player`` may see: no future dice, no opponent secrets."""
         return self.ruleset.observation(self.state, player)
+
+    def log(self, player: str | None) -> list[Event]:
+        """The events so far as ``player`` read them (``None``: all, as the umpire saw them)."""
+        return seen_by(self.events, player)
+
+    def view(self, player: str) -> View:
+        """What ``player``'s agent is handed: its observation (computed when first read) and
+        its log. Agents see nothing else of the game."""
+        from umpire.agents.base import View
+
+        return View(
+            self.ruleset, player, lambda: self.observation(player), lambda: self.log(player)
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return self.ruleset.state_to_dict(self.state)

@@ -1,0 +1,424 @@
+"""Chance primitives: one definition of a roll or a draw, two uses.
+
+A :class:`Chance` is *sampled* in play, from the game's seeded stream, recording a ``roll``
+event for every die thrown, and *enumerated* exactly (with icepool for dice pools) for
+``umpire odds``, search chance nodes and OpenSpiel. Play and analysis therefore cannot disagree:
+they run the same definition.
+
+The primitives:
+
+- :class:`Roll` — ``count`` dice of ``sides`` faces; the outcome is the tuple of faces.
+- :class:`Test` — roll, keep the highest/lowest or sum, add modifiers, compare with a score;
+  natural faces that always pass or always fail.
+- :class:`CountAtLeast` — how many dice of a pool score ``need`` or more (hits).
+- :class:`Opposed` — two chances, the outcome is the first minus the second.
+- :class:`TableLookup` — a die roll plus a net modifier, clamped, read off a table row
+  (a combat results table column, a damage table).
+- :class:`Draw` — one item drawn uniformly from what is left (cards, random events).
+- :class:`Fixed` — a certain outcome (a chance that needs no roll).
+
+Chances compose: ``chance.map(f)`` and ``chance.then(f)`` (``f`` returns the next chance, which
+may depend on the outcome: roll to hit, then for each hit a penetration roll, then damage).
+
+The stream is read in exactly the order the definition rolls, so a procedure moved onto these
+primitives replays old games identically.
+"""
+
+from __future__ import annotations
+
+import itertools
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import Any, Generic, Literal, Protocol, TypeVar
+
+from umpire.core.events import Event, roll
+
+T = TypeVar("T", bound=Hashable)
+U = TypeVar("U", bound=Hashable)
+Faces = tuple[int, ...]
+Keep = Literal["all", "highest", "lowest", "sum"]
+
+
+class Stream(Protocol):
+    """What sampling needs of the game's random stream (see :mod:`umpire.core.rng`)."""
+
+    def d(self, sides: int) -> int: ...
+
+    def dice(self, count: int, sides: int) -> list[int]: ...
+
+    def choice_index(self, n: int) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A change to a roll with the rule that makes it and the reason, in a player's words.
+
+    ``value`` is added to the *roll* (a -1 for a moving firer is ``-1``)."""
+
+    rule: str
+    value: int
+    why: str
+
+    def label(self) -> str:
+        return f"{self.value:+d} {self.why}"
+
+
+class Chance(ABC, Generic[T]):
+    """A random outcome: sampled in play, enumerated exactly for odds and search."""
+
+    @abstractmethod
+    def sample(self, stream: Stream, log: list[Event]) -> T:
+        """Draw the outcome from ``stream``, appending an event per roll to ``log``."""
+
+    @abstractmethod
+    def _enumerate(self) -> dict[T, Fraction]: ...
+
+    def outcomes(self) -> dict[T, Fraction]:
+        """Every outcome with its exact probability (they sum to 1)."""
+        return self._enumerate()
+
+    def probability(self, predicate: Callable[[T], bool]) -> Fraction:
+        """The exact chance that the outcome satisfies ``predicate``."""
+        return sum((p for o, p in self.outcomes().items() if predicate(o)), Fraction(0))
+
+    def expected(self, value: Callable[[T], float | int | Fraction]) -> Fraction:
+        return sum((p * Fraction(value(o)) for o, p in self.outcomes().items()), Fraction(0))
+
+    def map(self, f: Callable[[T], U]) -> Chance[U]:
+        """The same chance, its outcome passed through ``f`` (no more dice)."""
+        return _Mapped(self, f)
+
+    def then(self, f: Callable[[T], Chance[U]]) -> Chance[U]:
+        """A two-step chance: the first outcome chooses the second chance."""
+        return _Then(self, f)
+
+
+@dataclass(frozen=True, eq=False)
+class Fixed(Chance[T]):
+    """A certain outcome."""
+
+    value: T
+
+    def sample(self, stream: Stream, log: list[Event]) -> T:
+        return self.value
+
+    def _enumerate(self) -> dict[T, Fraction]:
+        return {self.value: Fraction(1)}
+
+
+def _pool_distribution(count: int, sides: int) -> dict[Faces, Fraction]:
+    """Sorted tuples of ``count`` d``sides`` with their exact probability (icepool)."""
+    if count == 0:
+        return {(): Fraction(1)}
+    return _pool_cache(count, sides)
+
+
+_POOLS: dict[tuple[int, int], dict[Faces, Fraction]] = {}
+
+
+def _pool_cache(count: int, sides: int) -> dict[Faces, Fraction]:
+    found = _POOLS.get((count, sides))
+    if found is None:
+        import icepool  # heavy: only when odds are asked for
+
+        die = icepool.d(sides).pool(count).expand()
+        total = die.denominator()
+        found = {
+            tuple(sorted(int(f) for f in outcome)): Fraction(int(q), int(total))
+            for outcome, q in die.items()
+        }
+        _POOLS[(count, sides)] = found
+    return found
+
+
+@dataclass(frozen=True, eq=False)
+class Roll(Chance[Faces]):
+    """``count`` dice of ``sides`` faces; the outcome is the faces in the order rolled.
+
+    Enumerated outcomes are the sorted faces (order does not matter to any judge of a pool).
+    ``rule``/``text`` record one ``roll`` event when sampled; ``text`` may be a function of
+    the faces. A roll with no ``rule`` records nothing (its judge records the event)."""
+
+    count: int
+    sides: int
+    rule: str | None = None
+    text: str | Callable[[Faces], str] = ""
+
+    def sample(self, stream: Stream, log: list[Event]) -> Faces:
+        faces = tuple(stream.dice(self.count, self.sides))
+        if self.rule is not None:
+            words = self.text(faces) if callable(self.text) else self.text
+            log.append(roll(self.rule, words, list(faces), sum(faces), None, True))
+        return faces
+
+    def _enumerate(self) -> dict[Faces, Fraction]:
+        return dict(_pool_distribution(self.count, self.sides))
+
+
+def kept_value(faces: Faces, keep: Keep) -> int:
+    """The number a test reads from its dice: the highest, lowest or sum (``all`` = sum)."""
+    if not faces:
+        return 0
+    if keep == "highest":
+        return max(faces)
+    if keep == "lowest":
+        return min(faces)
+    return sum(faces)
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """What a sampled :class:`Test` decided, for rules that need more than pass/fail."""
+
+    success: bool
+    faces: Faces
+    total: int
+
+
+@dataclass(frozen=True, eq=False)
+class Test(Chance[bool]):
+    """Roll ``count`` d``sides``, read the kept value, add ``modifiers``; it passes on
+    ``need`` or more. Natural faces in ``auto_pass`` always pass, in ``auto_fail`` always fail
+    (read on the kept die). ``text`` words the event; as a function it gets the faces, the
+    modified total and the verdict."""
+
+    sides: int
+    need: int
+    rule: str
+    count: int = 1
+    keep: Keep = "highest"
+    modifiers: tuple[Modifier, ...] = ()
+    auto_pass: frozenset[int] = frozenset()
+    auto_fail: frozenset[int] = frozenset()
+    text: str | Callable[[Faces, int, bool], str] = ""
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def net_modifier(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+    def judge(self, faces: Faces) -> TestResult:
+        """The verdict on rolled ``faces`` (the same function play and odds use)."""
+        natural = kept_value(faces, self.keep)
+        total = natural + self.net_modifier
+        if natural in self.auto_fail and self.keep != "sum":
+            ok = False
+        elif natural in self.auto_pass and self.keep != "sum":
+            ok = True
+        else:
+            ok = total >= self.need
+        return TestResult(ok, faces, total)
+
+    def sample(self, stream: Stream, log: list[Event]) -> bool:
+        return self.sample_result(stream, log).success
+
+    def sample_result(self, stream: Stream, log: list[Event]) -> TestResult:
+        faces = tuple(stream.dice(self.count, self.sides))
+        result = self.judge(faces)
+        if callable(self.text):
+            words = self.text(faces, result.total, result.success)
+        else:
+            words = self.text or self.default_text(faces, result)
+        log.append(
+            roll(
+                self.rule,
+                words,
+                list(faces),
+                result.total,
+                self.need,
+                result.success,
+                **dict(self.data),
+            )
+        )
+        return result
+
+    def default_text(self, faces: Faces, result: TestResult) -> str:
+        mods = "".join(f" {m.value:+d} ({m.why})" for m in self.modifiers)
+        verdict = "passes" if result.success else "fails"
+        dice = f"{self.count}d{self.sides}" if self.count > 1 else f"d{self.sides}"
+        return f"{dice} {list(faces)}{mods} = {result.total}, need {self.need}+: {verdict}"
+
+    def _enumerate(self) -> dict[bool, Fraction]:
+        out = {True: Fraction(0), False: Fraction(0)}
+        for faces, p in _pool_distribution(self.count, self.sides).items():
+            out[self.judge(faces).success] += p
+        return {k: v for k, v in out.items() if v}
+
+
+@dataclass(frozen=True, eq=False)
+class CountAtLeast(Chance[int]):
+    """How many of ``count`` d``sides`` score ``need`` or more (each die a hit)."""
+
+    count: int
+    sides: int
+    need: int
+    rule: str
+    text: str | Callable[[Faces, int], str] = ""
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def judge(self, faces: Faces) -> int:
+        return sum(1 for f in faces if f >= self.need)
+
+    def sample(self, stream: Stream, log: list[Event]) -> int:
+        faces = tuple(stream.dice(self.count, self.sides))
+        hits = self.judge(faces)
+        words = self.text(faces, hits) if callable(self.text) else self.text
+        log.append(
+            roll(self.rule, words, list(faces), hits, self.need, hits > 0, **dict(self.data))
+        )
+        return hits
+
+    def _enumerate(self) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        for faces, p in _pool_distribution(self.count, self.sides).items():
+            k = self.judge(faces)
+            out[k] = out.get(k, Fraction(0)) + p
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Opposed(Chance[int]):
+    """Two chances rolled in turn; the outcome is the first minus the second (positive: the
+    first side wins by that much)."""
+
+    first: Chance[int]
+    second: Chance[int]
+
+    def sample(self, stream: Stream, log: list[Event]) -> int:
+        return self.first.sample(stream, log) - self.second.sample(stream, log)
+
+    def _enumerate(self) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        for (a, pa), (b, pb) in itertools.product(
+            self.first.outcomes().items(), self.second.outcomes().items()
+        ):
+            out[a - b] = out.get(a - b, Fraction(0)) + pa * pb
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class TableLookup(Chance[T]):
+    """Roll ``count`` d``sides`` (summed), add ``drm``, clamp to ``low``..``high`` (the table's
+    first and last rows where the book says "treat results beyond as"), and read ``row(value)``.
+
+    ``row`` is a mapping from the modified roll to the result or a function of it (a combat
+    results table column picked by the odds is such a mapping)."""
+
+    sides: int
+    row: Mapping[int, T] | Callable[[int], T]
+    rule: str
+    count: int = 1
+    drm: int = 0
+    low: int | None = None
+    high: int | None = None
+    text: str | Callable[[Faces, int, T], str] = ""
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def modified(self, faces: Faces) -> int:
+        value = sum(faces) + self.drm
+        if self.low is not None:
+            value = max(self.low, value)
+        if self.high is not None:
+            value = min(self.high, value)
+        return value
+
+    def judge(self, faces: Faces) -> T:
+        value = self.modified(faces)
+        if callable(self.row):
+            return self.row(value)
+        return self.row[value]
+
+    def sample(self, stream: Stream, log: list[Event]) -> T:
+        faces = tuple(stream.dice(self.count, self.sides))
+        value = self.modified(faces)
+        result = self.judge(faces)
+        if callable(self.text):
+            words = self.text(faces, value, result)
+        else:
+            words = self.text or f"{list(faces)} {self.drm:+d} = {value}: {result}"
+        log.append(roll(self.rule, words, list(faces), value, None, True, **dict(self.data)))
+        return result
+
+    def _enumerate(self) -> dict[T, Fraction]:
+        out: dict[T, Fraction] = {}
+        for faces, p in _pool_distribution(self.count, self.sides).items():
+            r = self.judge(faces)
+            out[r] = out.get(r, Fraction(0)) + p
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Draw(Chance[T]):
+    """One item drawn uniformly from ``items`` (the cards left, possible events): in play the
+    stream picks an index; for odds every item weighs the same (duplicates add up)."""
+
+    items: Sequence[T]
+    rule: str
+    text: str | Callable[[T], str] = ""
+    visible_to: tuple[str, ...] | None = None
+
+    def sample(self, stream: Stream, log: list[Event]) -> T:
+        if not self.items:
+            raise ValueError("nothing left to draw")
+        item = self.items[stream.choice_index(len(self.items))]
+        words = self.text(item) if callable(self.text) else (self.text or f"draws {item}")
+        log.append(Event("draw", words, self.rule, visible_to=self.visible_to))
+        return item
+
+    def _enumerate(self) -> dict[T, Fraction]:
+        out: dict[T, Fraction] = {}
+        share = Fraction(1, len(self.items))
+        for item in self.items:
+            out[item] = out.get(item, Fraction(0)) + share
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class _Mapped(Chance[U], Generic[T, U]):
+    inner: Chance[T]
+    f: Callable[[T], U]
+
+    def sample(self, stream: Stream, log: list[Event]) -> U:
+        return self.f(self.inner.sample(stream, log))
+
+    def _enumerate(self) -> dict[U, Fraction]:
+        out: dict[U, Fraction] = {}
+        for o, p in self.inner.outcomes().items():
+            key = self.f(o)
+            out[key] = out.get(key, Fraction(0)) + p
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class _Then(Chance[U], Generic[T, U]):
+    inner: Chance[T]
+    f: Callable[[T], Chance[U]]
+
+    def sample(self, stream: Stream, log: list[Event]) -> U:
+        return self.f(self.inner.sample(stream, log)).sample(stream, log)
+
+    def _enumerate(self) -> dict[U, Fraction]:
+        out: dict[U, Fraction] = {}
+        for o, p in self.inner.outcomes().items():
+            for o2, p2 in self.f(o).outcomes().items():
+                out[o2] = out.get(o2, Fraction(0)) + p * p2
+        return out
+
+
+def repeat(chance: Chance[int], times: int) -> Chance[int]:
+    """The sum of ``times`` independent rolls of ``chance`` (several identical shots)."""
+
+    def add_one(acc: int) -> Chance[int]:
+        return chance.map(lambda v: acc + v)
+
+    total: Chance[int] = Fixed(0)
+    for _ in range(times):
+        total = total.then(add_one)
+    return total
+
+
+def as_floats(dist: Mapping[T, Fraction]) -> dict[T, float]:
+    return {k: float(v) for k, v in dist.items()}
