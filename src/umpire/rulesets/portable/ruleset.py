@@ -11,7 +11,7 @@ from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
 from umpire.core.events import Event, note
 from umpire.core.rng import RandomStream
-from umpire.core.ruleset import Outcome, RulesetMeta
+from umpire.core.ruleset import Outcome, RulesetBase, RulesetMeta
 from umpire.geometry.squaregrid import FACINGS, Square, distance, label
 from umpire.rulesets.portable import air, engineers, transport
 from umpire.rulesets.portable import scenario as scenarios
@@ -54,7 +54,7 @@ def _square(point: tuple[float, float] | None) -> Square | None:
     return (int(round(point[0])), int(round(point[1])))
 
 
-class Portable:
+class Portable(RulesetBase[PortableState]):
     """The Portable Wargame, squared version (modern), with its optional rules as switches."""
 
     meta = RulesetMeta(
@@ -382,8 +382,13 @@ class Portable:
         events = do_move(world, state, unit, square, Path(1, hazards, False))
         unit.fought = False  # may fight again from the square it has taken
         act.must_face = True
-        events[0]["text"] = f"{unit.name} advances into {label(square)}"
-        events[0]["rule"] = "portable.cc.advance"
+        moved = events[0]
+        events[0] = note(
+            moved.kind,
+            f"{unit.name} advances into {label(square)}",
+            "portable.cc.advance",
+            **moved.data,
+        )
         return events
 
     def _apply_act(self, world: World, state: PortableState, action: Action) -> list[Event]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from umpire.core.events import Event
 from umpire.core.rng import RandomStream
 from umpire.geometry.squaregrid import Square
 
@@ -102,7 +103,7 @@ class PortableState:
     options: dict[str, Any] = field(default_factory=dict)
     house_fired: dict[str, int] = field(default_factory=dict)
     actions_played: int = 0
-    setup_events: list[dict[str, Any]] = field(default_factory=list)
+    setup_events: list[Event] = field(default_factory=list)
     world_memo: Any = field(default=None, repr=False, compare=False)  # not saved
 
     def alive(self, side: str | None = None) -> list[Unit]:
