@@ -8,7 +8,7 @@ import math
 
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.portable.common import kind
-from umpire.rulesets.portable.state import SIDES, PortableState, Unit, other
+from umpire.rulesets.portable.state import SIDES, PortableState, Side, Unit, other
 from umpire.rulesets.portable.world import World
 
 
@@ -27,7 +27,7 @@ def roll_initiative(world: World, state: PortableState) -> list[Event]:
     events: list[Event] = []
     first = world.spec.first_initiative
     if first != "roll" and state.flow.turn == 1:
-        state.flow.order = [first, other(first)]
+        state.flow.order = [Side(first), other(first)]
         return [
             note(
                 "initiative",

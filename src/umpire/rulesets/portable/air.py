@@ -7,6 +7,7 @@ from __future__ import annotations
 from umpire.core.events import Event, note, roll
 from umpire.geometry.squaregrid import Square, distance, in_arc, label, step
 from umpire.rulesets.portable.common import Modifier, in_cover, mods_text, standing, total
+from umpire.rulesets.portable.enums import Status
 from umpire.rulesets.portable.hits import lose_sp, resolve_hit
 from umpire.rulesets.portable.state import PortableState, Unit
 from umpire.rulesets.portable.world import World
@@ -21,11 +22,11 @@ def start_of_turn(world: World, state: PortableState) -> list[Event]:
     for plane in sorted(state.units.values(), key=lambda u: u.uid):
         if not plane.air:
             continue
-        if plane.status == "active":
+        if plane.status is Status.ACTIVE:
             plane.turns_flown += 1
             endurance = world.types.aircraft[plane.type].endurance
             if plane.turns_flown > endurance:
-                plane.status = "gone"
+                plane.status = Status.GONE
                 events.append(
                     note(
                         "air",
@@ -34,10 +35,10 @@ def start_of_turn(world: World, state: PortableState) -> list[Event]:
                         unit=plane.uid,
                     )
                 )
-        elif plane.status == "waiting" and plane.arrives <= turn:
+        elif plane.status is Status.WAITING and plane.arrives <= turn:
             if any(u.alive and u.air and u.pos == plane.pos for u in state.units.values()):
                 continue  # portable.air.no_stacking: comes a turn later
-            plane.status = "active"
+            plane.status = Status.ACTIVE
             plane.turns_flown = 1
             events.append(
                 note(

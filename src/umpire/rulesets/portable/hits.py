@@ -9,6 +9,7 @@ from umpire.core.events import Event, note, roll
 from umpire.geometry.squaregrid import Square, label
 from umpire.rulesets.portable.common import cargo_of, commander_near, enemies_of, kind
 from umpire.rulesets.portable.config import HouseRules, Quality
+from umpire.rulesets.portable.enums import Status
 from umpire.rulesets.portable.state import PortableState, Unit
 from umpire.rulesets.portable.units import TANKS, ArtilleryType, WeaponType
 from umpire.rulesets.portable.world import World
@@ -161,7 +162,7 @@ def lose_sp(world: World, state: PortableState, unit: Unit, rule: str, why: str)
 def destroy(world: World, state: PortableState, unit: Unit, rule: str) -> list[Event]:
     """Remove ``unit``; riders on a destroyed tank die with it, other loads dismount."""
     unit.sp = 0
-    unit.status = "destroyed"
+    unit.status = Status.DESTROYED
     unit.task = None
     events = [note("destroyed", f"{unit.name} is destroyed", rule, unit=unit.uid)]
     for c in cargo_of(state, unit):

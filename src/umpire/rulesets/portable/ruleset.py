@@ -23,6 +23,7 @@ from umpire.rulesets.portable.close_combat import (
     resolve_close_combat,
 )
 from umpire.rulesets.portable.common import Refusal, cargo_of, kind, mods_text, total
+from umpire.rulesets.portable.enums import Side, Status
 from umpire.rulesets.portable.exhaustion import (
     exhausted,
     exhaustion_point,
@@ -94,7 +95,8 @@ class Portable(RulesetBase[PortableState]):
         spec = world.spec
         types = world.types
         units: dict[str, Unit] = {}
-        for side, side_spec in spec.sides.items():
+        for side_name, side_spec in spec.sides.items():
+            side = Side(side_name)
             for u in side_spec.units:
                 uid = f"{side}-{u.id}"
                 facing = u.facing or side_spec.facing
@@ -111,7 +113,7 @@ class Portable(RulesetBase[PortableState]):
                         x=u.at[0],
                         y=u.at[1],
                         facing=facing,
-                        status="waiting",
+                        status=Status.WAITING,
                         air=True,
                         arrives=u.arrives,
                         bombs=world.house.bomb_loads if plane.ground_attack == "bombs" else 0,
@@ -536,7 +538,7 @@ class Portable(RulesetBase[PortableState]):
         losses: dict[str, Any] = {}
         for side in SIDES:
             mine = [u for u in state.units.values() if u.side == side]
-            lost = [u for u in mine if u.status == "destroyed"]
+            lost = [u for u in mine if u.status is Status.DESTROYED]
             losses[side] = {
                 "units": len(lost),
                 "of_units": len(mine),

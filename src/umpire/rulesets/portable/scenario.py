@@ -16,10 +16,10 @@ from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError, UnknownScenarioError
 from umpire.geometry.squaregrid import Square, label, parse_label
 from umpire.rulesets.portable.config import DATA
+from umpire.rulesets.portable.enums import SIDES
 from umpire.rulesets.portable.units import ARTILLERY, MOTOR_CARGO, STACK_EXEMPT, unit_types
 
 SCENARIOS = DATA / "scenarios"
-SIDES = ("blue", "red")
 
 
 def _square(value: Any) -> Any:

@@ -9,12 +9,14 @@ from typing import Any
 from umpire.core.events import Event
 from umpire.core.rng import RandomStream
 from umpire.geometry.squaregrid import Square
+from umpire.rulesets.portable.enums import SIDES, Side, Status
 
-SIDES = ("blue", "red")
+__all__ = ["SIDES", "Activation", "Flow", "PortableState", "Side", "Status", "Unit", "other"]
 
 
-def other(side: str) -> str:
-    return "red" if side == "blue" else "blue"
+def other(side: str) -> Side:
+    """The enemy of ``side``."""
+    return Side(side).other
 
 
 @dataclass(slots=True)
@@ -22,7 +24,7 @@ class Unit:
     """A unit on the board (or an aircraft over it)."""
 
     uid: str
-    side: str
+    side: Side
     type: str
     name: str
     quality: str
@@ -31,7 +33,7 @@ class Unit:
     x: int
     y: int
     facing: str
-    status: str = "active"  # active | destroyed | waiting (aircraft to come) | gone (flew home)
+    status: Status = Status.ACTIVE
     air: bool = False
     artillery: str | None = None
     carried_by: str | None = None
@@ -51,7 +53,7 @@ class Unit:
 
     @property
     def alive(self) -> bool:
-        return self.status == "active"
+        return self.status is Status.ACTIVE
 
     @property
     def pos(self) -> Square:
@@ -159,7 +161,10 @@ class PortableState:
         names = {f.name for f in fields(Flow)}
         flow = Flow(**{k: v for k, v in raw_flow.items() if k in names})
         flow.activation = Activation(**activation) if activation else None
-        units = {u["uid"]: Unit(**u) for u in data["units"]}
+        units = {
+            u["uid"]: Unit(**{**u, "side": Side(u["side"]), "status": Status(u["status"])})
+            for u in data["units"]
+        }
         return cls(
             scenario=data["scenario"],
             seed=int(data["seed"]),

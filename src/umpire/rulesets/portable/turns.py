@@ -99,7 +99,7 @@ def proceed(world: World, state: PortableState) -> list[Event]:
             events += roll_activation(world, state, flow.order[flow.side_index])
             flow.stage = "activate"
         elif stage == "activate":
-            side = flow.order[flow.side_index]
+            mover = flow.order[flow.side_index]
             act = flow.activation
             if act is not None:
                 unit = state.units[act.unit]
@@ -116,7 +116,7 @@ def proceed(world: World, state: PortableState) -> list[Event]:
                         act.advance_to = [square[0], square[1]]
                     continue
                 if act.advance_to is not None:
-                    flow.phase, flow.to_act = "advance", side
+                    flow.phase, flow.to_act = "advance", mover
                     return events
                 if act.must_face:
                     options = facing_options(world, state, unit)
@@ -133,16 +133,16 @@ def proceed(world: World, state: PortableState) -> list[Event]:
                                 )
                             )
                         continue
-                    flow.phase, flow.to_act = "face", side
+                    flow.phase, flow.to_act = "face", mover
                     return events
-                flow.phase, flow.to_act = "act", side
+                flow.phase, flow.to_act = "act", mover
                 return events
             if flow.activations_left > 0 and any(
-                can_activate(world, state, u) for u in state.units.values() if u.side == side
+                can_activate(world, state, u) for u in state.units.values() if u.side == mover
             ):
-                flow.phase, flow.to_act = "activate", side
+                flow.phase, flow.to_act = "activate", mover
                 return events
-            events += crash_unactivated(world, state, side)
+            events += crash_unactivated(world, state, mover)
             flow.side_index += 1
             flow.stage = "roll" if flow.side_index < len(SIDES) else "end_turn"
         elif stage == "end_turn":
