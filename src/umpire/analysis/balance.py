@@ -15,13 +15,31 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from umpire.analysis.simulate import Job, run_local
 from umpire.analysis.stats import wilson
 from umpire.core.errors import UmpireError
+from umpire.core.ruleset import capability, get_ruleset
+
+
+@runtime_checkable
+class DuelCapability(Protocol):
+    """What ``umpire balance RULESET`` needs of a ruleset (its ``capabilities.balance``): units
+    found by name with their points, and a small battle of ``count`` of one against
+    ``against_count`` of the other, written under ``folder`` as a game id."""
+
+    default_unit: str
+    default_against: str
+
+    def unit(self, name: str, role: str) -> tuple[str, int]: ...
+
+    def duel(
+        self, unit: str, count: int, against: str, against_count: int, range_: float, folder: Path
+    ) -> tuple[str, str]: ...
+
 
 RATIOS: tuple[tuple[int, int], ...] = ((1, 3), (1, 2), (2, 3), (1, 1), (3, 2), (2, 1), (3, 1))
 
@@ -84,6 +102,7 @@ def even_ratio(x: np.ndarray, y: np.ndarray) -> float | None:
 
 
 def balance(
+    ruleset_id: str,
     unit: str,
     against: str,
     *,
@@ -95,21 +114,20 @@ def balance(
     ratios: Sequence[tuple[int, int]] = RATIOS,
     progress: Callable[[int], None] | None = None,
 ) -> BalanceResult:
-    """Estimate the points at which ``unit`` is an even match for ``against`` (Seven Days)."""
-    from umpire.rulesets.sevendays.duel import duel_scenario, find_unit, write_duel
-
+    """Estimate the points at which ``unit`` is an even match for ``against``, through the
+    ruleset's duels (``capabilities.balance``)."""
+    duels: DuelCapability = capability(get_ruleset(ruleset_id), "balance")
     if games < 4:
         raise UmpireError(f"--games {games}: play at least 4 games per ratio")
-    a = find_unit(unit, role="unit")
-    b = find_unit(against, role="against")
-    result = BalanceResult(a[1].name, b[1].name, a[1].points, b[1].points, games)
+    a_name, a_points = duels.unit(unit, "unit")
+    b_name, b_points = duels.unit(against, "against")
+    result = BalanceResult(a_name, b_name, a_points, b_points, games)
     xs: list[float] = []
     ys: list[float] = []
     groups: list[tuple[int, int]] = []  # slice of xs/ys per ratio
     with tempfile.TemporaryDirectory(prefix="umpire-balance-") as folder:
         for index, (na, nb) in enumerate(ratios):
-            data, side = duel_scenario(a, na, b, nb, range_)
-            game_id = write_duel(Path(folder) / f"duel-{na}v{nb}.yaml", data)
+            game_id, side = duels.duel(unit, na, against, nb, range_, Path(folder))
             rows = run_local(Job(game_id, n=games, seed=seed + index), workers, progress)
             scores = [_score(r["winner"], side) for r in rows]
             start = len(xs)
@@ -130,14 +148,14 @@ def balance(
         result.note = "more of the unit did not raise its chances: no even ratio can be fitted"
         return result
     result.even_ratio = ratio
-    result.fair_points = b[1].points / ratio
+    result.fair_points = b_points / ratio
     rng = np.random.default_rng(seed)
     estimates = []
     for _ in range(bootstrap):
         pick = np.concatenate([rng.integers(s, e, e - s) for s, e in groups])
         boot = even_ratio(x[pick], y[pick])
         if boot is not None:
-            estimates.append(b[1].points / boot)
+            estimates.append(b_points / boot)
     if len(estimates) >= bootstrap * 0.9:
         low, high = np.percentile(estimates, [2.5, 97.5])
         result.ci95 = (float(low), float(high))

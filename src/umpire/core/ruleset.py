@@ -164,6 +164,8 @@ class Capabilities:
     render: Callable[[Any, str | None], str] | None = None  # terminal drawing for a viewer
     status_line: Callable[[Any], str] | None = None
     side_colours: Mapping[str, str] = field(default_factory=dict)
+    # duels for ``umpire balance`` (see umpire.analysis.balance.DuelCapability)
+    balance: Any = None
 
 
 class Ruleset(Protocol[S]):
