@@ -10,6 +10,7 @@ import pytest
 
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
+from umpire.core.events import seen_by, to_dicts
 from umpire.core.game import Game
 from umpire.rulesets.sevendays.cards import load_deck, swap_options
 from umpire.rulesets.sevendays.scenario import load_nation
@@ -83,11 +84,20 @@ def test_deal_five_and_swap_up_to_two_in_secret(make_game: MakeGame) -> None:
     # PACT knows how many NATO exchanged, never which, nor NATO's hand
     view = game.observation("pact")["cards"]
     assert view["enemy_hand"] == 5 and "hands" not in view and isinstance(view["deck"], int)
-    pact_log = json.dumps(game.ruleset.visible_events(game.events, "pact"))  # type: ignore[attr-defined]
-    nato_names = {load_deck().cards[c].name for c in cards["hands"]["nato"]}
+    pact_log = json.dumps(to_dicts(seen_by(game.events, "pact")))
+    nato_names = {load_deck().cards[c].name for c in cards["hands"]["nato"] + out}
     pact_names = {load_deck().cards[c].name for c in cards["hands"]["pact"]}
     for name in nato_names - pact_names:
         assert name not in pact_log
+    # the two exchanged cards are set aside face down: PACT reads only that two were swapped
+    assert view["discard"] == [] and view["set_aside"] == []
+    for card in set(out) - set(cards["hands"]["pact"]):
+        assert card not in json.dumps(view)
+    assert "NATO exchanges 2 card(s)" in pact_log
+    assert game.observation("nato")["cards"]["set_aside"] == out
+    # the hand dealt: PACT reads that NATO holds five cards, NATO reads which
+    hands = [e for e in seen_by(game.events, "pact") if e["kind"] == "hand"]
+    assert "NATO holds 5 cards" in [e["text"] for e in hands]
     game.apply(Action("swap", option=""))
     assert game.state.flow.phase == "activate"  # turn 1 begins after both swaps
 

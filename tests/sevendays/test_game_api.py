@@ -31,7 +31,7 @@ def test_undo_restores_the_state_and_the_dice() -> None:
     game = umpire.new_game("sevendays/meeting-engagement", seed=4)
     agent = RandomAgent(3)
     for _ in range(15):
-        game.apply(agent.choose(game, game.legal_actions()))
+        game.apply(agent.choose(game.view(game.to_act), game.legal_actions()))
     snapshot = game.to_dict()
     events_before = list(game.events)
     action = game.legal_actions()[0]
@@ -48,7 +48,7 @@ def test_branch_is_independent() -> None:
     game = umpire.new_game("sevendays/meeting-engagement", seed=2)
     agent = RandomAgent(1)
     for _ in range(10):
-        game.apply(agent.choose(game, game.legal_actions()))
+        game.apply(agent.choose(game.view(game.to_act), game.legal_actions()))
     twin = game.branch(5)
     assert len(twin.record.actions) == 5
     assert twin.record.actions == game.record.actions[:5]
@@ -101,7 +101,7 @@ def test_state_json_round_trip_every_step() -> None:
         text = json.dumps(data)
         restored = ruleset.state_from_dict(json.loads(text))
         assert ruleset.state_to_dict(restored) == data
-        action = agent.choose(game, game.legal_actions())
+        action = agent.choose(game.view(game.to_act), game.legal_actions())
         # the restored state continues exactly like the original
         twin_events = ruleset.apply(restored, action)
         assert twin_events == game.apply(action)

@@ -10,17 +10,24 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import umpire
 from umpire.agents import make_agent
+from umpire.core.events import Event, to_dicts
 from umpire.core.record import Record
 from umpire.play import play_out, summary
 
 GOLDEN = Path(__file__).parent / "golden" / "meeting-engagement-seed1.json"
 
 
-def _digest(events: list[dict[str, object]]) -> str:
+def _digest(events: Sequence[Event]) -> str:
+    """The umpire's full event stream (every side's secrets included), hashed."""
+    return _hash(to_dicts(events))
+
+
+def _hash(events: list[dict[str, object]]) -> str:
     return hashlib.sha256(json.dumps(events, sort_keys=True).encode()).hexdigest()
 
 
@@ -36,7 +43,7 @@ def test_golden_playthrough_seed_1() -> None:
         "record": game.record.to_dict(),
         "summary": summary(game),
         "events_sha256": _digest(game.events),
-        "first_events": game.events[:12],
+        "first_events": to_dicts(game.events[:12]),
     }
     if os.environ.get("UMPIRE_UPDATE_GOLDEN") or not GOLDEN.exists():
         GOLDEN.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -37,7 +37,7 @@ def test_random_play_keeps_invariants(seed: int, agent_seed: int) -> None:
             # a destroyed or removed unit never acts or reacts
             if action.kind in ("activate", "react"):
                 assert action.unit not in dead
-        action = agent.choose(game, legal)
+        action = agent.choose(game.view(game.to_act), legal)
         game.apply(action)
         dead |= {u.uid for u in state.units.values() if u.status in ("destroyed", "removed")}
         _check(game.state, w, h, dead)
@@ -55,7 +55,7 @@ def test_same_seed_same_record(seed: int) -> None:
         for _ in range(60):
             if game.is_over:
                 break
-            game.apply(agent.choose(game, game.legal_actions()))
+            game.apply(agent.choose(game.view(game.to_act), game.legal_actions()))
         return [a.to_dict() for a in game.record.actions], game.events
 
     assert run() == run()
@@ -81,7 +81,7 @@ def test_random_play_in_every_scenario_keeps_the_special_rules(
         hidden = {u.uid for u in state.units.values() if u.hidden}
         for action in legal:
             assert action.target not in hidden or action.kind == "embark"
-        game.apply(agent.choose(game, legal))
+        game.apply(agent.choose(game.view(game.to_act), legal))
         state = game.state
         for u in state.units.values():
             if u.status == "embarked":
@@ -93,6 +93,7 @@ def test_random_play_in_every_scenario_keeps_the_special_rules(
             assert all(len(h) <= 5 for h in state.cards["hands"].values())
             total = len(state.cards["deck"]) + len(state.cards["discard"])
             total += sum(len(h) for h in state.cards["hands"].values()) + len(state.cards["chain"])
+            total += sum(len(c) for c in state.cards["set_aside"].values())
             assert total == 17  # no card is lost or duplicated
         steps += 1
     assert game.is_over

@@ -10,6 +10,7 @@ import pytest
 from umpire.agents.base import make_agent
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
+from umpire.core.events import seen_by, to_dicts
 from umpire.core.game import Game, new_game, replay
 from umpire.play import summary
 from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot
@@ -40,27 +41,27 @@ def test_hidden_deployment_never_leaks_to_the_other_side() -> None:
     players = {s: make_agent("scripted", "sevendays", s, 3) for s in ("nato", "pact")}
     hidden_at_start = {u.uid for u in game.state.units.values() if u.hidden}
     assert len(hidden_at_start) == 7
-    pact_log = game.ruleset.visible_events(game.events, "pact")  # type: ignore[attr-defined]
+    pact_log = seen_by(game.events, "pact")
     steps = 0
     while game.to_act is not None:
         secrets = _secrets(game, "pact")
         view = json.dumps(game.observation("pact"))
-        seen = json.dumps(pact_log)
+        seen = json.dumps(to_dicts(pact_log))
         for secret in secrets:
             assert secret not in view, f"observation leaks {secret} at step {steps}"
             assert secret not in seen, f"log leaks {secret} at step {steps}"
         if game.to_act == "pact":
             for action in game.legal_actions():
                 assert action.unit not in secrets and action.target not in secrets
-        new = game.apply(players[game.to_act].choose(game, game.legal_actions()))
-        pact_log += game.ruleset.visible_events(new, "pact")  # type: ignore[attr-defined]
+        new = game.apply(players[game.to_act].choose(game.view(game.to_act), game.legal_actions()))
+        pact_log += seen_by(new, "pact")
         steps += 1
     # NATO's own view and log do show its hidden units
-    nato_log = game.ruleset.visible_events(game.events, "nato")  # type: ignore[attr-defined]
+    nato_log = seen_by(game.events, "nato")
     assert any(e.get("kind") == "hidden" and e.get("unit") for e in nato_log)
     # the replay shown to PACT is the same filtered log: rebuilt from the record, filtered again
     again = replay(game.record)
-    assert game.ruleset.visible_events(again.events, "pact") == pact_log  # type: ignore[attr-defined]
+    assert seen_by(again.events, "pact") == pact_log
 
 
 def test_markers_are_numbered_at_random_and_shown_as_markers() -> None:
@@ -175,7 +176,7 @@ def test_random_operation_length_rolls_after_the_last_turn() -> None:
         game = new_game("sevendays/escalating-engagement", seed=seed)
         players = {s: make_agent("random", "sevendays", s, seed) for s in ("nato", "pact")}
         while game.to_act is not None:
-            game.apply(players[game.to_act].choose(game, game.legal_actions()))
+            game.apply(players[game.to_act].choose(game.view(game.to_act), game.legal_actions()))
         rolls = [e for e in game.events if e.get("rule") == "sevendays.scenario.random_length"]
         turn = game.state.flow.turn
         assert turn <= 10
@@ -235,5 +236,5 @@ def test_every_scenario_plays_to_a_result(scenario: str) -> None:
         game = new_game(f"sevendays/{scenario}", seed=seed)
         players = {s: make_agent("scripted", "sevendays", s, seed) for s in ("nato", "pact")}
         while game.to_act is not None:
-            game.apply(players[game.to_act].choose(game, game.legal_actions()))
+            game.apply(players[game.to_act].choose(game.view(game.to_act), game.legal_actions()))
         assert game.outcome is not None

@@ -34,6 +34,7 @@ from umpire.rulesets.sevendays.movement import check_move, do_move, move_options
 from umpire.rulesets.sevendays.orbat import UnitType, Weapon
 from umpire.rulesets.sevendays.scenario import load_nation
 from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, Unit, other
+from umpire.rulesets.sevendays.visibility import about
 from umpire.rulesets.sevendays.world import World
 
 DATA = Path(__file__).parent / "data" / "cards.yaml"
@@ -106,6 +107,11 @@ def deal(state: SevenDaysState) -> list[Event]:
                 f"{side.upper()} holds: {', '.join(_names(hands[side]))}",
                 "sevendays.cards.deal",
                 visible_to=[side],
+                public=note(
+                    "hand",
+                    f"{side.upper()} holds {len(hands[side])} cards",
+                    "sevendays.cards.deal",
+                ),
             )
         )
     return events
@@ -141,9 +147,10 @@ def swap(state: SevenDaysState, side: str, option: str) -> list[Event]:
         )
     names = [n for n in option.split("+") if n]
     hand = _table(state)["hands"][side]
-    for name in names:
+    aside = _table(state).setdefault("set_aside", {}).setdefault(side, [])
+    for name in names:  # out of play, face down: the enemy learns only how many
         hand.remove(name)
-        _table(state)["discard"].append(name)
+        aside.append(name)
     drawn = [_table(state)["deck"].pop() for _ in names]
     hand += drawn
     events = [
@@ -421,17 +428,16 @@ def _bombard(
     for target in targets:
         die = state.rng.d(10)
         hit = die >= card.to_hit
-        events.append(
-            roll(
-                rule,
-                f"{card.name} on {target.name}: d10 {die} need {card.to_hit}+",
-                [die],
-                die,
-                card.to_hit,
-                hit,
-                target=target.uid,
-            )
+        struck = roll(
+            rule,
+            f"{card.name} on {target.name}: d10 {die} need {card.to_hit}+",
+            [die],
+            die,
+            card.to_hit,
+            hit,
+            target=target.uid,
         )
+        events.append(about(target, struck, f"{card.name} on {target.marker}: d10 {die}"))
         if not hit:
             continue
         events += add_markers(world, state, target, 1, rule, card.name)
@@ -440,17 +446,16 @@ def _bombard(
             per_hit, need = conversion(heavy, cover)
             dice = state.rng.dice(per_hit, 6)
             extra = conversion_markers(dice, need)
-            events.append(
-                roll(
-                    rule,
-                    f"conversion {dice} need {need}+ -> {extra} more",
-                    dice,
-                    extra,
-                    need,
-                    extra > 0,
-                    target=target.uid,
-                )
+            converted = roll(
+                rule,
+                f"conversion {dice} need {need}+ -> {extra} more",
+                dice,
+                extra,
+                need,
+                extra > 0,
+                target=target.uid,
             )
+            events.append(about(target, converted, f"conversion {dice} -> {extra} more"))
             events += add_markers(world, state, target, extra, rule, "conversion")
     return events
 
@@ -563,6 +568,7 @@ def view(cards: dict[str, Any] | None, player: str) -> dict[str, Any] | None:
         return None
     return {
         "hand": list(cards["hands"].get(player, [])),
+        "set_aside": list(cards.get("set_aside", {}).get(player, [])),
         "enemy_hand": len(cards["hands"].get(other(player), [])),
         "deck": len(cards["deck"]),
         "discard": list(cards["discard"]),

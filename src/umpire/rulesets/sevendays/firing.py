@@ -156,8 +156,13 @@ def plan_shot(
     reaction: bool = False,
     target_moving: bool = False,
     actions_left: int = 2,
+    known_only: bool = False,
 ) -> ShotPlan | Refusal:
     """Plan ``firer``'s ``kind`` shot at ``target`` or say which rule forbids it.
+
+    ``known_only``: the plan as the firer's side can make it, from what it knows — the
+    enemy's hidden markers do not count (the menu and odds a side reads); without it, the
+    umpire's plan from the whole truth (what is rolled).
 
     Plans depend only on the table geometry, the firer's markers and the arguments, so they
     are cached per arrangement of units (``state.geometry``)."""
@@ -171,6 +176,7 @@ def plan_shot(
         target_moving,
         actions_left >= 2,
         firer.markers,
+        known_only and world.has_hidden,
     )
     cache = world.plan_cache
     found = cache.get(key)
@@ -187,6 +193,7 @@ def plan_shot(
             reaction=reaction,
             target_moving=target_moving,
             actions_left=actions_left,
+            known_only=known_only and world.has_hidden,
         )
     return found
 
@@ -202,6 +209,7 @@ def _plan_shot(
     reaction: bool = False,
     target_moving: bool = False,
     actions_left: int = 2,
+    known_only: bool = False,
 ) -> ShotPlan | Refusal:
     """Measure the situation on the table (sight last: it is the dear part) and plan."""
     profile = world.profile(firer)
@@ -230,7 +238,7 @@ def _plan_shot(
             moved=moved,
             reaction=reaction,
             target_moving=target_moving,
-            foot_close=_enemy_foot_close(world, state, firer),
+            foot_close=_enemy_foot_close(world, state, firer, known_only),
         )
     distance = math.dist(firer.pos, target.pos)
     target_vehicle = tprofile.is_vehicle
@@ -263,7 +271,7 @@ def _plan_shot(
             obscured=seen.obscured,
             target_cover=_cover_of(world, target, target_vehicle),
             target_in_buildings=buildings,
-            enemy_foot_close=_enemy_foot_close(world, state, firer),
+            enemy_foot_close=_enemy_foot_close(world, state, firer, known_only),
             front=not target_vehicle or hits_front(target, firer.pos),
         )
     return _plan_measured(
@@ -445,25 +453,30 @@ def _plan_measured(
     )
 
 
-def _enemy_foot_close(world: World, state: SevenDaysState, firer: Unit) -> bool:
+def _enemy_foot_close(
+    world: World, state: SevenDaysState, firer: Unit, known_only: bool = False
+) -> bool:
     """Rule sevendays.fire.modifier.infantry_close (the firer itself does not count as the
-    friendly infantry that cancels it). Cached per arrangement of units."""
-    key = (state.geometry, firer.uid)
+    friendly infantry that cancels it); ``known_only``: as the firer's side knows it, the
+    enemy's hidden markers not counted. Cached per arrangement of units."""
+    key = (state.geometry, firer.uid, known_only)
     found = world.foot_close_cache.get(key)
     if found is None:
         if len(world.foot_close_cache) > 50_000:
             world.foot_close_cache.clear()
-        found = world.foot_close_cache[key] = _foot_close(world, state, firer)
+        found = world.foot_close_cache[key] = _foot_close(world, state, firer, known_only)
     return found
 
 
-def _foot_close(world: World, state: SevenDaysState, firer: Unit) -> bool:
+def _foot_close(world: World, state: SevenDaysState, firer: Unit, known_only: bool) -> bool:
     nearest_enemy = math.inf
     nearest_friend = math.inf
     fx, fy = firer.x, firer.y
     for u in state.units.values():
         if not u.alive or u is firer or not world.is_foot(u):
             continue
+        if known_only and u.hidden and u.side != firer.side:
+            continue  # a marker: the firer's side does not know what it is
         d = math.hypot(u.x - fx, u.y - fy)
         if u.side == firer.side:
             nearest_friend = min(nearest_friend, d)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.visibility import about
 from umpire.rulesets.sevendays.world import World
 
 
@@ -20,12 +21,16 @@ def add_markers(
         return []  # sevendays.air.helicopter: helicopters carry no morale markers
     unit.markers += count
     events = [
-        note(
-            "markers",
-            f"{unit.name} takes {count} morale marker(s) ({why}); now {unit.markers}",
-            rule,
-            unit=unit.uid,
-            markers=unit.markers,
+        about(
+            unit,
+            note(
+                "markers",
+                f"{unit.name} takes {count} morale marker(s) ({why}); now {unit.markers}",
+                rule,
+                unit=unit.uid,
+                markers=unit.markers,
+            ),
+            f"{unit.marker} takes {count} morale marker(s) ({why})",
         )
     ]
     morale = world.profile(unit).morale
@@ -33,11 +38,15 @@ def add_markers(
         unit.status = "removed"
         state.touch()
         events.append(
-            note(
-                "removed",
-                f"{unit.name} is removed: {unit.markers} markers reach morale {morale}",
-                "sevendays.morale.removal",
-                unit=unit.uid,
+            about(
+                unit,
+                note(
+                    "removed",
+                    f"{unit.name} is removed: {unit.markers} markers reach morale {morale}",
+                    "sevendays.morale.removal",
+                    unit=unit.uid,
+                ),
+                f"{unit.marker} is removed",
             )
         )
     return events
@@ -59,16 +68,15 @@ def battlegroup_check(world: World, state: SevenDaysState, unit: Unit) -> list[E
         removed = 2 if die >= cfg.remove_two else 1 if die >= cfg.remove_one else 0
         removed = min(removed, friend.markers)
         friend.markers -= removed
-        events.append(
-            roll(
-                rule,
-                f"{friend.name} rallies: d6 {die} need {cfg.remove_one}+ -> "
-                f"removes {removed} marker(s), {friend.markers} left",
-                [die],
-                die,
-                cfg.remove_one,
-                removed > 0,
-                unit=friend.uid,
-            )
+        rallied = roll(
+            rule,
+            f"{friend.name} rallies: d6 {die} need {cfg.remove_one}+ -> "
+            f"removes {removed} marker(s), {friend.markers} left",
+            [die],
+            die,
+            cfg.remove_one,
+            removed > 0,
+            unit=friend.uid,
         )
+        events.append(about(friend, rallied, f"{friend.marker} rallies"))
     return events

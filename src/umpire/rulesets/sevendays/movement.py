@@ -20,6 +20,7 @@ from umpire.rulesets.sevendays.firing import Refusal
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.transport import ride_along
+from umpire.rulesets.sevendays.visibility import about
 from umpire.rulesets.sevendays.world import World
 
 SPEED_RULE = {
@@ -233,7 +234,7 @@ def do_move(world: World, state: SevenDaysState, unit: Unit, speed: str, dest: V
                 ("passes", "stops at the edge"),
                 unit=unit.uid,
             )
-            events.append(event)
+            events.append(about(unit, event))  # the enemy sees only where the marker stops
             if not ok:
                 house_fired(state, "sevendays.move.terrain_fail")
                 final = along(start, dest, max(0.0, entry.distance - 0.1))
@@ -245,17 +246,16 @@ def do_move(world: World, state: SevenDaysState, unit: Unit, speed: str, dest: V
     unit.dug_in = False  # sevendays.scenario.dug_in: moving gives up the dug-in position
     ride_along(state, unit)
     state.touch()
-    events.append(
-        note(
-            "move",
-            f'{unit.name} {speed} moves {math.dist(start, final):.1f}" to '
-            f"({final[0]:.1f}, {final[1]:.1f})",
-            SPEED_RULE[speed],
-            unit=unit.uid,
-            frm=list(start),
-            to=list(final),
-        )
+    moved = note(
+        "move",
+        f'{unit.name} {speed} moves {math.dist(start, final):.1f}" to '
+        f"({final[0]:.1f}, {final[1]:.1f})",
+        SPEED_RULE[speed],
+        unit=unit.uid,
+        frm=list(start),
+        to=list(final),
     )
+    events.append(about(unit, moved, f"{unit.marker} moves to ({final[0]:.1f}, {final[1]:.1f})"))
     return events
 
 

@@ -52,6 +52,7 @@ def best_plan(
     target_moving: bool = False,
     moved: bool = False,
     actions_left: int = 2,
+    known_only: bool = False,
 ) -> ShotPlan | Refusal:
     """The firer's best legal shot at ``target`` (ATGM, gun or rockets; an AA shot at a
     helicopter), by fewest score needed."""
@@ -68,6 +69,7 @@ def best_plan(
             target_moving=target_moving,
             moved=moved,
             actions_left=actions_left,
+            known_only=known_only,
         )
         if isinstance(plan, ShotPlan):
             if not isinstance(best, ShotPlan) or _score(plan) > _score(best):
@@ -135,8 +137,11 @@ def nearest_first(units: list[Unit], activator: Unit) -> list[Unit]:
 def reaction_option(
     world: World, state: SevenDaysState, activator: Unit, reactor: Unit, moving: bool
 ) -> ReactionOption | None:
-    """``reactor``'s reaction to ``activator`` (its best shot and the roll it needs), if any."""
-    plan = best_plan(world, state, reactor, activator, reaction=True, target_moving=moving)
+    """``reactor``'s reaction to ``activator`` (its best shot and the roll it needs), if any,
+    as the reacting side knows the table (the enemy's hidden markers do not count)."""
+    plan = best_plan(
+        world, state, reactor, activator, reaction=True, target_moving=moving, known_only=True
+    )
     if isinstance(plan, ShotPlan) and plan.possible:
         return ReactionOption(
             reactor.uid, reaction_need(world, state, reactor, activator, plan), plan

@@ -10,9 +10,9 @@ from typing import Any
 
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError, UmpireError
-from umpire.core.events import Event, note
+from umpire.core.events import Event, note, seen_by
 from umpire.core.rng import RandomStream
-from umpire.core.ruleset import Outcome, RulesetMeta
+from umpire.core.ruleset import Outcome, RulesetBase, RulesetMeta
 from umpire.geometry.table import bearing, in_arc
 from umpire.rulesets.sevendays import cards, platoon, special, transport
 from umpire.rulesets.sevendays import scenario as scenarios
@@ -36,6 +36,7 @@ from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.orbat import UnitType
 from umpire.rulesets.sevendays.reactions import (
     any_reaction,
+    best_plan,
     reaction_options,
     reactors,
     roll_reaction,
@@ -72,7 +73,7 @@ ACTION_COST = {
 }
 
 
-class SevenDays:
+class SevenDays(RulesetBase[SevenDaysState]):
     """Seven Days to the River Rhine."""
 
     meta = RulesetMeta(
@@ -192,10 +193,12 @@ class SevenDays:
             state.flow.to_act = "nato"
         else:
             state.setup_events += start_turn(world, state)
-        state.setup_events = special.mark_secret_events(
-            state, state.setup_events, special.hidden_uids(state)
-        )
         return state
+
+    def setup_events(self, state: SevenDaysState) -> list[Event]:
+        """What happened at set-up (deployment, hidden markers, the deal), each event with
+        its visibility."""
+        return list(state.setup_events)
 
     # -- queries ---------------------------------------------------------------------------
     def to_act(self, state: SevenDaysState) -> str | None:
@@ -339,6 +342,7 @@ class SevenDays:
             kind,
             moved=self.counts_moved(world, state, unit),
             actions_left=act.actions_left,
+            known_only=True,  # the menu, its check and its odds: what the side knows
         )
 
     @staticmethod
@@ -357,7 +361,6 @@ class SevenDays:
         flow = state.flow
         if flow.phase == "over":
             raise IllegalActionError("the game is over", "sevendays.victory.break_point")
-        hidden = special.hidden_uids(state) if world.has_hidden else set()
         if action.kind in ("card", "no_response") or flow.phase in ("swap", "card"):
             events = self._apply_cards(world, state, action)
         else:
@@ -368,8 +371,6 @@ class SevenDays:
             }[flow.phase]
             events = handler(world, state, action)
         state.actions_played += 1
-        if world.has_hidden and (hidden or special.hidden_uids(state)):
-            events = special.mark_secret_events(state, events, hidden)
         return events
 
     def _apply_cards(self, world: World, state: SevenDaysState, action: Action) -> list[Event]:
@@ -717,7 +718,17 @@ class SevenDays:
             ok, rolled = roll_reaction(world, state, reactor, option)
             events += rolled
             if ok and option.plan is not None:
-                events += resolve_shot(world, state, option.plan)
+                # rolled from the whole truth (hidden markers count), as the umpire knows it
+                truth = best_plan(
+                    world,
+                    state,
+                    reactor,
+                    activator,
+                    reaction=True,
+                    target_moving=flow.reacting_to_move,
+                )
+                if isinstance(truth, ShotPlan):
+                    events += resolve_shot(world, state, truth)
             elif ok and option.point is not None:  # sevendays.reaction.recce_spotting
                 house_fired(state, "sevendays.reaction.recce_spotting")
                 events += do_move(world, state, reactor, "normal", option.point)
@@ -783,7 +794,7 @@ class SevenDays:
 
     def visible_events(self, events: list[Event], player: str) -> list[Event]:
         """The events ``player`` may see (not those about the enemy's hidden units)."""
-        return [e for e in events if special.visible(e, player)]
+        return seen_by(events, player)
 
     def state_to_dict(self, state: SevenDaysState) -> dict[str, Any]:
         return state.to_dict()

@@ -6,22 +6,20 @@ Hidden units are real units whose identity only their owner knows: the enemy see
 (``Unit.marker``, an opaque id dealt at set-up) at the unit's place. A hidden unit cannot be
 targeted; it is revealed when it activates or reacts, or at the end of any action when an enemy
 unit sees it within the spotting range (house). Events about a unit while it is hidden are for
-its owner only (``visible_to``), and :func:`view_for` strips hidden units from what the enemy
-observes.
+its owner only, the enemy reading a stand-in that names the marker (see
+:mod:`~umpire.rulesets.sevendays.visibility`), and :func:`view_for` strips hidden units from what
+the enemy observes.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from typing import Any
 
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.sevendays.los import sight
 from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, Unit, other
 from umpire.rulesets.sevendays.world import World
-
-REFERENCES = ("unit", "firer", "target")
 
 
 def set_up(world: World, state: SevenDaysState) -> list[Event]:
@@ -225,39 +223,16 @@ def breakthrough_made(world: World, state: SevenDaysState) -> bool:
 
 
 # -- what each side may know ------------------------------------------------------------------
-def hidden_uids(state: SevenDaysState) -> set[str]:
-    return {u.uid for u in state.units.values() if u.hidden}
-
-
-def mark_secret_events(
-    state: SevenDaysState, events: Iterable[Event], hidden_before: set[str]
-) -> list[Event]:
-    """Events that name a unit while it was hidden are for its owner only."""
-    hidden = set(hidden_before)
-    out: list[Event] = []
-    for event in events:
-        if event.get("kind") == "revealed":
-            hidden.discard(str(event.get("unit")))
-        elif "visible_to" not in event:
-            owners = {
-                state.units[str(event[k])].side
-                for k in REFERENCES
-                if event.get(k) in hidden and str(event[k]) in state.units
-            }
-            if owners:
-                event = {**event, "visible_to": sorted(owners)}
-        out.append(event)
-    return out
-
-
-def visible(event: Event, player: str) -> bool:
-    allowed = event.get("visible_to")
-    return allowed is None or player in allowed
-
-
 def view_for(data: dict[str, Any], player: str) -> dict[str, Any]:
     """A state dict with the other side's hidden units reduced to their markers."""
-    units = [u for u in data["units"] if not (u.get("hidden") and u["side"] != player)]
+    secret = {
+        u["uid"]: u["marker"] for u in data["units"] if u.get("hidden") and u["side"] != player
+    }
+    units = [
+        {**u, "carried_by": secret[u["carried_by"]]} if u.get("carried_by") in secret else u
+        for u in data["units"]
+        if u["uid"] not in secret
+    ]
     markers = sorted(
         (
             {"marker": u["marker"], "side": u["side"], "x": u["x"], "y": u["y"], "hidden": True}

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from umpire.core.actions import Action
+from umpire.core.events import Event
 from umpire.core.rng import RandomStream
 
 SIDES = ("nato", "pact")
@@ -29,6 +30,7 @@ def copy_cards(cards: dict[str, Any] | None) -> dict[str, Any] | None:
         "deck": list(cards["deck"]),
         "hands": {side: list(hand) for side, hand in cards["hands"].items()},
         "discard": list(cards["discard"]),
+        "set_aside": {side: list(c) for side, c in cards.get("set_aside", {}).items()},
         "chain": [dict(entry) for entry in cards["chain"]],
         "resume": dict(cards["resume"]) if cards.get("resume") else None,
     }
@@ -112,7 +114,7 @@ class SevenDaysState:
     options: dict[str, Any] = field(default_factory=dict)
     house_fired: dict[str, int] = field(default_factory=dict)
     actions_played: int = 0
-    setup_events: list[dict[str, Any]] = field(default_factory=list)
+    setup_events: list[Event] = field(default_factory=list)
     # Tactical Advantage cards (see cards.py): deck, hands, discard, chain; None when not in play
     cards: dict[str, Any] | None = None
     # smoke screens this turn, (x, y, radius) (sevendays.smoke), and where mortars have fired

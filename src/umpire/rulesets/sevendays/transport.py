@@ -14,6 +14,7 @@ from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.morale import add_markers
 from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.visibility import about, label
 from umpire.rulesets.sevendays.world import World
 
 
@@ -60,14 +61,14 @@ def embark(state: SevenDaysState, rider: Unit, carrier: Unit) -> list[Event]:
     rider.x, rider.y = carrier.x, carrier.y
     rider.dug_in = False
     state.touch()
-    return [
-        note(
-            "embark",
-            f"{rider.name} embarks in {carrier.name}",
-            "sevendays.transport.embark",
-            unit=rider.uid,
-        )
-    ]
+    event = note(
+        "embark",
+        f"{rider.name} embarks in {carrier.name}",
+        "sevendays.transport.embark",
+        unit=rider.uid,
+    )
+    public = f"{label(rider)} embarks in {label(carrier)}"
+    return [about(carrier, about(rider, event, public), public)]
 
 
 def drop_point(world: World, state: SevenDaysState, carrier: Unit) -> tuple[float, float]:
@@ -91,14 +92,14 @@ def disembark(world: World, state: SevenDaysState, rider: Unit, why: str = "") -
     rider.x, rider.y = drop_point(world, state, carrier)
     rider.facing = carrier.facing
     state.touch()
-    return [
-        note(
-            "disembark",
-            f"{rider.name} disembarks from {carrier.name}{why}",
-            "sevendays.transport.disembark",
-            unit=rider.uid,
-        )
-    ]
+    event = note(
+        "disembark",
+        f"{rider.name} disembarks from {carrier.name}{why}",
+        "sevendays.transport.disembark",
+        unit=rider.uid,
+    )
+    public = f"{label(rider)} disembarks from {label(carrier)}"
+    return [about(carrier, about(rider, event, public), public)]
 
 
 def ride_along(state: SevenDaysState, carrier: Unit) -> None:

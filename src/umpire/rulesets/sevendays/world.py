@@ -48,7 +48,7 @@ class World:
         # terrain sight lines and move paths depend only on positions: cached for the game
         self._cover: dict[tuple[float, float], bool] = {}
         self.move_cache: dict[tuple[object, ...], tuple[list[Vec], list[Vec]]] = {}
-        self.foot_close_cache: dict[tuple[int, str], bool] = {}
+        self.foot_close_cache: dict[tuple[int, str, bool], bool] = {}
         self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
         self.odds_cache: dict[tuple[object, ...], ShotOdds] = {}
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
