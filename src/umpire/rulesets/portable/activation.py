@@ -5,7 +5,10 @@ as many units as the total thrown."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
+from umpire.core.chance import Roll, TableLookup
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.portable.common import kind
 from umpire.rulesets.portable.state import SIDES, PortableState, Side, Unit, other
@@ -36,7 +39,7 @@ def roll_initiative(world: World, state: PortableState) -> list[Event]:
             )
         ]
     while True:
-        a, b = state.rng.d(6), state.rng.d(6)
+        a, b = initiative_roll().sample(state.rng, events)
         if a != b:
             winner = SIDES[0] if a > b else SIDES[1]
             break
@@ -69,22 +72,43 @@ def roll_initiative(world: World, state: PortableState) -> list[Event]:
     return events
 
 
+def initiative_roll() -> Roll:
+    """portable.initiative.roll: one d6 for each side, BLUE's first (the game words the
+    event, as a tie may be rolled again)."""
+    return Roll(2, 6)
+
+
+def activation_roll(
+    dice: int, text: Callable[[tuple[int, ...], int, int], str] | str = "", **data: Any
+) -> TableLookup[int]:
+    """portable.activation.count: ``dice`` d6, whose total is how many units may be activated."""
+    return TableLookup(
+        sides=6,
+        count=dice,
+        row=_total,
+        rule="portable.activation.count",
+        text=text,
+        data=data,
+    )
+
+
+def _total(score: int) -> int:
+    return score
+
+
 def roll_activation(world: World, state: PortableState, side: str) -> list[Event]:
     """portable.activation.count: the total thrown is how many units may be activated."""
     n = activation_dice(world, state, side)
-    dice = state.rng.dice(n, 6) if n else []
-    state.flow.activations_left = sum(dice)
-    return [
-        roll(
-            "portable.activation.count",
-            f"{side.upper()} throws {n} activation dice {dice}: may activate {sum(dice)} unit(s)",
-            dice,
-            sum(dice),
-            None,
-            True,
-            side=side,
+
+    def words(faces: tuple[int, ...], score: int, allowed: int) -> str:
+        return (
+            f"{side.upper()} throws {n} activation dice {list(faces)}: "
+            f"may activate {allowed} unit(s)"
         )
-    ]
+
+    events: list[Event] = []
+    state.flow.activations_left = activation_roll(n, words, side=side).sample(state.rng, events)
+    return events
 
 
 def can_activate(world: World, state: PortableState, unit: Unit) -> bool:

@@ -4,9 +4,13 @@ air-to-ground (fighters' guns, bombers' bombs)."""
 
 from __future__ import annotations
 
-from umpire.core.events import Event, note, roll
+from collections.abc import Callable
+
+from umpire.core.chance import Test
+from umpire.core.events import Event, note
 from umpire.geometry.squaregrid import Square, distance, in_arc, label, step
-from umpire.rulesets.portable.common import Modifier, in_cover, mods_text, standing, total
+from umpire.rulesets.portable.common import Modifier, d6_test, in_cover, mods_text, standing
+from umpire.rulesets.portable.config import HouseRules
 from umpire.rulesets.portable.enums import Status
 from umpire.rulesets.portable.hits import lose_sp, resolve_hit
 from umpire.rulesets.portable.state import PortableState, Unit
@@ -105,26 +109,34 @@ def can_bomb(world: World, state: PortableState, plane: Unit) -> bool:
     )
 
 
+Mods = list[Modifier]
+
+
+def air_die(
+    house: HouseRules,
+    rule: str,
+    mods: tuple[Modifier, ...] | list[Modifier] = (),
+    text: Callable[[tuple[int, ...], int, bool], str] | str = "",
+    unit: str | None = None,
+    target: str | None = None,
+) -> Test:
+    """portable.air.air_to_air, portable.air.air_to_ground, portable.air.bombs: an aircraft's
+    d6 (per gun bearing, or per bomb load) hits on the air score or more."""
+    data = {k: v for k, v in (("unit", unit), ("target", target)) if v is not None}
+    return d6_test(house.air_hit, rule, mods, text, **data)
+
+
 def air_to_air(world: World, state: PortableState, plane: Unit, target: Unit) -> list[Event]:
     plane.fired = True
     dice = guns_bearing(world, plane, target.pos)
     events: list[Event] = []
     for i in range(dice):
-        die = state.rng.d(6)
-        hit = die >= world.house.air_hit
-        events.append(
-            roll(
-                "portable.air.air_to_air",
-                f"{plane.name} fires at {target.name} (gun {i + 1} of {dice}): d6 {die}",
-                [die],
-                die,
-                world.house.air_hit,
-                hit,
-                unit=plane.uid,
-                target=target.uid,
-            )
-        )
-        if hit and target.alive:
+
+        def words(faces: tuple[int, ...], score: int, ok: bool, i: int = i) -> str:
+            return f"{plane.name} fires at {target.name} (gun {i + 1} of {dice}): d6 {faces[0]}"
+
+        gun = air_die(world.house, "portable.air.air_to_air", (), words, plane.uid, target.uid)
+        if gun.sample(state.rng, events) and target.alive:
             events += lose_sp(world, state, target, "portable.air.air_to_air", "hit")
     return events
 
@@ -143,23 +155,18 @@ def _ground_attack(
             mods.append(Modifier(am["cover"], "portable.air.air_to_ground", "target in cover"))
         if bombs:
             mods.append(Modifier(am["bomber"], "portable.air.bombs", "bomber"))
-        die = state.rng.d(6)
-        mod = total(mods)
-        hit = die + mod >= world.house.air_hit
         what = f"bomb load {i + 1} of {dice}" if bombs else "guns"
-        events.append(
-            roll(
-                "portable.air.bombs" if bombs else "portable.air.air_to_ground",
-                f"{plane.name} attacks {label(square)} with {what}: d6 {die} "
-                f"[{mods_text(mods)}] = {die + mod}",
-                [die],
-                die + mod,
-                world.house.air_hit,
-                hit,
-                unit=plane.uid,
+
+        def words(
+            faces: tuple[int, ...], score: int, ok: bool, what: str = what, mods: Mods = mods
+        ) -> str:
+            return (
+                f"{plane.name} attacks {label(square)} with {what}: d6 {faces[0]} "
+                f"[{mods_text(mods)}] = {score}"
             )
-        )
-        if hit:
+
+        rule = "portable.air.bombs" if bombs else "portable.air.air_to_ground"
+        if air_die(world.house, rule, mods, words, plane.uid).sample(state.rng, events):
             for victim in sorted(victims, key=lambda u: u.uid):
                 # fighters hit like machine guns, bombs like artillery
                 events += resolve_hit(

@@ -3,23 +3,28 @@ resolved together (fire is simultaneous). Anti-aircraft guns engage aircraft her
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from umpire.core.events import Event, note, roll
+from umpire.core.chance import TableLookup, Test
+from umpire.core.events import Event, note
 from umpire.geometry.squaregrid import Square, distance, in_arc, label, squares_between, toward
 from umpire.rulesets.portable.common import (
     Modifier,
     Refusal,
     commander_near,
+    d6_test,
     edge_ok,
     in_cover,
     in_reach,
     kind,
     mods_text,
+    restate,
     standing,
     total,
 )
 from umpire.rulesets.portable.config import HouseRules
+from umpire.rulesets.portable.enums import Landing
 from umpire.rulesets.portable.hits import can_destroy_tanks, lose_sp, resolve_hit
 from umpire.rulesets.portable.state import PortableState, Unit
 from umpire.rulesets.portable.units import ARTILLERY, ArtilleryType
@@ -63,19 +68,47 @@ def artillery_reach(art: ArtilleryType) -> int:
     return art.range
 
 
-def landing_on(score: int, house: HouseRules) -> str:
+def landing_on(score: int, house: HouseRules) -> Landing:
     """portable.artillery.landing: ``target``, ``front`` (short), ``behind`` (over) or ``none``."""
     table = house.artillery_landing
     if score >= table.on_target:
-        return "target"
+        return Landing.TARGET
     if score in table.in_front:
-        return "front"
+        return Landing.FRONT
     if score in table.behind:
-        return "behind"
-    return "none"
+        return Landing.BEHIND
+    return Landing.NONE
 
 
-def landing(score: int, world: World) -> str:
+def landing_roll(
+    mods: tuple[Modifier, ...],
+    house: HouseRules,
+    text: Callable[[tuple[int, ...], int, Landing], str] | str = "",
+    **data: Any,
+) -> TableLookup[Landing]:
+    """portable.artillery.landing: a gun's d6 plus its modifiers, read off the landing table
+    (played in :func:`resolve_artillery`, enumerated by the odds)."""
+    return TableLookup(
+        sides=6,
+        row=lambda score: landing_on(score, house),
+        rule="portable.artillery.landing",
+        drm=total(mods),
+        text=text,
+        data=data,
+    )
+
+
+def flak_die(
+    mods: tuple[Modifier, ...],
+    house: HouseRules,
+    text: Callable[[tuple[int, ...], int, bool], str] | str = "",
+    **data: Any,
+) -> Test:
+    """portable.air.ground_to_air: an anti-aircraft gun's d6 at an aircraft."""
+    return d6_test(house.air_hit, "portable.air.ground_to_air", mods, text, **data)
+
+
+def landing(score: int, world: World) -> Landing:
     """:func:`landing_on` with the house rules of ``world``."""
     return landing_on(score, world.house)
 
@@ -219,28 +252,38 @@ def resolve_artillery(world: World, state: PortableState) -> list[Event]:
         if isinstance(plan, Refusal):
             events.append(note("cancelled", f"{gun.name}'s fire is lost: {plan.reason}", plan.rule))
             continue
-        die = state.rng.d(6)
-        mod = total(plan.mods)
-        where = landing_on(die + mod, world.house)
-        at = landing_square(world, gun.pos, square, where)
         shell = "gas shell" if decl["how"] == "gas" else "fire"
         fire = "direct" if plan.direct else "indirect"
-        text = {
-            "target": f"on {label(square)}",
-            "front": f"short, in {label(at)}" if at else "short, off the board",
-            "behind": f"over, in {label(at)}" if at else "over, off the board",
-            "none": "totally ineffective",
-        }[where]
+
+        def words(
+            faces: tuple[int, ...],
+            score: int,
+            where: Landing,
+            gun: Unit = gun,
+            square: Square = square,
+            plan: ArtilleryPlan = plan,
+            how: str = f"{fire} {shell}",
+        ) -> str:
+            at = landing_square(world, gun.pos, square, where)
+            text = {
+                "target": f"on {label(square)}",
+                "front": f"short, in {label(at)}" if at else "short, off the board",
+                "behind": f"over, in {label(at)}" if at else "over, off the board",
+                "none": "totally ineffective",
+            }[where]
+            return (
+                f"{gun.name} ({how}) at {label(square)}: d6 {faces[0]} "
+                f"[{mods_text(plan.mods)}] = {score}: lands {text}"
+            )
+
+        rolled: list[Event] = []
+        where = landing_roll(plan.mods, world.house, words, unit=gun.uid).sample(state.rng, rolled)
+        at = landing_square(world, gun.pos, square, where)
         events.append(
-            roll(
-                "portable.artillery.landing",
-                f"{gun.name} ({fire} {shell}) at {label(square)}: d6 {die} "
-                f"[{mods_text(plan.mods)}] = {die + mod}: lands {text}",
-                [die],
-                die + mod,
+            restate(
+                rolled[0],
                 world.house.artillery_landing.on_target,
-                where == "target",
-                unit=gun.uid,
+                where is Landing.TARGET,
                 landed=list(at) if at else None,
             )
         )
@@ -274,21 +317,12 @@ def _flak(world: World, state: PortableState, gun: Unit, plane: Unit) -> list[Ev
     mods = [Modifier(am["not_moved"], "portable.air.ground_to_air", "not moved")]
     if commander_near(world, state, gun.side, gun.pos):
         mods.append(Modifier(am["commander"], "portable.air.ground_to_air", "commander"))
-    die = state.rng.d(6)
-    mod = total(mods)
-    hit = die + mod >= world.house.air_hit
-    events = [
-        roll(
-            "portable.air.ground_to_air",
-            f"{gun.name} fires at {plane.name}: d6 {die} [{mods_text(mods)}] = {die + mod}",
-            [die],
-            die + mod,
-            world.house.air_hit,
-            hit,
-            unit=gun.uid,
-            target=plane.uid,
-        )
-    ]
-    if hit:
+
+    def words(faces: tuple[int, ...], score: int, ok: bool) -> str:
+        return f"{gun.name} fires at {plane.name}: d6 {faces[0]} [{mods_text(mods)}] = {score}"
+
+    events: list[Event] = []
+    die = flak_die(tuple(mods), world.house, words, unit=gun.uid, target=plane.uid)
+    if die.sample(state.rng, events):
         events += lose_sp(world, state, plane, "portable.air.ground_to_air", "hit")
     return events

@@ -3,18 +3,20 @@ attacked from the side or behind), with modifiers; the winner may advance."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
-from umpire.core.events import Event, note, roll
+from umpire.core.chance import Chance, Test
+from umpire.core.events import Event, note
 from umpire.geometry.squaregrid import aspect, label, step
 from umpire.rulesets.portable.common import (
     Modifier,
     Refusal,
     commander_near,
+    d6_test,
     in_cover,
     kind,
     mods_text,
-    total,
 )
 from umpire.rulesets.portable.exhaustion import exhausted
 from umpire.rulesets.portable.hits import resolve_hit
@@ -35,6 +37,24 @@ class Side(NamedTuple):
 def not_hit(die: int, mods: int, need: int) -> bool:
     """portable.cc.scores: the modified die reaches the score needed not to be hit."""
     return die + mods >= need
+
+
+def combat_die(
+    side: Side,
+    text: Callable[[tuple[int, ...], int, bool], str] | str = "",
+    **data: Any,
+) -> Test:
+    """portable.cc.scores (portable.cc.flank_rear when attacked from the side or behind): one
+    unit's d6 in a close combat; it passes (is not hit) on its score or more."""
+    rule = "portable.cc.flank_rear" if side.column == "flank" else "portable.cc.scores"
+    return d6_test(side.need, rule, side.mods, text, **data)
+
+
+def close_combat_hits(attacker: Side, defender: Side) -> Chance[tuple[bool, bool]]:
+    """Whether the attacker and the defender are hit, rolled in that order."""
+    first = combat_die(attacker)
+    second = combat_die(defender)
+    return first.then(lambda a: second.map(lambda d: (not a, not d)))
 
 
 def cannot_assault(world: World, state: PortableState, unit: Unit) -> Refusal | None:
@@ -117,23 +137,16 @@ def resolve_close_combat(
     hits: list[Unit] = []
     for unit, opponent, attacking in ((attacker, defender, True), (defender, attacker, False)):
         side = combat_side(world, state, unit, opponent, attacking)
-        die = state.rng.d(6)
-        mod = total(side.mods)
-        safe = not_hit(die, mod, side.need)
-        rule = "portable.cc.flank_rear" if side.column == "flank" else "portable.cc.scores"
-        events.append(
-            roll(
-                rule,
-                f"{unit.name} ({side.column}) d6 {die} [{mods_text(side.mods)}] = {die + mod}, "
-                f"needs {side.need} not to be hit",
-                [die],
-                die + mod,
-                side.need,
-                safe,
-                unit=unit.uid,
+
+        def words(
+            faces: tuple[int, ...], score: int, ok: bool, unit: Unit = unit, side: Side = side
+        ) -> str:
+            return (
+                f"{unit.name} ({side.column}) d6 {faces[0]} [{mods_text(side.mods)}] = {score}, "
+                f"needs {side.need} not to be hit"
             )
-        )
-        if not safe:
+
+        if not combat_die(side, words, unit=unit.uid).sample(state.rng, events):
             hits.append(unit)
     for unit in hits:
         events += resolve_hit(world, state, unit, "portable.cc.scores")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from umpire.core import chance
+from umpire.core.events import Event, roll
 from umpire.geometry.squaregrid import Square, distance
 from umpire.rulesets.portable.state import PortableState, Unit
 from umpire.rulesets.portable.units import STACK_EXEMPT
@@ -27,6 +29,41 @@ class Refusal(NamedTuple):
 
 def total(mods: tuple[Modifier, ...] | list[Modifier]) -> int:
     return sum(m.value for m in mods)
+
+
+def chance_mods(mods: tuple[Modifier, ...] | list[Modifier]) -> tuple[chance.Modifier, ...]:
+    """The modifiers as the chance primitives take them."""
+    return tuple(chance.Modifier(m.rule, m.value, m.text) for m in mods)
+
+
+def d6_test(
+    need: int,
+    rule: str,
+    mods: tuple[Modifier, ...] | list[Modifier] = (),
+    text: Any = "",
+    **data: Any,
+) -> chance.Test:
+    """One d6 plus ``mods`` that passes on ``need`` or more: the shape of most Portable rolls
+    (a shot's die, the quality die, close combat, air attacks). ``text(faces, total, ok)``
+    words the roll event; ``data`` goes into it."""
+    return chance.Test(
+        sides=6, need=need, rule=rule, modifiers=chance_mods(mods), text=text, data=data
+    )
+
+
+def restate(event: Event, need: int | None, success: bool, **data: Any) -> Event:
+    """A sampled table roll recorded with the target number and verdict the game reports for
+    it (a landing on target, a cloud that stays) and any data known only once it is read."""
+    extra = {k: v for k, v in event.data.items() if k not in ("dice", "result", "need", "success")}
+    return roll(
+        str(event.rule),
+        event.text,
+        list(event["dice"]),
+        int(event["result"]),
+        need,
+        success,
+        **{**extra, **data},
+    )
 
 
 def in_reach(squares: float, reach: int) -> bool:

@@ -3,21 +3,23 @@ the dice (three for machine guns) and which weapons cannot destroy tanks."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
-from umpire.core.events import Event, note, roll
+from umpire.core.chance import Chance, Test, repeat
+from umpire.core.events import Event, note
 from umpire.geometry.squaregrid import Square, distance, in_arc, label, squares_between
 from umpire.rulesets.portable.common import (
     Modifier,
     Refusal,
     commander_near,
+    d6_test,
     edge_ok,
     in_cover,
     in_reach,
     kind,
     mods_text,
     standing,
-    total,
 )
 from umpire.rulesets.portable.config import HouseRules
 from umpire.rulesets.portable.hits import can_destroy_tanks, resolve_hit
@@ -233,36 +235,49 @@ def fire_options(world: World, state: PortableState, unit: Unit) -> list[FirePla
     return out
 
 
+def shot_rule(plan_dice: int, at_aircraft: bool) -> str:
+    """The rule a shot's die cites."""
+    if at_aircraft:
+        return "portable.air.ground_to_air"
+    return "portable.fire.machine_gun_dice" if plan_dice > 1 else "portable.fire.hit_score"
+
+
+def shot_die(
+    mods: tuple[Modifier, ...],
+    need: int,
+    rule: str = "portable.fire.hit_score",
+    text: Callable[[tuple[int, ...], int, bool], str] | str = "",
+    **data: Any,
+) -> Test:
+    """portable.fire.hit_score: one die of a shot, hitting when the modified score reaches
+    ``need`` (played die by die in :func:`resolve_fire`, enumerated by the odds)."""
+    return d6_test(need, rule, mods, text, **data)
+
+
+def shot_hits(mods: tuple[Modifier, ...], need: int, dice: int) -> Chance[int]:
+    """portable.fire.machine_gun_dice: how many of a shot's ``dice`` hit."""
+    return repeat(shot_die(mods, need).map(int), dice)
+
+
 def resolve_fire(world: World, state: PortableState, plan: FirePlan) -> list[Event]:
     """Roll the dice; every die that hits is a hit on every enemy unit in the target square."""
     unit = state.units[plan.firer]
     unit.fired = True
     weapon = world.types.weapons[plan.weapon]
-    mod = total(plan.mods)
     events: list[Event] = []
     target = state.units[plan.target]
+    rule = shot_rule(plan.dice, plan.at_aircraft)
     for i in range(plan.dice):
-        die = state.rng.d(6)
-        hit = hit_on(die, mod, plan.need)
         which = f" (die {i + 1} of {plan.dice})" if plan.dice > 1 else ""
-        rule = (
-            "portable.air.ground_to_air"
-            if plan.at_aircraft
-            else ("portable.fire.machine_gun_dice" if plan.dice > 1 else "portable.fire.hit_score")
-        )
-        events.append(
-            roll(
-                rule,
-                f"{unit.name} fires {weapon.name} at {label(plan.square)}{which}: d6 {die} "
-                f"[{mods_text(plan.mods)}] = {die + mod}, needs {plan.need}",
-                [die],
-                die + mod,
-                plan.need,
-                hit,
-                unit=unit.uid,
-                target=plan.target,
+
+        def words(faces: tuple[int, ...], score: int, ok: bool, which: str = which) -> str:
+            return (
+                f"{unit.name} fires {weapon.name} at {label(plan.square)}{which}: d6 {faces[0]} "
+                f"[{mods_text(plan.mods)}] = {score}, needs {plan.need}"
             )
-        )
+
+        die = shot_die(plan.mods, plan.need, rule, words, unit=unit.uid, target=plan.target)
+        hit = die.sample(state.rng, events)
         if not hit:
             continue
         if plan.at_aircraft:

@@ -2,22 +2,42 @@
 
 from __future__ import annotations
 
-from umpire.core.events import Event, note, roll
+from collections.abc import Callable
+from typing import Any
+
+from umpire.core.chance import TableLookup
+from umpire.core.events import Event, note
 from umpire.geometry.squaregrid import Square, label, toward
-from umpire.rulesets.portable.common import standing
+from umpire.rulesets.portable.common import restate, standing
+from umpire.rulesets.portable.config import HouseRules
+from umpire.rulesets.portable.enums import Drift
 from umpire.rulesets.portable.hits import resolve_hit
 from umpire.rulesets.portable.state import PortableState, Unit
 from umpire.rulesets.portable.world import World
 
 
-def drift(die: int, world: World) -> str:
+def drift_on(die: int, house: HouseRules) -> Drift:
     """portable.gas.drift: ``stay``, ``front`` or ``behind`` for a d6."""
-    table = world.house.gas_drift
+    table = house.gas_drift
     if die in table.stay:
-        return "stay"
+        return Drift.STAY
     if die in table.in_front:
-        return "front"
-    return "behind"
+        return Drift.FRONT
+    return Drift.BEHIND
+
+
+def drift(die: int, world: World) -> Drift:
+    """:func:`drift_on` with the house rules of ``world``."""
+    return drift_on(die, world.house)
+
+
+def drift_roll(
+    house: HouseRules, text: Callable[[tuple[int, ...], int, Drift], str] | str = ""
+) -> TableLookup[Drift]:
+    """portable.gas.drift: a cloud's d6, read off the drift table."""
+    return TableLookup(
+        sides=6, row=lambda die: drift_on(die, house), rule="portable.gas.drift", text=text
+    )
 
 
 def _gas_hits(world: World, state: PortableState, square: Square) -> list[Event]:
@@ -51,21 +71,21 @@ def age_and_drift(world: World, state: PortableState) -> list[Event]:
         if cloud["turns"] <= 0:
             events.append(note("gas", f"The gas in {label(here)} disperses", "portable.gas.cloud"))
             continue
-        die = state.rng.d(6)
-        way = drift(die, world)
-        sign = 1 if way == "front" else -1
-        to = here if way == "stay" else (here[0] + sign * cloud["dx"], here[1] + sign * cloud["dy"])
-        events.append(
-            roll(
-                "portable.gas.drift",
-                f"Gas in {label(here)}: d6 {die}: "
-                + ("stays" if way == "stay" else f"drifts to {label(to)}"),
-                [die],
-                die,
-                None,
-                way == "stay",
-            )
-        )
+
+        def goes(way: Drift, here: Square = here, cloud: dict[str, Any] = cloud) -> Square:
+            sign = 1 if way is Drift.FRONT else -1
+            if way is Drift.STAY:
+                return here
+            return (here[0] + sign * cloud["dx"], here[1] + sign * cloud["dy"])
+
+        def words(faces: tuple[int, ...], die: int, way: Drift, here: Square = here) -> str:
+            moved = "stays" if way is Drift.STAY else f"drifts to {label(goes(way))}"
+            return f"Gas in {label(here)}: d6 {die}: " + moved
+
+        rolled: list[Event] = []
+        way = drift_roll(world.house, words).sample(state.rng, rolled)
+        to = goes(way)
+        events.append(restate(rolled[0], None, way is Drift.STAY))
         if not world.grid.inside(to):
             events.append(note("gas", "The cloud drifts off the board", "portable.gas.drift"))
             continue

@@ -3,13 +3,15 @@ happens to units carried by a unit that is hit or destroyed."""
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from typing import Any, cast
 
-from umpire.core.events import Event, note, roll
+from umpire.core.chance import Chance, Test
+from umpire.core.events import Event, note
 from umpire.geometry.squaregrid import Square, label
-from umpire.rulesets.portable.common import cargo_of, commander_near, enemies_of, kind
+from umpire.rulesets.portable.common import cargo_of, commander_near, d6_test, enemies_of, kind
 from umpire.rulesets.portable.config import HouseRules, Quality
-from umpire.rulesets.portable.enums import Status
+from umpire.rulesets.portable.enums import HitResult, Status
 from umpire.rulesets.portable.state import PortableState, Unit
 from umpire.rulesets.portable.units import TANKS, ArtilleryType, WeaponType
 from umpire.rulesets.portable.world import World
@@ -21,13 +23,33 @@ def loses_sp_on(quality: str, house: HouseRules) -> int:
     return house.hit_loses_sp[cast(Quality, quality)]
 
 
-def hit_quality_result(die: int, quality: str, house: HouseRules) -> str:
+def hit_quality_result(die: int, quality: str, house: HouseRules) -> HitResult:
     """portable.hit.quality: ``lose_sp`` on a low roll for the unit's quality, else
     ``retreat_or_lose`` (portable.hit.retreat_or_lose)."""
-    return "lose_sp" if die <= loses_sp_on(quality, house) else "retreat_or_lose"
+    return _result(quality_die(quality, house).judge((die,)).success)
 
 
-def quality_result(die: int, quality: str, world: World) -> str:
+def quality_die(
+    quality: str,
+    house: HouseRules,
+    text: Callable[[tuple[int, ...], int, bool], str] | str = "",
+    **data: Any,
+) -> Test:
+    """portable.hit.quality: the hit unit's d6; it passes (only has to retreat or lose 1 SP,
+    portable.hit.retreat_or_lose) above the score at which a unit of ``quality`` loses 1 SP."""
+    return d6_test(loses_sp_on(quality, house) + 1, "portable.hit.quality", (), text, **data)
+
+
+def hit_loses_sp(quality: str, house: HouseRules) -> Chance[bool]:
+    """Whether one hit costs a unit of ``quality`` 1 SP straight away (for the odds)."""
+    return quality_die(quality, house).map(lambda ok: not ok)
+
+
+def _result(passed: bool) -> HitResult:
+    return HitResult.RETREAT_OR_LOSE if passed else HitResult.LOSE_SP
+
+
+def quality_result(die: int, quality: str, world: World) -> HitResult:
     """:func:`hit_quality_result` with the house rules of ``world``."""
     return hit_quality_result(die, quality, world.house)
 
@@ -76,22 +98,14 @@ def _hit_one(
                 unit=unit.uid,
             )
         ]
-    die = state.rng.d(6)
     limit = loses_sp_on(unit.quality, world.house)
-    result = hit_quality_result(die, unit.quality, world.house)
-    events = [
-        roll(
-            "portable.hit.quality",
-            f"{unit.name} ({unit.quality}) is hit: d6 {die}, loses 1 SP on {limit} or less",
-            [die],
-            die,
-            limit + 1,
-            result != "lose_sp",
-            unit=unit.uid,
-            cause=cause,
-        )
-    ]
-    if result == "lose_sp":
+
+    def words(faces: tuple[int, ...], score: int, ok: bool) -> str:
+        return f"{unit.name} ({unit.quality}) is hit: d6 {faces[0]}, loses 1 SP on {limit} or less"
+
+    events: list[Event] = []
+    die = quality_die(unit.quality, world.house, words, unit=unit.uid, cause=cause)
+    if _result(die.sample(state.rng, events)) is HitResult.LOSE_SP:
         return events + lose_sp(world, state, unit, "portable.hit.quality", "hit")
     state.flow.retreats.append({"unit": unit.uid, "rule": "portable.hit.retreat_or_lose"})
     events.append(
@@ -127,21 +141,14 @@ def lose_sp(world: World, state: PortableState, unit: Unit, rule: str, why: str)
             None,
         )
         if commander is not None:
-            die = state.rng.d(6)
-            killed = die == 6
-            events.append(
-                roll(
-                    "portable.hit.commander_attached",
-                    f"{commander.name} with {unit.name}: d6 {die}, killed on 6"
-                    + ("" if killed else f"; {unit.name} loses no SP"),
-                    [die],
-                    die,
-                    6,
-                    killed,
-                    unit=commander.uid,
+
+            def words(faces: tuple[int, ...], score: int, killed: bool) -> str:
+                return f"{commander.name} with {unit.name}: d6 {faces[0]}, killed on 6" + (
+                    "" if killed else f"; {unit.name} loses no SP"
                 )
-            )
-            if not killed:
+
+            risk = d6_test(6, "portable.hit.commander_attached", (), words, unit=commander.uid)
+            if not risk.sample(state.rng, events):
                 return events
             events += destroy(world, state, commander, "portable.hit.commander_attached")
     unit.sp -= 1

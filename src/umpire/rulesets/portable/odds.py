@@ -1,26 +1,33 @@
-"""Exact odds of a shot, enumerated from the same rule functions the game plays with.
+"""Exact odds of a shot, enumerated from the same chance definitions the game plays with.
 
-Nothing here restates a rule: the modifiers, the dice, the score needed, the reach, which
-weapons can destroy tanks, the landing table and the quality die all come from the pure
-functions that :func:`~umpire.rulesets.portable.fire.plan_fire`,
-:func:`~umpire.rulesets.portable.artillery.plan_bombard` and the hit resolution call in play.
+Nothing here restates a rule or a die: the modifiers, the reach and which weapons can destroy
+tanks come from the pure functions :func:`~umpire.rulesets.portable.fire.plan_fire` and
+:func:`~umpire.rulesets.portable.artillery.plan_bombard` use, and the dice are the very
+:mod:`umpire.core.chance` objects play samples (:func:`~umpire.rulesets.portable.fire.shot_hits`,
+:func:`~umpire.rulesets.portable.artillery.landing_roll`,
+:func:`~umpire.rulesets.portable.hits.hit_loses_sp`), here enumerated exactly.
 """
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 from typing import Any
 
+from umpire.core.chance import Chance, Fixed, repeat
 from umpire.core.errors import UmpireError
-from umpire.rulesets.portable.artillery import artillery_modifiers, artillery_reach, landing_on
+from umpire.rulesets.portable.artillery import artillery_modifiers, artillery_reach, landing_roll
 from umpire.rulesets.portable.common import in_reach, total
 from umpire.rulesets.portable.config import house_rules
-from umpire.rulesets.portable.fire import fire_dice, fire_modifiers, fire_need, fire_reach, hit_on
-from umpire.rulesets.portable.hits import can_destroy_tanks, hit_quality_result, hit_takes_effect
+from umpire.rulesets.portable.enums import Landing
+from umpire.rulesets.portable.fire import (
+    fire_dice,
+    fire_modifiers,
+    fire_need,
+    fire_reach,
+    shot_hits,
+)
+from umpire.rulesets.portable.hits import can_destroy_tanks, hit_loses_sp, hit_takes_effect
 from umpire.rulesets.portable.units import ARTILLERY, unit_types
-
-D6 = range(1, 7)
 
 KNOWN_FLAGS = frozenset(
     {
@@ -87,21 +94,18 @@ def fire_odds(
         reach = artillery_reach(art)
         if not in_reach(range, reach):
             raise UmpireError(f"{art.name} reach {reach} squares, not {range:g}")
-        mod = total(
-            artillery_modifiers(
-                h,
-                cover=cover,
-                observed=_flag(flags, "observed", "los"),
-                same_target=_flag(flags, "same_target"),
-                commander=commander,
-            )
+        mods = artillery_modifiers(
+            h,
+            cover=cover,
+            observed=_flag(flags, "observed", "los"),
+            same_target=_flag(flags, "same_target"),
+            commander=commander,
         )
-        where: dict[str, Fraction] = {}
-        for die in D6:
-            spot = landing_on(die + mod, h)
-            where[spot] = where.get(spot, Fraction(0)) + Fraction(1, 6)
-        p_hit = where.get("target", Fraction(0))
-        hits = {"0": 1 - p_hit, "1": p_hit}
+        mod = total(mods)
+        landing = landing_roll(mods, h)
+        where = {str(k): v for k, v in landing.outcomes().items()}
+        hit_count: Chance[int] = landing.map(lambda spot: int(spot is Landing.TARGET))
+        hit_keys = [0, 1]
         destroys = can_destroy_tanks(art)
         name = art.name
         extra: dict[str, Any] = {"landing": {k: float(v) for k, v in sorted(where.items())}}
@@ -112,33 +116,29 @@ def fire_odds(
         reach, _ = fire_reach(weapon)
         if not in_reach(range, reach):
             raise UmpireError(f"{weapon.name} reach {reach} squares, not {range:g}")
-        mod = total(fire_modifiers(h, cover=cover, moved=moved, commander=commander))
-        need = fire_need(h)
-        n_dice = fire_dice(weapon)
-        counts: dict[int, Fraction] = {}
-        for dice in itertools.product(D6, repeat=n_dice):
-            n = sum(1 for d in dice if hit_on(d, mod, need))
-            counts[n] = counts.get(n, Fraction(0)) + Fraction(1, 6**n_dice)
-        hits = {str(k): v for k, v in sorted(counts.items())}
-        p_hit = 1 - counts.get(0, Fraction(0))
+        mods = fire_modifiers(h, cover=cover, moved=moved, commander=commander)
+        mod = total(mods)
+        hit_count = shot_hits(mods, fire_need(h), fire_dice(weapon))
+        hit_keys = sorted(hit_count.outcomes())
         destroys = can_destroy_tanks(weapon)
         name = weapon.name
         extra = {}
-    if hit_takes_effect(destroys, types.ground[target].kind):
-        p_loss_per_hit = Fraction(
-            sum(1 for d in D6 if hit_quality_result(d, quality, h) == "lose_sp"), 6
-        )
-        p_retreat_per_hit = 1 - p_loss_per_hit
-    else:
-        p_loss_per_hit = Fraction(0)
-        p_retreat_per_hit = Fraction(0)
-    p_no_loss = sum((p * (1 - p_loss_per_hit) ** int(k) for k, p in hits.items()), Fraction(0))
+    counts = hit_count.outcomes()
+    hits = {str(k): counts.get(k, Fraction(0)) for k in hit_keys}
+    p_hit = hit_count.probability(lambda n: n > 0)
+    effect = hit_takes_effect(destroys, types.ground[target].kind)
+    loss: Chance[bool] = hit_loses_sp(quality, h) if effect else Fixed(False)
+    p_loss_per_hit = loss.probability(bool)
+    p_retreat_per_hit = 1 - p_loss_per_hit if effect else Fraction(0)
+    # every hit is resolved by its own quality die: at least one of them costs an SP
+    losses = hit_count.then(lambda n: repeat(loss.map(int), n))
+    p_sp_loss = losses.probability(lambda lost: lost > 0)
     return {
         "weapon": name,
         "modifier": mod,
         "p_hit": float(p_hit),
         "hits": {k: float(v) for k, v in hits.items()},
-        "p_sp_loss": float(1 - p_no_loss),
+        "p_sp_loss": float(p_sp_loss),
         "p_retreat_or_loss_per_hit": float(p_retreat_per_hit),
         **extra,
     }
