@@ -28,6 +28,7 @@ from umpire.importers.battlescribe import (
     read_roster,
     roster_to_force,
 )
+from umpire.importers.roster import load_force_file
 from umpire.rulesets.sevendays.forces import check_force, load_force
 from umpire.rulesets.sevendays.orbat import UnitProfile
 from umpire.rulesets.sevendays.scenario import load_nation
@@ -298,16 +299,23 @@ def test_roster_becomes_a_force_with_a_report() -> None:
 
 def test_load_force_refuses_a_roster_with_an_unmapped_unit() -> None:
     with pytest.raises(DataFileError) as info:
-        load_force(ROSTER)
+        load_force_file(ROSTER)
     assert "Hovertank: selection matches no unit of the ussr ORBAT" in _one_line(info)
 
 
 @pytest.mark.parametrize("suffix", [".ros", ".rosz"])
 def test_load_force_reads_a_clean_roster(tmp_path: Path, suffix: str) -> None:
     path = _roster_without({"Hovertank"}, tmp_path / f"clean{suffix}")
-    force = load_force(path)
+    force = load_force_file(path)
     summary = check_force(force, source=path)
     assert summary.points == 3 * 60 + 2 * 19 + 14 + 3 * 33 + 30
+
+
+def test_the_ruleset_force_reader_leaves_rosters_to_the_importer() -> None:
+    # the ruleset does not import the importer: its own reader names the way in
+    with pytest.raises(DataFileError) as info:
+        load_force(ROSTER)
+    assert "umpire force import" in _one_line(info)
 
 
 def test_import_roster_writes_a_force_file(tmp_path: Path) -> None:

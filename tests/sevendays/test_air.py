@@ -16,8 +16,9 @@ from umpire.core.rng import RandomStream
 from umpire.rulesets.sevendays.air import effect_row
 from umpire.rulesets.sevendays.combat import resolve_shot
 from umpire.rulesets.sevendays.config import default_house_rules
-from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot
+from umpire.rulesets.sevendays.firing import plan_shot
 from umpire.rulesets.sevendays.odds import outcome_die
+from umpire.rulesets.sevendays.shots import Refusal, ShotPlan
 from umpire.rulesets.sevendays.turns import pool_size
 
 from ..conftest import MakeGame, unit

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from umpire.rulesets.sevendays.damage import conversion, heat_vs_special
-from umpire.rulesets.sevendays.firing import hits_front
 from umpire.rulesets.sevendays.odds import p_penetrate
 from umpire.rulesets.sevendays.orbat import Weapon
+from umpire.rulesets.sevendays.shots import hits_front
 from umpire.rulesets.sevendays.state import Unit
 
 

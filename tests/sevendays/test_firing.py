@@ -8,7 +8,8 @@ from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
 from umpire.core.game import Game
 from umpire.rulesets.sevendays.combat import resolve_shot
-from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot
+from umpire.rulesets.sevendays.firing import plan_shot
+from umpire.rulesets.sevendays.shots import Refusal, ShotPlan
 
 from ..conftest import MakeGame, unit
 
@@ -183,8 +184,9 @@ def test_an_atgm_team_firing_from_a_building_takes_a_marker(make_game: MakeGame)
 
 # rules: sevendays.fire.grenade_launcher
 def test_grenade_launcher_penetrates_vehicles_with_two_and_converts_as_heavy() -> None:
-    from umpire.rulesets.sevendays.firing import Situation, plan_from_situation
+    from umpire.rulesets.sevendays.firing import plan_from_situation
     from umpire.rulesets.sevendays.orbat import UnitProfile
+    from umpire.rulesets.sevendays.shots import Situation
 
     gl = UnitProfile.model_validate(
         {

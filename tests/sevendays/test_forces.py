@@ -13,6 +13,7 @@ import umpire
 from umpire.core.errors import DataFileError
 from umpire.core.game import new_game
 from umpire.geometry.table import Table
+from umpire.importers.roster import check_force_file
 from umpire.rulesets.sevendays import forces as forces_module
 from umpire.rulesets.sevendays.config import house_rules
 from umpire.rulesets.sevendays.force_builder import build_force, new_force, orbat_table
@@ -22,7 +23,6 @@ from umpire.rulesets.sevendays.forces import (
     can_carry,
     capacity,
     check_force,
-    check_force_file,
     deploy_force,
     deploy_side,
     force_points,

@@ -8,9 +8,10 @@ from fractions import Fraction
 from umpire.core.actions import Action
 from umpire.core.rng import RandomStream
 from umpire.rulesets.sevendays.combat import resolve_shot
-from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot
+from umpire.rulesets.sevendays.firing import plan_shot
 from umpire.rulesets.sevendays.los import sight
 from umpire.rulesets.sevendays.odds import exact_odds
+from umpire.rulesets.sevendays.shots import Refusal, ShotPlan
 
 from ..conftest import MakeGame, unit
 

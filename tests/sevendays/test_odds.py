@@ -9,8 +9,9 @@ import icepool
 from umpire.core.game import Game
 from umpire.core.rng import RandomStream
 from umpire.rulesets.sevendays.combat import resolve_shot
-from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot
+from umpire.rulesets.sevendays.firing import plan_shot
 from umpire.rulesets.sevendays.odds import shot_odds
+from umpire.rulesets.sevendays.shots import ShotPlan
 
 from ..conftest import MakeGame, unit
 

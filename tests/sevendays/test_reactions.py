@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from umpire.core.actions import Action
 from umpire.core.game import Game
-from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot
+from umpire.rulesets.sevendays.firing import plan_shot
 from umpire.rulesets.sevendays.reactions import reaction_need, reaction_options
+from umpire.rulesets.sevendays.shots import ShotPlan
 
 from ..conftest import MakeGame, unit
 

@@ -13,7 +13,8 @@ from umpire.core.errors import IllegalActionError
 from umpire.core.events import seen_by, to_dicts
 from umpire.core.game import Game, new_game, replay
 from umpire.play import summary
-from umpire.rulesets.sevendays.firing import Refusal, ShotPlan, plan_shot
+from umpire.rulesets.sevendays.firing import plan_shot
+from umpire.rulesets.sevendays.shots import Refusal, ShotPlan
 from umpire.rulesets.sevendays.special import can_exit, reveal_spotted
 
 from ..conftest import MakeGame, unit

@@ -17,15 +17,15 @@ from typing import NamedTuple
 from umpire.core.events import Event, note, roll
 from umpire.geometry.table import in_arc
 from umpire.rulesets.sevendays.config import AaEffectRow, HouseRules
-from umpire.rulesets.sevendays.firing import (
+from umpire.rulesets.sevendays.los import sight
+from umpire.rulesets.sevendays.orbat import UnitProfile, Weapon
+from umpire.rulesets.sevendays.shots import (
     Refusal,
     ShotPlan,
     fire_arc,
     morale_modifiers,
     roll_to_hit,
 )
-from umpire.rulesets.sevendays.los import sight
-from umpire.rulesets.sevendays.orbat import UnitProfile, Weapon
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 

@@ -27,12 +27,12 @@ from umpire.rulesets.sevendays.damage import (
     resolve_foot_hits,
     resolve_vehicle_hit,
 )
-from umpire.rulesets.sevendays.firing import ShotPlan, hits_front, hits_scored
 from umpire.rulesets.sevendays.los import sight
 from umpire.rulesets.sevendays.morale import add_markers
 from umpire.rulesets.sevendays.movement import check_move, do_move, move_options
 from umpire.rulesets.sevendays.orbat import UnitType, Weapon
 from umpire.rulesets.sevendays.scenario import load_nation
+from umpire.rulesets.sevendays.shots import ShotPlan, hits_front, hits_scored
 from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, Unit, other
 from umpire.rulesets.sevendays.visibility import about
 from umpire.rulesets.sevendays.world import World

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from umpire.core.events import Event
 from umpire.rulesets.sevendays.damage import resolve_foot_hits, resolve_vehicle_hit
-from umpire.rulesets.sevendays.firing import ShotPlan, roll_to_hit
 from umpire.rulesets.sevendays.morale import add_markers
 from umpire.rulesets.sevendays.mortars import mark
+from umpire.rulesets.sevendays.shots import ShotPlan, roll_to_hit
 from umpire.rulesets.sevendays.state import SevenDaysState
 from umpire.rulesets.sevendays.world import World
 

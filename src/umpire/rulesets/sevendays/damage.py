@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.sevendays.config import DamageRow
-from umpire.rulesets.sevendays.firing import ShotPlan
 from umpire.rulesets.sevendays.morale import add_markers, house_fired
 from umpire.rulesets.sevendays.orbat import Weapon
+from umpire.rulesets.sevendays.shots import ShotPlan
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 

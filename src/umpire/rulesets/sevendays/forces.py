@@ -130,19 +130,17 @@ class ForceSummary:
 
 
 def load_force(path: Path | str) -> Force:
-    """Read a force file: TOML, or a BattleScribe roster (.ros / .rosz) through the importer.
+    """Read a TOML force file (a BattleScribe roster is read by
+    :func:`umpire.importers.roster.load_force_file`, which depends on this module).
 
     Only the file's shape is checked here; call :func:`check_force` for points and legality.
-    A roster entry that cannot be mapped to the nation's ORBAT is an error (see
-    :func:`umpire.importers.battlescribe.roster_to_force` for the full report).
     """
     path = Path(path)
     if path.suffix.lower() in ROSTER_SUFFIXES:
-        from umpire.importers.battlescribe import roster_to_force
-
-        force, report = roster_to_force(path)
-        report.raise_for_unmapped_units()
-        return force
+        raise DataFileError(
+            f"{path}: a BattleScribe roster; import it with umpire force import, or name it "
+            "as a side's force (--nato-force/--pact-force)"
+        )
     if path.suffix.lower() != ".toml":
         raise DataFileError(
             f"{path}: unknown force file type {path.suffix or '(none)'!r}; "
@@ -251,14 +249,6 @@ def _profile_or_none(orbat: Orbat | None, unit_id: str) -> UnitProfile | None:
         return orbat.profile(unit_id)
     except KeyError:
         return None
-
-
-def check_force_file(path: Path | str, points_limit: int | None = None) -> list[str]:
-    """``umpire force check FILE``: load and check a force file (TOML or roster) and return
-    lines describing it. Raises :class:`DataFileError` (one line) where it is not legal."""
-    force = load_force(path)
-    summary = check_force(force, points_limit, source=path)
-    return describe_force(force, summary, points_limit)
 
 
 def describe_force(

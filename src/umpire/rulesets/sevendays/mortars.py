@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 
 from umpire.core.events import Event, note
-from umpire.rulesets.sevendays.firing import (
+from umpire.rulesets.sevendays.los import sight
+from umpire.rulesets.sevendays.orbat import UnitProfile
+from umpire.rulesets.sevendays.shots import (
     CLOSE_RANGE,
     MORTAR_WEAPON,
     Modifier,
@@ -21,8 +23,6 @@ from umpire.rulesets.sevendays.firing import (
     ShotPlan,
     morale_modifiers,
 )
-from umpire.rulesets.sevendays.los import sight
-from umpire.rulesets.sevendays.orbat import UnitProfile
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 

@@ -16,8 +16,8 @@ from shapely.ops import nearest_points
 from umpire.core.events import Event, note
 from umpire.geometry.table import Vec, along, bearing
 from umpire.rulesets.sevendays.dice import d6_test
-from umpire.rulesets.sevendays.firing import Refusal
 from umpire.rulesets.sevendays.morale import house_fired
+from umpire.rulesets.sevendays.shots import Refusal
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.transport import ride_along
 from umpire.rulesets.sevendays.visibility import about

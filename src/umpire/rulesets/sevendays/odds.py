@@ -30,8 +30,8 @@ from umpire.rulesets.sevendays.damage import (
     penetration_die,
 )
 from umpire.rulesets.sevendays.dice import d6_passes
-from umpire.rulesets.sevendays.firing import ShotPlan, hits_scored
 from umpire.rulesets.sevendays.orbat import UnitProfile
+from umpire.rulesets.sevendays.shots import ShotPlan, hits_scored
 from umpire.rulesets.sevendays.state import Unit
 from umpire.rulesets.sevendays.world import World
 

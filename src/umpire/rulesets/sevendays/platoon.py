@@ -16,8 +16,9 @@ import math
 
 from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.combat import resolve_shot
-from umpire.rulesets.sevendays.firing import ShotPlan, plan_shot
+from umpire.rulesets.sevendays.firing import plan_shot
 from umpire.rulesets.sevendays.movement import check_move, do_move
+from umpire.rulesets.sevendays.shots import ShotPlan
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 

@@ -19,14 +19,11 @@ from dataclasses import dataclass
 from umpire.core.actions import Action
 from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.dice import d6_test
-from umpire.rulesets.sevendays.firing import (
-    Refusal,
-    ShotPlan,
-    plan_shot,
-)
+from umpire.rulesets.sevendays.firing import plan_shot
 from umpire.rulesets.sevendays.los import prefetch_between, sight
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.movement import check_move, move_candidates
+from umpire.rulesets.sevendays.shots import Refusal, ShotPlan
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit, other
 from umpire.rulesets.sevendays.world import World
 

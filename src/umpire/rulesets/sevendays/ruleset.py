@@ -6,28 +6,30 @@ import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError, UmpireError
-from umpire.core.events import Event, note, seen_by
+from umpire.core.events import Event, note
+from umpire.core.lazy import Lazy
 from umpire.core.rng import RandomStream
-from umpire.core.ruleset import Outcome, RulesetBase, RulesetMeta
+from umpire.core.ruleset import (
+    Capabilities,
+    ForcesCapability,
+    Option,
+    Outcome,
+    RulesetBase,
+    RulesetMeta,
+    ScenarioInfo,
+    capability,
+)
 from umpire.geometry.table import bearing, in_arc
 from umpire.rulesets.sevendays import cards, platoon, special, transport
 from umpire.rulesets.sevendays import scenario as scenarios
 from umpire.rulesets.sevendays.close_combat import assault, assault_targets
 from umpire.rulesets.sevendays.combat import resolve_shot
 from umpire.rulesets.sevendays.config import house_rules
-from umpire.rulesets.sevendays.firing import (
-    SHOT_VERBS,
-    SHOT_WEAPONS,
-    Refusal,
-    ShotPlan,
-    describe_modifiers,
-    fire_arc,
-    plan_shot,
-)
+from umpire.rulesets.sevendays.firing import plan_shot
 from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.morale import battlegroup_check, house_fired
 from umpire.rulesets.sevendays.mortars import is_mortar, lay_smoke, smoke_targets
@@ -41,6 +43,14 @@ from umpire.rulesets.sevendays.reactions import (
     reactors,
     roll_reaction,
 )
+from umpire.rulesets.sevendays.shots import (
+    SHOT_VERBS,
+    SHOT_WEAPONS,
+    Refusal,
+    ShotPlan,
+    describe_modifiers,
+    fire_arc,
+)
 from umpire.rulesets.sevendays.state import Flow, SevenDaysState, Unit, other
 from umpire.rulesets.sevendays.turns import (
     activate,
@@ -51,6 +61,9 @@ from umpire.rulesets.sevendays.turns import (
 )
 from umpire.rulesets.sevendays.victory import check_break
 from umpire.rulesets.sevendays.world import World
+
+if TYPE_CHECKING:
+    from umpire.core.catalog import RuleEntry
 
 OPTIONS = {"house_rules", "forces", "cards"}  # what a game's options may set
 MOVE_KINDS = {"move": "normal", "rapid": "rapid", "road": "road"}
@@ -73,8 +86,58 @@ ACTION_COST = {
 }
 
 
+class HouseRulesFile:
+    """The house-rules capability: a user's YAML override of house-rule numbers, validated."""
+
+    def load(self, path: Path) -> dict[str, Any]:
+        from umpire.rulesets.sevendays.config import load_house_rules_override
+
+        return load_house_rules_override(path)
+
+
+def _catalog() -> Mapping[str, RuleEntry]:
+    from umpire.rulesets.sevendays.config import rule_catalog
+
+    return rule_catalog()
+
+
+def _rules_markdown() -> str:
+    from umpire.rulesets.sevendays.config import rules_markdown
+
+    return rules_markdown()
+
+
+def status_line(state: SevenDaysState) -> str:
+    """One line for a terminal: the turn and each side's command tokens."""
+    flow = state.flow
+    return f"turn {flow.turn}, tokens {flow.pools}"
+
+
 class SevenDays(RulesetBase[SevenDaysState]):
     """Seven Days to the River Rhine."""
+
+    capabilities = Capabilities(
+        board=Lazy("umpire.rulesets.sevendays.board:BOARD"),
+        odds=Lazy("umpire.rulesets.sevendays.odds_cli:ODDS"),
+        scripted=Lazy("umpire.rulesets.sevendays.agent:SevenDaysScripted"),
+        house_rules=HouseRulesFile(),
+        forces=Lazy("umpire.importers.roster:FORCES"),
+        options=(
+            Option("cards", "Tactical Advantage cards on or off", type="bool"),
+            Option(
+                "force",
+                "this side fields a force file (.toml, .ros, .rosz)",
+                type="path",
+                key="forces",
+                per_side=True,
+            ),
+        ),
+        catalog=_catalog,
+        rules_markdown=_rules_markdown,
+        render=None,
+        status_line=status_line,
+        side_colours={"nato": "#1f4e9c", "pact": "#b22222"},
+    )
 
     meta = RulesetMeta(
         id="sevendays",
@@ -97,17 +160,18 @@ class SevenDays(RulesetBase[SevenDaysState]):
         found = state.world_memo
         if found is None:
             options = state.options
-            found = state.world_memo = self._world(
+            found = state.world_memo = self.world_for(
                 state.scenario, options.get("house_rules"), options.get("forces")
             )
         return found  # type: ignore[no-any-return]
 
-    def _world(
+    def world_for(
         self,
         scenario: str,
         override: Mapping[str, Any] | None,
         forces: Mapping[str, Any] | None = None,
     ) -> World:
+        """The static side of a scenario with these house rules and deployed forces (cached)."""
         key = (scenario, json.dumps(override or {}, sort_keys=True), json.dumps(forces or {}))
         world = self._worlds.get(key)
         if world is None:
@@ -115,26 +179,6 @@ class SevenDays(RulesetBase[SevenDaysState]):
             world = World(scenarios.load_scenario(scenario, house, forces), house)
             self._worlds[key] = world
         return world
-
-    def prepare_options(self, scenario: str, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Options ready for a record: a force file named in ``forces`` (TOML or a BattleScribe
-        roster) is loaded, checked and deployed into the side's zone, so the record holds the
-        deployed units and replays without the file."""
-        out = dict(options)
-        forces = dict(out.get("forces") or {})
-        if not any(isinstance(v, str | Path) for v in forces.values()):
-            return out
-        from umpire.rulesets.sevendays.forces import deploy_side, load_force
-
-        world = self._world(scenario, out.get("house_rules"))
-        for side, value in forces.items():
-            if side not in self.meta.players:
-                raise UmpireError(f"no side {side!r} to field a force; sides: nato, pact")
-            if isinstance(value, str | Path):
-                spec = world.scenario.spec.sides[side]
-                forces[side] = deploy_side(load_force(value), side, spec, world.table, source=value)
-        out["forces"] = forces
-        return out
 
     def new_state(self, scenario: str, seed: int, options: Mapping[str, Any]) -> SevenDaysState:
         unknown = sorted(set(options) - OPTIONS)
@@ -144,8 +188,9 @@ class SevenDays(RulesetBase[SevenDaysState]):
                 f"(options: {', '.join(sorted(OPTIONS))})"
             )
         if any(isinstance(v, str | Path) for v in (options.get("forces") or {}).values()):
-            options = self.prepare_options(scenario, options)
-        world = self._world(scenario, options.get("house_rules"), options.get("forces"))
+            forces: ForcesCapability = capability(self, "forces")
+            options = forces.prepare_options(scenario, options)
+        world = self.world_for(scenario, options.get("house_rules"), options.get("forces"))
         spec = world.scenario.spec
         units: dict[str, Unit] = {}
         for side, side_spec in spec.sides.items():
@@ -194,6 +239,13 @@ class SevenDays(RulesetBase[SevenDaysState]):
         else:
             state.setup_events += start_turn(world, state)
         return state
+
+    def scenario_info(self, scenario: str) -> ScenarioInfo:
+        """The scenario's title and the first sentence of its description."""
+        spec = self.world_for(scenario, None).scenario.spec
+        text = " ".join(spec.description.split())
+        briefing = text.split(". ")[0].rstrip(".") + "." if text else ""
+        return ScenarioInfo(scenario, spec.name, briefing)
 
     def setup_events(self, state: SevenDaysState) -> list[Event]:
         """What happened at set-up (deployment, hidden markers, the deal), each event with
@@ -792,35 +844,8 @@ class SevenDays(RulesetBase[SevenDaysState]):
         data["player"] = player
         return data
 
-    def visible_events(self, events: list[Event], player: str) -> list[Event]:
-        """The events ``player`` may see (not those about the enemy's hidden units)."""
-        return seen_by(events, player)
-
     def state_to_dict(self, state: SevenDaysState) -> dict[str, Any]:
         return state.to_dict()
-
-    # -- optional hooks the adapters use -----------------------------------------------------
-    def rule_catalog(self) -> list[dict[str, str]]:
-        """Every rule with its id, provenance and source."""
-        from umpire.core.catalog import catalog_rows
-        from umpire.rulesets.sevendays.config import rule_catalog
-
-        return catalog_rows(rule_catalog())
-
-    def rules_markdown(self) -> str:
-        from umpire.rulesets.sevendays.config import rules_markdown
-
-        return rules_markdown()
-
-    def load_house_rules(self, path: Path) -> dict[str, Any]:
-        """A user's YAML override of house-rule numbers, validated."""
-        from umpire.rulesets.sevendays.config import load_house_rules_override
-
-        return load_house_rules_override(path)
-
-    def status_line(self, state: SevenDaysState) -> str:
-        flow = state.flow
-        return f"turn {flow.turn}, tokens {flow.pools}"
 
     def state_from_dict(self, data: Mapping[str, Any]) -> SevenDaysState:
         return SevenDaysState.from_dict(dict(data))

@@ -17,17 +17,12 @@ from typing import Any
 from umpire.core.errors import UmpireError, UnknownUnitError
 from umpire.rulesets.sevendays.air import aa_plan_from, aa_system
 from umpire.rulesets.sevendays.config import HouseRules, default_house_rules
-from umpire.rulesets.sevendays.firing import (
-    Refusal,
-    ShotPlan,
-    Situation,
-    describe_modifiers,
-    plan_from_situation,
-)
+from umpire.rulesets.sevendays.firing import plan_from_situation
 from umpire.rulesets.sevendays.odds import ExactOdds, d6_test_odds, exact_odds
 from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
 from umpire.rulesets.sevendays.reactions import reaction_score
 from umpire.rulesets.sevendays.scenario import ORBATS, load_nation
+from umpire.rulesets.sevendays.shots import Refusal, ShotPlan, Situation, describe_modifiers
 from umpire.rulesets.sevendays.turns import activation_score
 
 WEAPONS = {"main": "gun", "gun": "gun", "law": "gun", "atgm": "atgm", "rockets": "rockets"}

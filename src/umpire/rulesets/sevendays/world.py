@@ -17,9 +17,9 @@ from umpire.rulesets.sevendays.scenario import Scenario
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 
 if TYPE_CHECKING:
-    from umpire.rulesets.sevendays.firing import Refusal, ShotPlan
     from umpire.rulesets.sevendays.los import Sight
     from umpire.rulesets.sevendays.odds import ShotOdds
+    from umpire.rulesets.sevendays.shots import Refusal, ShotPlan
 
 
 class World:
@@ -86,7 +86,7 @@ class World:
         found = self._shot_kinds.get(unit.profile)
         if found is None:
             from umpire.rulesets.sevendays.air import aa_system
-            from umpire.rulesets.sevendays.firing import WEAPON_KINDS, weapon_for
+            from umpire.rulesets.sevendays.shots import WEAPON_KINDS, weapon_for
 
             profile = self.profiles[unit.profile]
             kinds = [k for k in WEAPON_KINDS if weapon_for(profile, k, self.house) is not None]

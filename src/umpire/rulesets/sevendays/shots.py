@@ -1,0 +1,169 @@
+"""What a shot is before the dice: its plan, the refusal that forbids it, the modifiers and the
+situation the table decides (rules sevendays.fire.*, book p15-16).
+
+These are plain values shared by the rule modules that plan shots — direct fire
+(:mod:`.firing`), mortars (:mod:`.mortars`), air defence (:mod:`.air`) — and by the odds and
+the cards. They depend on no rule module, so firing, air, mortars and sight import them without
+importing each other in a circle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from umpire.core.events import Event, roll
+from umpire.geometry.table import in_arc
+from umpire.rulesets.sevendays.config import HouseRules, default_house_rules
+from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType, Weapon
+from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+
+CLOSE_RANGE = 12.0
+MORTAR_WEAPON = Weapon(value=0, mortar=True)  # sevendays.mortar.fire: no penetration value
+GRENADE_LAUNCHER = Weapon(value=2)  # sevendays.fire.grenade_launcher: weapon 2 against vehicles
+
+
+class Modifier(NamedTuple):
+    """A change to the score a shot needs, with the rule and the reason."""
+
+    rule: str
+    delta: int  # added to the score needed (a -1 on the die is +1 here)
+    why: str
+
+
+def morale_modifiers(markers: int) -> list[Modifier]:
+    """Rule sevendays.fire.modifier.morale: one worse per morale marker on the firer."""
+    if not markers:
+        return []
+    why = f"{markers} morale marker(s) on firer"
+    return [Modifier("sevendays.fire.modifier.morale", markers, why)]
+
+
+class ShotPlan(NamedTuple):
+    """Everything decided before the dice are rolled."""
+
+    firer: str
+    target: str
+    weapon_kind: str  # "gun", "atgm", "rockets" or "aa" (at a helicopter)
+    weapon: Weapon
+    dice: int
+    base: int
+    need: int
+    range: float
+    target_is_vehicle: bool
+    modifiers: tuple[Modifier, ...] = ()
+    heavy: bool = False  # conversion die class against foot (2d6) vs light (1d6)
+    cover: str = "open"  # the target's terrain for conversion: open | cover | fortified
+    front: bool = True  # a vehicle target is hit on its front armour
+    aa_bonus: int = 0  # an AA shot: added to the AA hit-effect die (vehicle SAMs)
+
+    @property
+    def possible(self) -> bool:
+        return self.need <= 10
+
+
+class Situation(NamedTuple):
+    """What the table decides about a shot: the facts the rules read from the geometry.
+
+    The game measures them on the table; ``umpire odds`` takes them from the command line.
+    Both then plan the shot with the same :func:`plan_from_situation`."""
+
+    distance: float
+    in_arc: bool = True
+    visible: bool = True
+    obscured: bool = False  # more than half the target hidden (sevendays.los.obscured)
+    target_cover: str = "open"  # open | cover | fortified
+    target_in_buildings: bool = False
+    enemy_foot_close: bool = False  # sevendays.fire.modifier.infantry_close applies
+    front: bool = True  # the firer is in the target's front arc (sevendays.hit.facing)
+
+
+class Refusal(NamedTuple):
+    """Why a shot may not be taken: the rule that forbids it and a sentence."""
+
+    rule: str
+    reason: str
+
+
+WEAPON_KINDS = ("gun", "atgm", "rockets")
+SHOT_VERBS = {"gun": "fire", "atgm": "atgm", "rockets": "rockets"}  # weapon kind -> action
+SHOT_WEAPONS = {verb: kind for kind, verb in SHOT_VERBS.items()}  # action -> weapon kind
+
+
+def weapon_for(
+    profile: UnitProfile, kind: str, house: HouseRules | None = None
+) -> tuple[Weapon, int] | None:
+    """The weapon and base to-hit a unit uses for a ``gun``, ``atgm`` or ``rockets`` shot, if
+    it has one (rockets: rule sevendays.air.rockets, numbers from the house rules)."""
+    if kind == "rockets":
+        if "rockets" not in profile.traits:
+            return None
+        rockets = (house or default_house_rules()).air.rockets
+        return Weapon(value=rockets.weapon), rockets.to_hit
+    if kind == "atgm":
+        if profile.atgm is None:
+            return None
+        return profile.atgm.weapon, profile.atgm.to_hit
+    if "mortar" in profile.traits:
+        return MORTAR_WEAPON, profile.to_hit or 8
+    if "grenade_launcher" in profile.traits and profile.to_hit is not None:
+        return GRENADE_LAUNCHER, profile.to_hit  # sevendays.fire.grenade_launcher
+    if profile.weapon is None or profile.to_hit is None:
+        return None
+    return profile.weapon, profile.to_hit
+
+
+def hits_front(target: Unit, firer_pos: tuple[float, float]) -> bool:
+    """Rule sevendays.hit.facing: the firer is inside the target's front 180 degrees."""
+    return in_arc(target.pos, target.facing, 180.0, firer_pos)
+
+
+def fire_arc(profile: UnitProfile) -> float:
+    """Rule sevendays.fire.arc."""
+    if profile.type is UnitType.SUPPORT or "fixed_forward" in profile.traits:
+        return 90.0
+    return 360.0
+
+
+def describe_modifiers(plan: ShotPlan) -> str:
+    if not plan.modifiers:
+        return f"base {plan.base}+"
+    parts = ", ".join(f"-{m.delta} {m.why}" for m in plan.modifiers)
+    return f"base {plan.base}+ ({parts})"
+
+
+def hits_scored(dice: Sequence[int], need: int, target_is_vehicle: bool) -> int:
+    """Rule sevendays.fire.base: each d10 at or above ``need`` hits; against a vehicle the
+    dice give one chance between them (one hit at most)."""
+    if target_is_vehicle:
+        return 1 if max(dice) >= need else 0
+    return sum(1 for d in dice if d >= need)
+
+
+def roll_to_hit(
+    state: SevenDaysState, plan: ShotPlan, firer: Unit, target: Unit
+) -> tuple[int, Event]:
+    """Roll the shot's d10s; returns the number of hits and the roll event."""
+    dice = state.rng.dice(plan.dice, 10)
+    hits = hits_scored(dice, plan.need, plan.target_is_vehicle)
+    result = max(dice) if plan.target_is_vehicle else hits
+    verb = "hits" if hits else "misses"
+    what = "AA fire" if plan.weapon_kind == "aa" else f"{plan.weapon_kind} ({plan.weapon})"
+    text = (
+        f"{firer.name} fires {what} at {target.name} "
+        f'at {plan.range:.1f}": {plan.dice}d10 {dice} need {plan.need}+ '
+        f"[{describe_modifiers(plan)}] -> {verb}" + (f" x{hits}" if hits > 1 else "")
+    )
+    event = roll(
+        "sevendays.fire.base",
+        text,
+        dice,
+        result,
+        plan.need,
+        hits > 0,
+        firer=firer.uid,
+        target=target.uid,
+        hits=hits,
+        modifiers=[m.rule for m in plan.modifiers],
+    )
+    return hits, event
