@@ -1,10 +1,16 @@
-"""The ``umpire`` command line: battles, replays, rules and scenarios."""
+"""The ``umpire`` command line: battles, replays, rules, scenarios, odds and forces.
+
+Nothing here knows a ruleset: side names come from the ruleset's metadata, extra flags (game
+options such as ``--cards/--no-cards``, per-side ones such as ``--nato-force FILE``) from the
+options it declares, and drawing, odds, forces and house rules from its capabilities.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,12 +18,19 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from umpire.agents.base import Agent, make_agent
+from umpire.agents.base import Agent, View, make_agent
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError, UmpireError
 from umpire.core.events import Event
 from umpire.core.game import Game, load_record, new_game, replay
-from umpire.core.ruleset import get_ruleset, load_house_rules, ruleset_ids, split_game_id
+from umpire.core.ruleset import (
+    Option,
+    Ruleset,
+    capability,
+    get_ruleset,
+    ruleset_ids,
+    split_game_id,
+)
 from umpire.play import play_out, summary
 
 app = typer.Typer(
@@ -29,9 +42,11 @@ app = typer.Typer(
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
-SIDE_STYLE = {"nato": "bold blue", "pact": "bold red", "blue": "bold blue", "red": "bold red"}
+# the game played when none is named (the README's first example); UMPIRE_GAME overrides it
+DEFAULT_GAME = os.environ.get("UMPIRE_GAME", "sevendays/meeting-engagement")
 COLUMN_TITLES = {"points": "points lost", "bp": "BP lost", "total_bp": "total BP"}
 PLAYER_KINDS = ("ai", "scripted", "random", "human")
+EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -39,8 +54,167 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _style(ruleset: Ruleset[Any], side: str) -> str:
+    colour = ruleset.capabilities.side_colours.get(side)
+    return f"bold {colour}" if colour else "bold"
+
+
+# -- ruleset-declared flags ---------------------------------------------------------------------
+def _flag_names(options: Sequence[Option], sides: Sequence[str]) -> list[str]:
+    names = []
+    for option in options:
+        for name in [f"{s}-{option.name}" for s in sides] if option.per_side else [option.name]:
+            names.append(f"--{name}/--no-{name}" if option.type == "bool" else f"--{name}")
+    return names
+
+
+def _convert(option: Option, flag: str, text: str, ruleset_id: str) -> Any:
+    try:
+        if option.type == "int":
+            return int(text)
+        if option.type == "float":
+            return float(text)
+    except ValueError:
+        raise UmpireError(f"{flag} {text!r}: {ruleset_id} wants a number") from None
+    if option.type == "path":
+        return Path(text).expanduser()
+    if option.type == "bool":
+        lowered = text.lower()
+        if lowered not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
+            raise UmpireError(f"{flag}={text}: write true or false")
+        return lowered in ("true", "yes", "1", "on")
+    if option.choices and text not in option.choices:
+        raise UmpireError(f"{flag} {text!r}: choose {', '.join(option.choices)}")
+    return text
+
+
+def parse_declared(
+    args: Sequence[str],
+    options: Sequence[Option],
+    ruleset_id: str,
+    sides: Sequence[str] = (),
+    aliases: Sequence[str] = (),
+    defaults: bool = False,
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """``args`` read against the options a ruleset declares: ``--name VALUE``, ``--name=VALUE``,
+    ``--name``/``--no-name`` for a boolean, ``--SIDE-name VALUE`` for a per-side option, and
+    ``--SIDE WHO`` for each of ``aliases`` (the sides). Returns (option values by key, per-side
+    ones as ``{side: value}``; with ``defaults`` every option's default too) and the alias
+    values. An unknown flag is a one-line error naming the flags there are."""
+    table: dict[str, tuple[Option, str | None]] = {}
+    for option in options:
+        for side in sides if option.per_side else [None]:
+            name = f"{side}-{option.name}" if side else option.name
+            table[name] = (option, side)
+    values: dict[str, Any] = {}
+    if defaults:
+        values = {o.option_key: ({} if o.per_side else o.default) for o in options}
+    named: dict[str, str] = {}
+    items = list(args)
+    while items:
+        token = items.pop(0)
+        if not token.startswith("--"):
+            raise UmpireError(f"unexpected {token!r}: flags are written --name VALUE")
+        name, eq, inline = token[2:].partition("=")
+        negated = name.startswith("no-") and name[3:] in table and table[name[3:]][0].type == "bool"
+        if name in aliases or name in table or negated:
+            pass
+        else:
+            known = [f"--{a} WHO" for a in aliases] + _flag_names(options, sides)
+            raise UmpireError(
+                f"{ruleset_id} has no option --{name}; "
+                + (f"its options: {', '.join(known)}" if known else "it declares no options")
+            )
+        if negated:
+            option, side = table[name[3:]]
+            value: Any = False
+        elif name in aliases:
+            if not eq:
+                if not items:
+                    raise UmpireError(f"--{name} needs a value: {', '.join(PLAYER_KINDS)}")
+                inline = items.pop(0)
+            named[name] = inline
+            continue
+        else:
+            option, side = table[name]
+            if option.type == "bool" and not eq:
+                value = True
+            else:
+                if not eq:
+                    if not items:
+                        raise UmpireError(f"--{name} needs a value")
+                    inline = items.pop(0)
+                value = _convert(option, f"--{name}", inline, ruleset_id)
+        key = option.option_key
+        if side is None:
+            values[key] = value
+        else:
+            values[key] = {**values.get(key, {}), side: value}
+    return values, named
+
+
+def _options_help(ruleset: Ruleset[Any], options: Sequence[Option], per_side: bool) -> None:
+    sides = ruleset.meta.players
+    console.print(f"{ruleset.meta.id} ({ruleset.meta.title}) options:", markup=False)
+    if per_side:
+        for side in sides:
+            console.print(f"  --{side} WHO  who plays {side}: {', '.join(PLAYER_KINDS)}")
+    for option in options:
+        for flag in _flag_names([option], sides):
+            default = "" if option.default in (None, False) else f" [default: {option.default}]"
+            console.print(f"  {flag}  {option.help}{default}", markup=False)
+    if not options and not per_side:
+        console.print("  (none)")
+
+
+def _pick(args: list[str], wanted: Any) -> str | None:
+    """Take out of ``args`` the first bare word for which ``wanted(word)`` holds."""
+    for index, token in enumerate(args):
+        if not token.startswith("-") and wanted(token):
+            del args[index]
+            return token
+    return None
+
+
+def _is_game(token: str) -> bool:
+    head, sep, tail = token.partition("/")
+    return bool(sep and tail) and head in ruleset_ids()
+
+
+def _game_options(
+    ruleset: Ruleset[Any],
+    scenario: str,
+    args: Sequence[str],
+    house_rules: Path | None,
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """Game options from the ruleset's declared flags and a house-rules file, ready for a
+    record (force files loaded and deployed by the forces capability), and the ``--SIDE WHO``
+    aliases given."""
+    caps = ruleset.capabilities
+    values, named = parse_declared(
+        args, caps.options, ruleset.meta.id, ruleset.meta.players, ruleset.meta.players
+    )
+    options: dict[str, Any] = {k: _plain(v) for k, v in values.items()}
+    if house_rules is not None:
+        options["house_rules"] = capability(ruleset, "house_rules").load(house_rules)
+    if caps.forces is not None:
+        options = caps.forces.prepare_options(scenario, options)
+    return options, named
+
+
+def _plain(value: Any) -> Any:
+    """A value as a record stores it (paths as text)."""
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+# -- showing a game -----------------------------------------------------------------------------
 class EventPrinter:
-    """Prints events as they happen: every roll with what it needed and the rule behind it."""
+    """Prints events as they happen: every roll with what it needed and the rule behind it.
+    With a ``side``, only what that side reads (its public stand-in for what it may not)."""
 
     def __init__(self, console: Console, game: Game | None = None, side: str | None = None) -> None:
         self.console = console
@@ -48,20 +222,20 @@ class EventPrinter:
         self.side = side  # show only what this side may know (one human against the AI)
 
     def __call__(self, event: Event) -> None:
-        allowed = event.get("visible_to")
-        if self.side is not None and allowed is not None and self.side not in allowed:
+        seen = event.seen_by(self.side)
+        if seen is None:
             return
-        kind = event.get("kind")
-        text = str(event.get("text", "")).replace("[", "\\[")
-        rule = event.get("rule")
-        tag = f" [dim]({rule})[/]" if rule else ""
+        kind = seen.kind
+        text = str(seen.text).replace("[", "\\[")
+        tag = f" [dim]({seen.rule})[/]" if seen.rule else ""
         if kind == "turn":
-            self.console.rule(f"[bold]{event['text'].strip('- ')}")
-            render = getattr(self.game.ruleset, "render", None) if self.game else None
+            self.console.rule(f"[bold]{text.strip('- ')}")
+            render = self.game.ruleset.capabilities.render if self.game else None
             if render is not None and self.game is not None:
-                self.console.print(render(self.game.state), markup=False, highlight=False)
+                drawing = render(self.game.state, self.side)
+                self.console.print(drawing, markup=False, highlight=False)
         elif kind == "roll":
-            mark = "[green]✓[/]" if event.get("success") else "[red]✗[/]"
+            mark = "[green]✓[/]" if seen.get("success") else "[red]✗[/]"
             self.console.print(f"   🎲 {text} {mark}{tag}")
         elif kind in ("destroyed", "removed"):
             self.console.print(f"   [bold red]💥 {text}[/]{tag}")
@@ -74,27 +248,31 @@ class EventPrinter:
 
 
 class HumanPlayer:
-    """A person at the terminal: picks from the numbered legal actions (with odds), or types
-    ``move X Y`` / ``rapid X Y`` to move anywhere in reach, ``undo`` or ``quit``."""
+    """A person at the terminal: picks from the numbered legal actions (described with their
+    odds), or types ``KIND X Y`` (e.g. ``move 20 14.5``) to send the unit the offered actions
+    of that kind move to any point, ``quit`` to stop."""
 
     name = "human"
 
-    def __init__(self, side: str, console: Console) -> None:
+    def __init__(self, side: str, console: Console, game: Game) -> None:
         self.side = side
         self.console = console
+        self.game = game  # for describing actions and trying a typed one on a copy
         self.last_reason = "chosen by the player"
 
-    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
-        status = getattr(game.ruleset, "status_line", None)
-        where = f" ({status(game.state)})" if status is not None else ""
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        game, caps = self.game, view.ruleset.capabilities
+        where = f" ({caps.status_line(game.state)})" if caps.status_line is not None else ""
         self.console.print(
-            f"[{SIDE_STYLE.get(self.side, 'bold')}]{self.side.upper()}[/] to act{where}:"
+            f"[{_style(view.ruleset, self.side)}]{self.side.upper()}[/] to act{where}:"
         )
         for index, action in enumerate(legal, 1):
             self.console.print(f"  {index:>3}. {game.describe(action)}".replace("[", "\\["))
+        pointed = {a.kind: a.unit for a in legal if a.point is not None}
+        typed = "/".join(sorted(pointed)) or "move"
         while True:
             try:
-                answer = input("choose a number (or 'move X Y', 'rapid X Y', 'quit'): ").strip()
+                answer = input(f"choose a number (or '{typed} X Y', 'quit'): ").strip()
             except EOFError:
                 answer = "quit"
             if answer in ("q", "quit"):
@@ -102,31 +280,33 @@ class HumanPlayer:
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
             parts = answer.split()
-            if len(parts) == 3 and parts[0] in ("move", "rapid", "road"):
-                flow = getattr(game.state, "flow", None)
-                unit = getattr(getattr(flow, "activation", None), "unit", None)
+            if len(parts) == 3 and not parts[0].isdigit():
                 try:
                     point = (float(parts[1]), float(parts[2]))
                 except ValueError:
-                    self.console.print("  coordinates must be numbers, e.g. 'move 20 14.5'")
+                    self.console.print(f"  coordinates must be numbers, e.g. '{parts[0]} 20 14.5'")
                     continue
+                unit = pointed.get(parts[0], next(iter(pointed.values()), None))
                 candidate = Action(parts[0], unit=unit, point=point)
                 try:
                     game.branch().apply(candidate)
-                except IllegalActionError as exc:
-                    self.console.print(f"  [red]refused:[/] {exc}".replace("[rule", "\\[rule"))
+                except (UmpireError, KeyError, ValueError, TypeError) as exc:
+                    refusal = str(exc) if isinstance(exc, IllegalActionError) else f"{exc}"
+                    self.console.print(
+                        f"  [red]refused:[/] {refusal}".replace("[rule", "\\[rule"), markup=True
+                    )
                     continue
                 return candidate
             self.console.print(f"  [red]refused:[/] enter 1-{len(legal)} or a move command")
 
 
 def _players(
-    ruleset_id: str, sides: dict[str, str], seed: int, console: Console
+    ruleset_id: str, sides: dict[str, str], seed: int, console: Console, game: Game
 ) -> dict[str, Agent]:
     out: dict[str, Agent] = {}
     for side, kind in sides.items():
         if kind == "human":
-            out[side] = HumanPlayer(side, console)
+            out[side] = HumanPlayer(side, console, game)
         else:
             kind = "scripted" if kind == "ai" else kind
             out[side] = make_agent(kind, ruleset_id, side, seed)
@@ -142,19 +322,22 @@ def _print_report(game: Game, data: dict[str, Any]) -> None:
         f"{data['ruleset']}/{data['scenario']}  seed {data['seed']}  turns played {data['turns']}"
         f"  actions {data['actions']}  events {data['events']}"
     )
-    losses: dict[str, dict[str, Any]] = data["losses"]
+    losses: dict[str, dict[str, Any]] = data.get("losses") or {}
     first = next(iter(losses.values()), {})
     scalar = [
         k for k, v in first.items() if k not in ("units", "of_units") and not isinstance(v, list)
     ]
-    table = RichTable(title="Losses")
-    for col in ("side", "units lost", *scalar):
-        table.add_column(COLUMN_TITLES.get(col, col.replace("_", " ")))
-    for side, loss in losses.items():
-        table.add_row(
-            side.upper(), f"{loss['units']}/{loss['of_units']}", *(str(loss[k]) for k in scalar)
-        )
-    console.print(table)
+    if losses and "units" in first:
+        table = RichTable(title="Losses")
+        for col in ("side", "units lost", *scalar):
+            table.add_column(COLUMN_TITLES.get(col, col.replace("_", " ")))
+        for side, loss in losses.items():
+            table.add_row(
+                side.upper(),
+                f"{loss.get('units')}/{loss.get('of_units')}",
+                *(str(loss.get(k)) for k in scalar),
+            )
+        console.print(table)
     for side, loss in losses.items():
         named = [
             f"{k.replace('_', ' ')}: {', '.join(map(str, v)) or 'none'}"
@@ -171,12 +354,12 @@ def _print_report(game: Game, data: dict[str, Any]) -> None:
 
 
 def _side_kinds(
-    players: Sequence[str], assignments: Sequence[str], named: dict[str, str | None]
+    players: Sequence[str], assignments: Sequence[str], named: Mapping[str, str]
 ) -> dict[str, str]:
-    """Who plays each side: every side is the AI unless ``--side SIDE=KIND`` (or the ruleset's
-    own ``--nato``/``--pact``) says otherwise."""
+    """Who plays each side: every side is the AI unless ``--side SIDE=KIND`` (or the alias
+    ``--SIDE KIND``) says otherwise."""
     sides = dict.fromkeys(players, "ai")
-    given = [(k, v) for k, v in named.items() if v is not None]
+    given = list(named.items())
     for text in assignments:
         name, sep, kind = text.partition("=")
         if not sep:
@@ -191,21 +374,20 @@ def _side_kinds(
     return sides
 
 
-@app.command()
+GAME_HELP = (
+    "Give the game as RULESET/SCENARIO (e.g. sevendays/meeting-engagement; `umpire scenarios` "
+    "lists them). A ruleset adds its own flags (`--SIDE WHO`, game options, per-side options "
+    "such as `--SIDE-force FILE`): list them with `--help-options`."
+)
+
+
+@app.command(context_settings=EXTRA, epilog=GAME_HELP)
 def battle(
-    game_id: Annotated[
-        str, typer.Argument(help="RULESET/SCENARIO, e.g. sevendays/meeting-engagement")
-    ] = "sevendays/meeting-engagement",
+    ctx: typer.Context,
     seed: Annotated[int, typer.Option(help="Seed of the game's dice (reproducible).")] = 1,
     side: Annotated[
         list[str] | None,
         typer.Option(help="Who plays a side: SIDE=ai|scripted|random|human (repeatable)."),
-    ] = None,
-    nato: Annotated[
-        str | None, typer.Option(help="Seven Days: ai | scripted | random | human")
-    ] = None,
-    pact: Annotated[
-        str | None, typer.Option(help="Seven Days: ai | scripted | random | human")
     ] = None,
     record: Annotated[Path | None, typer.Option(help="Save the game record to this file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary only.")] = False,
@@ -213,38 +395,25 @@ def battle(
     house_rules: Annotated[
         Path | None, typer.Option(help="YAML file overriding house-rule numbers.")
     ] = None,
-    nato_force: Annotated[
-        Path | None, typer.Option(help="Seven Days: NATO fields this force (.toml, .ros, .rosz).")
-    ] = None,
-    pact_force: Annotated[
-        Path | None, typer.Option(help="Seven Days: the Pact fields this force.")
-    ] = None,
-    cards: Annotated[
-        bool | None,
-        typer.Option("--cards/--no-cards", help="Seven Days: Tactical Advantage cards on or off."),
-    ] = None,
+    help_options: Annotated[
+        bool, typer.Option("--help-options", help="List the ruleset's own flags and stop.")
+    ] = False,
 ) -> None:
-    """Play a battle, AI vs AI by default, showing every activation and die roll."""
+    """Play a battle [RULESET/SCENARIO], AI vs AI by default, showing every activation and die
+    roll."""
     try:
+        args = list(ctx.args)
+        game_id = _pick(args, _is_game) or DEFAULT_GAME
         ruleset_id, scenario = split_game_id(game_id)
         ruleset = get_ruleset(ruleset_id)
-        options: dict[str, Any] = {}
-        if house_rules is not None:
-            options["house_rules"] = load_house_rules(ruleset, house_rules)
-        sides = _side_kinds(ruleset.meta.players, side or [], {"nato": nato, "pact": pact})
-        if cards is not None:
-            if ruleset_id != "sevendays":
-                raise UmpireError(f"{ruleset_id} has no Tactical Advantage cards")
-            options["cards"] = cards
-        forces = {k: str(v) for k, v in (("nato", nato_force), ("pact", pact_force)) if v}
-        if forces:
-            prepare = getattr(ruleset, "prepare_options", None)
-            if prepare is None:
-                raise UmpireError(f"{ruleset_id} does not take force files")
-            options = prepare(scenario, {**options, "forces": forces})
+        if help_options:
+            _options_help(ruleset, ruleset.capabilities.options, per_side=True)
+            return
+        options, named = _game_options(ruleset, scenario, args, house_rules)
+        sides = _side_kinds(ruleset.meta.players, side or [], named)
         game = new_game(game_id, seed=seed, options=options)
         game.record.players = dict(sides)
-        players = _players(ruleset_id, sides, seed, console)
+        players = _players(ruleset_id, sides, seed, console, game)
         show = not (quiet or as_json)
         try:
             humans = [s for s, kind in sides.items() if kind == "human"]
@@ -307,111 +476,50 @@ def replay_cmd(
 
 @app.command()
 def rules(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset id")] = "sevendays",
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id (`umpire scenarios` lists them).")],
     markdown: Annotated[bool, typer.Option(help="Print docs/rules markdown.")] = False,
 ) -> None:
     """List every implemented rule with its id and provenance."""
     try:
         rs = get_ruleset(ruleset)
+        if markdown:
+            sys.stdout.write(capability(rs, "rules_markdown")())
+            return
+        entries = capability(rs, "catalog")()
     except UmpireError as exc:
         raise _fail(str(exc)) from None
-    if markdown:
-        sys.stdout.write(rs.rules_markdown())  # type: ignore[attr-defined]
-        return
     table = RichTable(title=f"{rs.meta.title} — rules")
     for col in ("id", "provenance", "source"):
         table.add_column(col)
-    for entry in rs.rule_catalog():  # type: ignore[attr-defined]
-        table.add_row(entry["id"], entry["provenance"], entry["source"])
+    for entry in entries.values():
+        table.add_row(entry.id, entry.provenance, entry.ref)
     console.print(table)
 
 
-@app.command()
+@app.command(context_settings=EXTRA)
 def odds(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset id, e.g. sevendays")] = "sevendays",
-    firer: Annotated[str | None, typer.Option(help="Firing unit, by name or id.")] = None,
-    target: Annotated[str | None, typer.Option(help="Target unit, by name or id.")] = None,
-    range_: Annotated[
-        float | None, typer.Option("--range", help="Range in inches (squares on a grid).")
-    ] = None,
-    facing: Annotated[str, typer.Option(help="Armour hit: front | side.")] = "front",
-    firer_moved: Annotated[bool, typer.Option(help="The firer moved this activation.")] = False,
-    reaction: Annotated[bool, typer.Option(help="Reaction fire.")] = False,
-    target_moving: Annotated[bool, typer.Option(help="Reaction fire at a mover.")] = False,
-    target_cover: Annotated[str, typer.Option(help="open | cover | fortified")] = "open",
-    in_buildings: Annotated[bool, typer.Option(help="The target is in buildings.")] = False,
-    obscured: Annotated[bool, typer.Option(help="The target is >50% obscured.")] = False,
-    enemy_infantry_near: Annotated[
-        bool, typer.Option(help='Enemy infantry within 12" of the firer.')
-    ] = False,
-    markers: Annotated[
-        int, typer.Option(help="Morale markers on the firer (or the tested unit).")
-    ] = 0,
-    target_markers: Annotated[int, typer.Option(help="Morale markers already on the target.")] = 0,
-    weapon: Annotated[str, typer.Option(help="atgm | main | law | rockets")] = "main",
-    shots: Annotated[int, typer.Option(help="Identical shots in a row.")] = 1,
-    firer_nation: Annotated[str | None, typer.Option(help="ORBAT of the firer.")] = None,
-    target_nation: Annotated[str | None, typer.Option(help="ORBAT of the target.")] = None,
-    activation: Annotated[bool, typer.Option(help="Odds of an activation test.")] = False,
-    reaction_test: Annotated[bool, typer.Option(help="Odds of a reaction test.")] = False,
-    tokens: Annotated[int, typer.Option(help="Tokens already on the tested unit.")] = 0,
-    activator: Annotated[str, typer.Option(help="Reaction test: vehicle | foot.")] = "vehicle",
-    covered: Annotated[bool, typer.Option(help="Reaction test: activator in cover.")] = False,
-    atgm: Annotated[bool, typer.Option(help="Reaction test: the reactor fires an ATGM.")] = False,
-    quality: Annotated[
-        str | None, typer.Option(help="Portable: target quality elite|average|poor.")
-    ] = None,
-    commander: Annotated[bool, typer.Option(help="Portable: commander with the firer.")] = False,
-    observed: Annotated[
-        bool, typer.Option(help="Portable artillery: the gun or a spotter sees the target.")
-    ] = False,
-    same_target: Annotated[
-        bool, typer.Option(help="Portable artillery: same target as last turn.")
-    ] = False,
-    artillery: Annotated[
-        str | None, typer.Option(help="Portable: gun class (heavy, medium, field, ...).")
-    ] = None,
-    house_rules: Annotated[
-        Path | None, typer.Option(help="YAML file overriding house-rule numbers.")
-    ] = None,
+    ctx: typer.Context,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (floats).")] = False,
+    help_options: Annotated[
+        bool, typer.Option("--help-options", help="List the ruleset's odds flags and stop.")
+    ] = False,
 ) -> None:
-    """Exact odds of a shot, or of an activation or reaction test, from the game's own rules."""
+    """Exact odds from a ruleset's own rules: umpire odds RULESET --flag VALUE ... (the
+    ruleset's flags: umpire odds RULESET --help-options)."""
     from umpire.analysis.odds_command import odds_answer
 
     try:
-        data, lines = odds_answer(
-            ruleset,
-            firer=firer,
-            target=target,
-            range=range_,
-            facing=facing,
-            firer_moved=firer_moved,
-            reaction=reaction,
-            target_moving=target_moving,
-            target_cover=target_cover,
-            in_buildings=in_buildings,
-            obscured=obscured,
-            enemy_infantry_near=enemy_infantry_near,
-            markers=markers,
-            target_markers=target_markers,
-            weapon=weapon,
-            shots=shots,
-            firer_nation=firer_nation,
-            target_nation=target_nation,
-            activation=activation,
-            reaction_test=reaction_test,
-            tokens=tokens,
-            activator=activator,
-            covered=covered,
-            atgm=atgm,
-            quality=quality,
-            commander=commander,
-            observed=observed,
-            same_target=same_target,
-            artillery=artillery,
-            house_rules=house_rules,
-        )
+        args = list(ctx.args)
+        ruleset_id = _pick(args, lambda t: t in ruleset_ids())
+        if ruleset_id is None:
+            raise UmpireError(f"name the ruleset first: umpire odds {{{','.join(ruleset_ids())}}}")
+        ruleset = get_ruleset(ruleset_id)
+        cap = capability(ruleset, "odds")
+        if help_options:
+            _options_help(ruleset, cap.options, per_side=False)
+            return
+        values, _ = parse_declared(args, cap.options, ruleset_id, defaults=True)
+        data, lines = odds_answer(ruleset_id, values)
     except UmpireError as exc:
         raise _fail(str(exc)) from None
     if as_json:
@@ -421,11 +529,9 @@ def odds(
             console.print(line, markup=False)
 
 
-@app.command()
+@app.command(context_settings=EXTRA, epilog=GAME_HELP)
 def simulate(
-    game_id: Annotated[
-        str, typer.Argument(help="RULESET/SCENARIO, e.g. sevendays/meeting-engagement")
-    ] = "sevendays/meeting-engagement",
+    ctx: typer.Context,
     n: Annotated[int, typer.Option("-n", "--games", help="Games to play.")] = 1000,
     seed: Annotated[int, typer.Option(help="Master seed (same seed, same games).")] = 1,
     workers: Annotated[
@@ -450,18 +556,36 @@ def simulate(
     table_format: Annotated[str, typer.Option("--format", help="csv | parquet")] = "csv",
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary only.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    help_options: Annotated[
+        bool, typer.Option("--help-options", help="List the ruleset's own flags and stop.")
+    ] = False,
 ) -> None:
-    """Monte Carlo: play many AI-vs-AI games and report win rates with 95% intervals."""
+    """Monte Carlo [RULESET/SCENARIO]: play many AI-vs-AI games and report win rates with 95%
+    intervals."""
     from umpire.analysis.simulate_command import simulate_command
 
     try:
+        args = list(ctx.args)
+        game_id = _pick(args, _is_game) or DEFAULT_GAME
+        ruleset_id, scenario = split_game_id(game_id)
+        ruleset = get_ruleset(ruleset_id)
+        if help_options:
+            _options_help(ruleset, ruleset.capabilities.options, per_side=True)
+            return
+        values, named = parse_declared(
+            args,
+            ruleset.capabilities.options,
+            ruleset_id,
+            ruleset.meta.players,
+            ruleset.meta.players,
+        )
         simulate_command(
             game_id,
             n=n,
             seed=seed,
             workers=workers,
             ray_address=ray,
-            sides=side or [],
+            sides=[*(side or []), *(f"{k}={v}" for k, v in named.items())],
             vary=vary or [],
             house_rules=house_rules,
             out=out,
@@ -469,6 +593,7 @@ def simulate(
             as_json=as_json,
             show_progress=not (quiet or as_json),
             console=console,
+            options={k: _plain(v) for k, v in values.items()},
         )
     except UmpireError as exc:
         raise _fail(str(exc)) from None
@@ -476,9 +601,11 @@ def simulate(
 
 @app.command("balance")
 def balance_cmd(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset id (sevendays).")] = "sevendays",
-    unit: Annotated[str, typer.Option(help="The unit to price, by name or id.")] = "T-72A",
-    against: Annotated[str, typer.Option(help="The unit it fights.")] = "Chieftain Mk9",
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id with duels to price units by.")],
+    unit: Annotated[
+        str | None, typer.Option(help="The unit to price, by name or id (default: the ruleset's).")
+    ] = None,
+    against: Annotated[str | None, typer.Option(help="The unit it fights.")] = None,
     games: Annotated[int, typer.Option(help="Games per force ratio.")] = 60,
     range_: Annotated[float, typer.Option("--range", help="Starting distance, inches.")] = 24.0,
     seed: Annotated[int, typer.Option(help="Master seed.")] = 1,
@@ -486,20 +613,18 @@ def balance_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
 ) -> None:
     """Estimate the points value at which a unit is an even match for another (simulated)."""
-    import os
-
     from rich.progress import Progress
 
     from umpire.analysis.balance import RATIOS, balance
 
-    if ruleset != "sevendays":
-        raise _fail(f"balance knows only sevendays units so far, not {ruleset!r}")
     try:
+        duels = capability(get_ruleset(ruleset), "balance")
         with Progress(console=console, disable=as_json, transient=True) as bar:
             task = bar.add_task("duels", total=games * len(RATIOS))
             result = balance(
-                unit,
-                against,
+                ruleset,
+                unit or duels.default_unit,
+                against or duels.default_against,
                 games=games,
                 seed=seed,
                 workers=workers or os.cpu_count() or 1,
@@ -530,42 +655,59 @@ def balance_cmd(
         console.print(f"Note: {result.note}")
 
 
-force_app = typer.Typer(help="Build, check and import forces (Seven Days).", no_args_is_help=True)
+force_app = typer.Typer(
+    help="Build, check and import forces (rulesets with force files).", no_args_is_help=True
+)
 app.add_typer(force_app, name="force")
+
+
+def _forces(ruleset_id: str | None) -> tuple[str, Any]:
+    """The forces capability of ``ruleset_id``, or of the one ruleset that has one."""
+    if ruleset_id is not None:
+        return ruleset_id, capability(get_ruleset(ruleset_id), "forces")
+    having = [r for r in ruleset_ids() if get_ruleset(r).capabilities.forces is not None]
+    if len(having) != 1:
+        raise UmpireError(
+            f"say which ruleset with --ruleset: {', '.join(having) or 'none has force files'}"
+        )
+    return having[0], get_ruleset(having[0]).capabilities.forces
+
+
+RULESET_OPTION = typer.Option(
+    "--ruleset", help="Ruleset id (default: the one ruleset with force files)."
+)
 
 
 @force_app.command("new")
 def force_new(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset id (sevendays).")] = "sevendays",
-    nation: Annotated[str, typer.Option(help="uk, ussr, us or wg.")] = "ussr",
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id with force files.")],
+    nation: Annotated[str, typer.Option(help="The army list (nation) to build from.")],
     points: Annotated[int, typer.Option(help="Points limit.")] = 500,
     out: Annotated[Path | None, typer.Option(help="Force file to write (TOML).")] = None,
     name: Annotated[str, typer.Option(help="A name for the force.")] = "",
 ) -> None:
     """Build a force interactively, within the points and the list's rules."""
-    if ruleset != "sevendays":
-        raise _fail(f"force building knows only sevendays, not {ruleset!r}")
-    from umpire.rulesets.sevendays.force_builder import new_force
-
     try:
-        path = new_force(nation, points, out, name=name)
+        _, forces = _forces(ruleset)
+        path = forces.new_force(nation, points, out, name)
+        first = get_ruleset(ruleset).meta.players[0]
     except UmpireError as exc:
         raise _fail(str(exc)) from None
     if path is None:
         raise typer.Exit(1)
-    console.print(f"Force written to {path}; play it with: umpire battle --nato-force {path}")
+    console.print(f"Force written to {path}; play it with: umpire battle --{first}-force {path}")
 
 
 @force_app.command("check")
 def force_check(
     path: Annotated[Path, typer.Argument(help="A force file (.toml) or roster (.ros, .rosz).")],
     points: Annotated[int | None, typer.Option(help="Points limit to check against.")] = None,
+    ruleset: Annotated[str | None, RULESET_OPTION] = None,
 ) -> None:
     """Check a force's points and legality and list it."""
-    from umpire.rulesets.sevendays.forces import check_force_file
-
     try:
-        lines = check_force_file(path, points)
+        _, forces = _forces(ruleset)
+        lines = forces.check_file(path, points)
     except UmpireError as exc:
         raise _fail(str(exc)) from None
     for line in lines:
@@ -576,18 +718,21 @@ def force_check(
 def force_import(
     roster: Annotated[Path, typer.Argument(help="A BattleScribe roster (.ros or .rosz).")],
     out: Annotated[Path, typer.Option(help="Force file to write (TOML).")],
+    data: Annotated[
+        Path | None, typer.Option(help="BattleScribe data folder (.gst/.cat) to read with it.")
+    ] = None,
+    ruleset: Annotated[str | None, RULESET_OPTION] = None,
 ) -> None:
     """Convert a BattleScribe / New Recruit roster into a force file, reporting what it could
     not map."""
-    from umpire.importers.battlescribe import import_roster
-
     try:
-        force, report = import_roster(roster, out)
+        _, forces = _forces(ruleset)
+        count, lines = forces.import_roster(roster, out, data)
     except UmpireError as exc:
         raise _fail(str(exc)) from None
-    for line in report.lines():
+    for line in lines:
         console.print(line, markup=False)
-    console.print(f"{len(force.units)} entries written to {out}")
+    console.print(f"{count} entries written to {out}")
 
 
 @app.command()
@@ -611,14 +756,16 @@ def serve(
 
 @app.command()
 def scenarios() -> None:
-    """List rulesets and their scenarios."""
+    """List rulesets and their scenarios, each with its one-line briefing."""
     for ruleset_id in ruleset_ids():
         try:
-            ids = get_ruleset(ruleset_id).scenario_ids()
+            ruleset = get_ruleset(ruleset_id)
+            infos = [ruleset.scenario_info(s) for s in ruleset.scenario_ids()]
         except UmpireError as exc:
             raise _fail(str(exc)) from None
-        for scenario in ids:
-            console.print(f"{ruleset_id}/{scenario}")
+        for info in infos:
+            briefing = f"  — {info.briefing}" if info.briefing else ""
+            console.print(f"{ruleset_id}/{info.id}{briefing}", markup=False)
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from umpire.core.ruleset import _LOADED, _REGISTRY, register  # noqa: E402
+from umpire.core.ruleset import register, unregister  # noqa: E402
 from umpire.server.main import create_app  # noqa: E402
 from umpire.server.views import visible_events  # noqa: E402
 
@@ -36,8 +36,7 @@ def client(db_path: Path) -> Iterator[TestClient]:
 def stub() -> Iterator[str]:
     register("stubhidden", "tests.server.stub_hidden:StubHidden")
     yield "stubhidden"
-    _REGISTRY.pop("stubhidden", None)
-    _LOADED.pop("stubhidden", None)
+    unregister("stubhidden")
 
 
 def new_game(client: TestClient, players: dict[str, str], game: str = ME, seed: int = 3) -> Any:
@@ -272,19 +271,17 @@ def test_sevendays_units_carry_nato_symbols_and_shots_their_odds(client: TestCli
 # -- hidden information ------------------------------------------------------------------------
 
 
-def test_visible_to_convention_and_ruleset_hook():
-    class Hooked:
-        def visible_events(self, events: list[Any], player: str) -> list[Any]:
-            return [e for e in events if e.get("text") != "drop me"]
+def test_events_are_filtered_by_who_may_see_them():
+    from umpire.core.events import note
 
     events = [
-        {"text": "all"},
-        {"text": "only a", "visible_to": ["a"]},
-        {"text": "drop me"},
-        {"text": "nobody", "visible_to": []},
+        note("n", "all"),
+        note("n", "only a", visible_to=["a"]),
+        note("n", "secret of b", visible_to=["b"], public=note("n", "b does something")),
+        note("n", "nobody", visible_to=[]),
     ]
-    assert [e["text"] for e in visible_events(Hooked(), events, "a")] == ["all", "only a"]  # type: ignore[arg-type]
-    assert [e["text"] for e in visible_events(Hooked(), events, "b")] == ["all"]  # type: ignore[arg-type]
+    assert [e["text"] for e in visible_events(events, "a")] == ["all", "only a", "b does something"]
+    assert [e["text"] for e in visible_events(events, "b")] == ["all", "secret of b"]
 
 
 def test_nothing_hidden_leaks_to_the_other_seat(client: TestClient, stub: str):
@@ -301,6 +298,7 @@ def test_nothing_hidden_leaks_to_the_other_seat(client: TestClient, stub: str):
     assert view["board"]["layout"] == "hex"
     assert "A-QUEEN-OF-HEARTS" in json.dumps(view["board"]["hand"])
     assert all(x["action"].get("target") != "b-secret" for x in view["actions"])
+    assert "B hides a unit" in json.dumps(view["log"])  # the public stand-in of a secret event
     probe = client.post(
         a + "/actions",
         json={"index": 0, "action": {"kind": "shoot", "unit": "a-1", "target": "b-secret"}},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -84,16 +84,21 @@ def write_table(rows: Sequence[Row], path: Path) -> Path:
 
 
 def write_plots(
-    rows: Sequence[Row], report: dict[str, Any], sides: Sequence[str], out: Path
+    rows: Sequence[Row],
+    report: dict[str, Any],
+    sides: Sequence[str],
+    out: Path,
+    colours: Mapping[str, str] | None = None,
 ) -> list[Path]:
-    """PNG plots: win rates with their intervals, game length, and losses per side."""
+    """PNG plots: win rates with their intervals, game length, and losses per side (in the
+    ruleset's ``side_colours``, grey where it gives none)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     paths: list[Path] = []
-    colours = {"nato": "#1f4e9c", "pact": "#b22222", "blue": "#1f4e9c", "red": "#b22222"}
+    colours = dict(colours or {})
     n = report["n"]
 
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -127,7 +132,13 @@ def write_plots(
     for i, side in enumerate(sides):
         hist = report["losses"][side]["units_histogram"]
         xs = [int(k) + (i - (len(sides) - 1) / 2) * width for k in hist]
-        ax.bar(xs, list(hist.values()), width=width, label=side.upper(), color=colours.get(side))
+        ax.bar(
+            xs,
+            list(hist.values()),
+            width=width,
+            label=side.upper(),
+            color=colours.get(side, "grey"),
+        )
     ax.set_xlabel("units lost")
     ax.set_ylabel("games")
     ax.set_title("Losses per side")
@@ -149,6 +160,7 @@ def write_outputs(
     sides: Sequence[str],
     out: Path,
     table_format: str = "csv",
+    colours: Mapping[str, str] | None = None,
 ) -> list[Path]:
     """Everything ``--out DIR`` promises: the per-game table, summary.json and the plots."""
     if table_format not in ("csv", "parquet"):
@@ -161,7 +173,7 @@ def write_outputs(
     summary_path = out / "summary.json"
     summary_path.write_text(json.dumps(report, indent=1), encoding="utf-8")
     written.append(summary_path)
-    written += write_plots(rows, report, sides, out)
+    written += write_plots(rows, report, sides, out, colours)
     return written
 
 

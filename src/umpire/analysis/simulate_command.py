@@ -29,12 +29,12 @@ from umpire.core.game import new_game
 from umpire.core.ruleset import get_ruleset, load_house_rules, split_game_id
 
 
-def _agents(sides: list[str]) -> dict[str, str]:
+def _agents(sides: list[str], players: tuple[str, ...]) -> dict[str, str]:
     out = {}
     for text in sides:
         name, sep, kind = text.partition("=")
         if not sep:
-            raise UmpireError(f"--side {text!r}: write SIDE=KIND, e.g. --side pact=random")
+            raise UmpireError(f"--side {text!r}: write SIDE=KIND, e.g. --side {players[-1]}=random")
         out[name.strip()] = kind.strip()
     return out
 
@@ -54,31 +54,35 @@ def simulate_command(
     as_json: bool,
     show_progress: bool,
     console: Console,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """Play the games (every ``--vary`` variant) and report them; ``options`` are game options
+    from the ruleset's declared flags."""
     ruleset_id, _ = split_game_id(game_id)
     ruleset = get_ruleset(ruleset_id)
-    options: dict[str, Any] = {}
+    options = dict(options or {})
     if house_rules is not None:
         options["house_rules"] = load_house_rules(ruleset, house_rules)
-    agents = _agents(sides)
+    agents = _agents(sides, ruleset.meta.players)
     for name in agents:
         if name not in ruleset.meta.players:
             raise UmpireError(f"no side {name!r}; sides: {', '.join(ruleset.meta.players)}")
     workers = workers or os.cpu_count() or 1
     base = Job(game_id, n=n, seed=seed, options=options, agents=agents)
     jobs = variants(base, vary)
-    prepare = getattr(ruleset, "prepare_options", None)
+    forces = ruleset.capabilities.forces
     for index, job in enumerate(jobs):  # a bad option or player fails here, before any game
         job.players()
         try:
-            if prepare is not None:  # e.g. force files read and deployed once, not per game
+            if forces is not None:  # force files read and deployed once, not per game
                 job = jobs[index] = replace(
-                    job, options=prepare(split_game_id(job.game_id)[1], job.options)
+                    job, options=forces.prepare_options(split_game_id(job.game_id)[1], job.options)
                 )
             new_game(job.game_id, seed=0, options=dict(job.options))
         except UmpireError as exc:
             raise UmpireError(f"{job.label + ': ' if job.label else ''}{exc}") from None
     player_sides = list(sides_of(base))
+    colours = ruleset.capabilities.side_colours
     reports: list[dict[str, Any]] = []
     started = time.perf_counter()
     with Progress(
@@ -109,7 +113,10 @@ def simulate_command(
             if out is not None:
                 folder = out if len(jobs) == 1 else out / f"variant-{len(reports) + 1}"
                 report["files"] = [
-                    str(p) for p in write_outputs(rows, report, player_sides, folder, table_format)
+                    str(p)
+                    for p in write_outputs(
+                        rows, report, player_sides, folder, table_format, colours
+                    )
                 ]
             reports.append(report)
     elapsed = time.perf_counter() - started

@@ -1,7 +1,8 @@
 """Sweeps: ``--vary KEY=A,B`` turns one simulation job into several variants to compare.
 
 Keys:
-  ``SIDE.force``   a force file for that side (``nato.force=a.toml,b.toml``)
+  ``SIDE.force``   a force file for that side (``nato.force=a.toml,b.toml``), for a ruleset
+                   with force files
   ``SIDE.agent``   who plays that side (``pact.agent=scripted,random``)
   ``house.FIELD``  a house-rule number (``house.no_penetration_markers=0,1``)
   ``scenario``     the scenario of the same ruleset (``scenario=meeting-engagement,capture``)
@@ -20,20 +21,21 @@ import yaml
 
 from umpire.analysis.simulate import Job
 from umpire.core.errors import UmpireError
-from umpire.core.ruleset import get_ruleset, split_game_id
+from umpire.core.ruleset import capability, get_ruleset, split_game_id
 
 
 def parse_vary(text: str) -> tuple[str, list[str]]:
     key, sep, values = text.partition("=")
     choices = [v.strip() for v in values.split(",") if v.strip()]
     if not sep or not key.strip() or not choices:
-        raise UmpireError(f"--vary {text!r}: write KEY=VALUE,VALUE, e.g. nato.force=a.toml,b.toml")
+        raise UmpireError(f"--vary {text!r}: write KEY=VALUE,VALUE, e.g. house.FIELD=0,1")
     return key.strip(), choices
 
 
 def _apply(job: Job, key: str, value: str) -> Job:
     ruleset_id, _ = split_game_id(job.game_id)
-    sides = get_ruleset(ruleset_id).meta.players
+    ruleset = get_ruleset(ruleset_id)
+    sides = ruleset.meta.players
     head, _, tail = key.partition(".")
     options: dict[str, Any] = {
         k: (dict(v) if isinstance(v, dict) else v) for k, v in job.options.items()
@@ -43,6 +45,7 @@ def _apply(job: Job, key: str, value: str) -> Job:
     if head in sides and tail == "agent":
         return replace(job, agents={**job.agents, head: value})
     if head in sides and tail == "force":
+        capability(ruleset, "forces")  # a one-line error for a ruleset without force files
         path = Path(value).expanduser()
         if not path.exists():
             raise UmpireError(f"--vary {key}={value}: {path} not found")

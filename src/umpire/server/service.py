@@ -59,19 +59,6 @@ class Live:
     ai_error: str | None = None
     replay_game: Game | None = None
     dropped: bool = False
-    # (index, side) -> (ids in the full state, ids that side's observation shows): computed once
-    # per position for the page's view and reused when that side's action comes in
-    ids_seen: dict[tuple[int, str], tuple[set[str], set[str]]] = field(default_factory=dict)
-
-    def ids_for(self, side: str) -> tuple[set[str], set[str]]:
-        key = (self.index, side)
-        found = self.ids_seen.get(key)
-        if found is None:
-            if len(self.ids_seen) > 8:
-                self.ids_seen.clear()
-            full = views._ids(self.game.to_dict(), set())
-            found = self.ids_seen[key] = (full, views._ids(self.game.observation(side), set()))
-        return found
 
     @property
     def index(self) -> int:
@@ -103,6 +90,7 @@ class Service:
             except Exception:  # a ruleset that fails to load is left off the menu
                 log.exception("ruleset %s failed to load", rid)
                 continue
+            infos = [ruleset.scenario_info(s) for s in scenarios]
             out.append(
                 {
                     "id": rid,
@@ -110,6 +98,9 @@ class Service:
                     "players": list(ruleset.meta.players),
                     "information": ruleset.meta.information,
                     "scenarios": scenarios,
+                    "briefings": {i.id: {"title": i.title, "briefing": i.briefing} for i in infos},
+                    "side_colours": dict(ruleset.capabilities.side_colours),
+                    "has_ai": ruleset.capabilities.scripted is not None,
                 }
             )
         return out
@@ -140,6 +131,8 @@ class Service:
             kind = raw_players.get(side, "here")
             if kind not in PLAYER_KINDS:
                 raise ApiError(400, f"players.{side}: {kind!r} is not one of here, remote, ai")
+            if kind == "ai" and ruleset.capabilities.scripted is None:
+                raise ApiError(400, f"players.{side}: {ruleset_id} has no AI player")
             players[side] = kind
         extra = sorted(set(raw_players) - set(players))
         if extra:
@@ -276,33 +269,31 @@ class Service:
         return side is not None and side in seat.sides and live.row.players.get(side) != "ai"
 
     def _log(self, live: Live, viewer: str, since: int) -> list[dict[str, Any]]:
-        ruleset = live.game.ruleset
         out = []
         if since <= 0:
             out.append(
                 {"index": 0, "setup": True, "events": self._events(live, live.setup, viewer)}
             )
         for i in range(max(0, since), live.index):
-            events = views.visible_events(ruleset, live.log[i], viewer)
+            events = views.event_dicts(live.log[i], viewer)
             out.append({"index": i + 1, "events": events})
         return out
 
     @staticmethod
-    def _events(live: Live, events: list[Event], viewer: str) -> list[Event]:
-        return views.visible_events(live.game.ruleset, events, viewer)
+    def _events(live: Live, events: list[Event], viewer: str) -> list[dict[str, Any]]:
+        return views.event_dicts(events, viewer)
 
     def _view(self, seat: Seat, live: Live, since: int) -> dict[str, Any]:
         game = live.game
         viewer = self.viewer(seat, live)
         observation = game.observation(viewer)
-        full_ids, seen_ids = live.ids_for(viewer)
-        hidden = full_ids - seen_ids
         to_act = game.to_act
         yours = self._controls(seat, live, to_act) and not game.is_over
         actions: list[dict[str, Any]] = []
-        if yours:
-            legal = views.visible_actions(game.legal_actions(), hidden)
-            actions = [views.action_entry(game, a) for a in legal]
+        if yours and to_act is not None:
+            # the legal actions the ruleset gives the side to act, read with its own eyes
+            seen = observation if to_act == viewer else game.observation(to_act)
+            actions = views.action_entries(game, seen, to_act, game.legal_actions())
         outcome = game.outcome
         human = [s for s, k in live.row.players.items() if k != "ai"]
         view: dict[str, Any] = {
@@ -314,6 +305,7 @@ class Service:
                 "players": live.row.players,
                 "sides": list(game.ruleset.meta.players),
                 "information": game.ruleset.meta.information,
+                "side_colours": dict(game.ruleset.capabilities.side_colours),
             },
             "seat": {
                 "sides": list(seat.sides),
@@ -401,11 +393,6 @@ class Service:
 
     def _play(self, live: Live, index: int, action: Action, side: str, seat: Seat) -> list[Event]:
         game = live.game
-        if seat.sides and (action.unit is not None or action.target is not None):
-            state_ids, seen = live.ids_for(side)
-            for name in (action.unit, action.target):
-                if name is not None and (name not in seen or name not in state_ids):
-                    raise ApiError(422, f"no unit {name!r} that {side.upper()} can see")
         try:
             events = game.apply(action)
         except IllegalActionError as exc:
@@ -457,7 +444,6 @@ class Service:
         del live.sides[keep:]
         live.agents.clear()
         live.replay_game = None
-        live.ids_seen.clear()  # the positions after ``keep`` are gone
 
     # -- replay and sight ----------------------------------------------------------------------
     async def frame(self, game_id: str, token: str, at: int) -> dict[str, Any]:
@@ -503,10 +489,12 @@ class Service:
             viewer = self.viewer(seat, live)
 
             def compute() -> list[dict[str, Any]]:
-                seen = views._ids(live.game.observation(viewer), set())
-                if unit not in seen:
+                game = live.game
+                found = views.sight(game, game.observation(viewer), viewer, unit)
+                if not isinstance(found, dict) or "lines" not in found:
                     raise ApiError(404, f"no unit {unit!r} that you can see")
-                return views.sight_lines(live.game, unit, seen)
+                lines: list[dict[str, Any]] = found["lines"]
+                return lines
 
             return {"unit": unit, "lines": await asyncio.to_thread(compute)}
 
@@ -540,7 +528,7 @@ class Service:
             agent = live.agents[side] = make_agent(
                 "scripted", live.row.ruleset, side, live.row.seed
             )
-        action = agent.choose(live.game, LazyActions(live.game))
+        action = agent.choose(live.game.view(side), LazyActions(live.game))
         index = live.index
         events = live.game.apply(action)
         try:

@@ -36,8 +36,13 @@ function showGames() {
 function fillScenarios() {
   const rs = RULESETS.find((r) => r.id === $("ruleset").value);
   $("scenario").innerHTML = "";
-  for (const s of rs.scenarios) $("scenario").append(new Option(s, s));
-  if (rs.scenarios.includes("meeting-engagement")) $("scenario").value = "meeting-engagement";
+  const info = rs.briefings || {};
+  for (const s of rs.scenarios) {
+    const o = new Option(info[s] && info[s].title && info[s].title !== s ? `${s} — ${info[s].title}` : s, s);
+    if (info[s] && info[s].briefing) o.title = info[s].briefing;
+    $("scenario").append(o);
+  }
+  showBriefing();
   $("sides").innerHTML = "";
   rs.players.forEach((side, i) => {
     const label = document.createElement("label");
@@ -45,11 +50,20 @@ function fillScenarios() {
     const sel = document.createElement("select");
     sel.id = "side-" + side;
     sel.dataset.side = side;
-    for (const [k, text] of KINDS) sel.append(new Option(text, k));
-    sel.value = i === 0 ? "here" : "ai";
+    for (const [k, text] of KINDS) if (k !== "ai" || rs.has_ai !== false) sel.append(new Option(text, k));
+    sel.value = i === 0 ? "here" : (rs.has_ai !== false ? "ai" : "here");
+    const colour = (rs.side_colours || {})[side];
+    if (colour) label.style.color = colour;
     label.append(sel);
     $("sides").append(label);
   });
+}
+
+function showBriefing() {
+  const rs = RULESETS.find((r) => r.id === $("ruleset").value);
+  const info = (rs && rs.briefings && rs.briefings[$("scenario").value]) || {};
+  const box = $("briefing");
+  if (box) { box.textContent = info.briefing || ""; box.hidden = !info.briefing; }
 }
 
 async function start() {
@@ -62,6 +76,7 @@ async function start() {
   const data = await r.json();
   if (!r.ok) { $("error").textContent = data.detail; $("error").hidden = false; return; }
   remember(data, body.ruleset, body.scenario);
+  localStorage.setItem("umpire.last", `${body.ruleset}/${body.scenario}`);
   const here = data.seats.find((s) => s.here) || (data.seats.length === 1 ? data.seats[0] : null);
   const others = data.seats.filter((s) => s !== here);
   if (here && !others.length) { location.href = here.url; return; }
@@ -83,9 +98,14 @@ async function start() {
 async function init() {
   RULESETS = await (await fetch("/api/rulesets")).json();
   for (const r of RULESETS) $("ruleset").append(new Option(r.title, r.id));
-  if (RULESETS.some((r) => r.id === "sevendays")) $("ruleset").value = "sevendays";
+  const last = localStorage.getItem("umpire.last") || "";  // this browser's last choice
+  const [lastRules, lastScenario] = last.split("/");
+  if (RULESETS.some((r) => r.id === lastRules)) $("ruleset").value = lastRules;
   fillScenarios();
   $("ruleset").addEventListener("change", fillScenarios);
+  if ([...$("scenario").options].some((o) => o.value === lastScenario)) $("scenario").value = lastScenario;
+  showBriefing();
+  $("scenario").addEventListener("change", showBriefing);
   $("start").addEventListener("click", start);
   showGames();
 }

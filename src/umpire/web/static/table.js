@@ -496,7 +496,7 @@ async function select(id) {
   S.selected = id;
   S.sight = null;
   render(); renderCard(); renderActions();
-  if (!S.frame && S.view.game.ruleset === "sevendays") {
+  if (!S.frame && S.view.board.sight) {
     try { S.sight = await api(`/sight?unit=${encodeURIComponent(id)}`); render(); renderCard(); } catch { /* no sight for this one */ }
   }
 }
