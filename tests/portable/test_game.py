@@ -14,7 +14,7 @@ from umpire.agents.base import RandomAgent
 from umpire.core.actions import Action
 from umpire.core.errors import DataFileError, IllegalActionError, UnknownScenarioError
 from umpire.core.record import Record
-from umpire.core.ruleset import get_ruleset
+from umpire.core.ruleset import capability, get_ruleset
 from umpire.play import play_out, summary
 
 SCENARIOS = ("village-attack", "armoured-meeting", "trench-raid")
@@ -79,25 +79,31 @@ def test_house_rules_override_is_validated_and_honoured(tmp_path: Path) -> None:
     ruleset = get_ruleset("portable")
     path = tmp_path / "mine.yaml"
     path.write_text("fire_hit: 4\noptional: {commander_attached: true}\n", encoding="utf-8")
-    override = ruleset.load_house_rules(path)  # type: ignore[attr-defined]
+    override = capability(ruleset, "house_rules").load(path)
     game = umpire.new_game("portable/village-attack", seed=1, options={"house_rules": override})
     world = ruleset.world(game.state)  # type: ignore[attr-defined]
     assert world.house.fire_hit == 4 and world.switches["commander_attached"]
     path.write_text("fire_hit: lots\n", encoding="utf-8")
     with pytest.raises(DataFileError) as err:
-        ruleset.load_house_rules(path)  # type: ignore[attr-defined]
+        capability(ruleset, "house_rules").load(path)
     assert "fire_hit" in str(err.value)
 
 
-def test_hooks_render_status_catalogue_and_observation() -> None:
+def test_capabilities_render_status_catalogue_and_observation() -> None:
     ruleset = get_ruleset("portable")
+    caps = ruleset.capabilities
     game = umpire.new_game("portable/village-attack", seed=2)
-    board = ruleset.render(game.state)  # type: ignore[attr-defined]
+    board = capability(ruleset, "render")(game.state, "blue")
     assert "bInf4^" in board and "rInf4v" in board and "key:" in board
-    assert "turn 1/10" in ruleset.status_line(game.state)  # type: ignore[attr-defined]
+    assert "turn 1/10" in capability(ruleset, "status_line")(game.state)
     assert any(e.get("kind") == "turn" and e["text"] == "--- Turn 1 ---" for e in game.events)
-    catalogue = ruleset.rule_catalog()  # type: ignore[attr-defined]
-    assert {"id", "provenance", "source"} <= set(catalogue[0])
+    catalogue = capability(ruleset, "catalog")()
+    entry = catalogue["portable.fire.hit_score"]
+    assert entry.provenance in ("published", "reconstructed", "house") and entry.ref
+    assert capability(ruleset, "rules_markdown")().startswith("#")
+    assert set(caps.side_colours) == set(ruleset.meta.players)
+    info = ruleset.scenario_info("village-attack")
+    assert info.title and info.briefing and "\n" not in info.briefing
     obs = game.observation("blue")
     assert "rng" not in obs and "seed" not in obs
     json.dumps(obs)

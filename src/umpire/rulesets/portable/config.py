@@ -90,6 +90,16 @@ def load_house_rules_override(path: Path) -> dict[str, Any]:
     return load_override(path, house_rules)
 
 
+class HouseRulesFile:
+    """The house-rules capability: a user's YAML override, checked against the defaults."""
+
+    def load(self, path: Path) -> dict[str, Any]:
+        return load_house_rules_override(path)
+
+
+HOUSE_RULES = HouseRulesFile()
+
+
 @cache
 def rule_catalog() -> dict[str, RuleEntry]:
     """Every implemented rule by id, in catalogue order."""

@@ -3,9 +3,12 @@ type, SP, facing arrow) and a second line for a second unit, an aircraft or gas.
 
 from __future__ import annotations
 
+from typing import Any
+
 from umpire.geometry.squaregrid import ARROWS, label
-from umpire.rulesets.portable.state import PortableState, Unit
-from umpire.rulesets.portable.world import World
+from umpire.rulesets.portable.exhaustion import exhausted
+from umpire.rulesets.portable.state import SIDES, PortableState, Unit
+from umpire.rulesets.portable.world import World, world_of
 
 TERRAIN = {"open": ".", "woods": "W", "town": "T", "hill": "H", "river": "~"}
 ABBREV = {
@@ -101,3 +104,26 @@ def render(world: World, state: PortableState) -> str:
         ". open W woods T town H hill ~ river = ford # road E trench M mines x wire; * objective"
     )
     return "\n".join(lines)
+
+
+def draw(state: Any, viewer: str | None = None) -> str:
+    """The render capability: the board as ``viewer`` sees it (everything: the Portable
+    Wargame has no hidden information)."""
+    assert isinstance(state, PortableState)
+    return render(world_of(state), state)
+
+
+def status_line(state: Any) -> str:
+    """The status capability: turn, phase, activations left, the active unit, exhaustion."""
+    assert isinstance(state, PortableState)
+    world = world_of(state)
+    flow = state.flow
+    tired = [s for s in SIDES if exhausted(world, state, s)]
+    extra = f", exhausted: {', '.join(tired)}" if tired else ""
+    active = ""
+    if flow.activation is not None:
+        active = f", active: {state.units[flow.activation.unit].name}"
+    return (
+        f"turn {flow.turn}/{world.spec.turns}, {flow.phase}, "
+        f"activations left {flow.activations_left}{active}{extra}"
+    )

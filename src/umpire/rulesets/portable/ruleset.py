@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
 from umpire.core.events import Event, note
+from umpire.core.lazy import Lazy
 from umpire.core.rng import RandomStream
-from umpire.core.ruleset import Outcome, RulesetBase, RulesetMeta
+from umpire.core.ruleset import Capabilities, Outcome, RulesetBase, RulesetMeta, ScenarioInfo
 from umpire.geometry.squaregrid import FACINGS, Square, distance, label
 from umpire.rulesets.portable import air, engineers, transport
 from umpire.rulesets.portable import scenario as scenarios
@@ -23,6 +22,7 @@ from umpire.rulesets.portable.close_combat import (
     resolve_close_combat,
 )
 from umpire.rulesets.portable.common import Refusal, cargo_of, kind, mods_text, total
+from umpire.rulesets.portable.config import HOUSE_RULES, rule_catalog, rules_markdown
 from umpire.rulesets.portable.enums import Side, Status
 from umpire.rulesets.portable.exhaustion import (
     exhausted,
@@ -39,12 +39,12 @@ from umpire.rulesets.portable.movement import (
     move_refusal,
     reachable,
 )
-from umpire.rulesets.portable.render import render
+from umpire.rulesets.portable.render import draw, status_line
 from umpire.rulesets.portable.state import SIDES, Activation, Flow, PortableState, Unit
 from umpire.rulesets.portable.turns import artillery_choices, proceed, start_turn
 from umpire.rulesets.portable.units import ARTILLERY
 from umpire.rulesets.portable.victory import update_holders
-from umpire.rulesets.portable.world import World
+from umpire.rulesets.portable.world import World, load_world, world_of
 
 WORK = tuple(engineers.TASK_RULES)
 
@@ -66,32 +66,35 @@ class Portable(RulesetBase[PortableState]):
         chance="sampled",
         information="perfect",
     )
-
-    def __init__(self) -> None:
-        self._worlds: dict[tuple[str, str], World] = {}
+    capabilities = Capabilities(
+        board=Lazy("umpire.rulesets.portable.board:BOARD"),
+        odds=Lazy("umpire.rulesets.portable.odds_cli:ODDS"),
+        scripted=Lazy("umpire.rulesets.portable.agent:PortableScripted"),
+        house_rules=HOUSE_RULES,
+        catalog=rule_catalog,
+        rules_markdown=rules_markdown,
+        render=draw,
+        status_line=status_line,
+        side_colours={"blue": "#1f4e9c", "red": "#b22222"},
+    )
 
     # -- set-up ----------------------------------------------------------------------------
     def scenario_ids(self) -> list[str]:
         return scenarios.scenario_ids()
 
     def world(self, state: PortableState) -> World:
-        """The static side of this game (kept on the state after the first look-up)."""
-        found = state.world_memo
-        if found is None:
-            found = state.world_memo = self._world(state.scenario, state.options.get("house_rules"))
-        assert isinstance(found, World)
-        return found
+        """The static side of this game: board, tables, house rules (public data)."""
+        return world_of(state)
 
-    def _world(self, scenario: str, override: Mapping[str, Any] | None) -> World:
-        key = (scenario, json.dumps(override or {}, sort_keys=True))
-        world = self._worlds.get(key)
-        if world is None:
-            world = World.load(scenario, dict(override) if override else None)
-            self._worlds[key] = world
-        return world
+    def scenario_info(self, scenario: str) -> ScenarioInfo:
+        """Title and one-line briefing of a scenario."""
+        spec = load_world(scenario, None).spec
+        briefing = " ".join(spec.description.split())
+        first = briefing.split(". ")[0].rstrip(".")
+        return ScenarioInfo(scenario, spec.name, first + "." if first else "")
 
     def new_state(self, scenario: str, seed: int, options: Mapping[str, Any]) -> PortableState:
-        world = self._world(scenario, options.get("house_rules"))
+        world = load_world(scenario, options.get("house_rules"))
         spec = world.spec
         types = world.types
         units: dict[str, Unit] = {}
@@ -617,48 +620,7 @@ class Portable(RulesetBase[PortableState]):
             texts[task] = f"{name}: {task.replace('_', ' ')} in {where}"
         return texts.get(k, k)
 
-    # -- optional hooks the adapters use ---------------------------------------------------
-    def rule_catalog(self) -> list[dict[str, str]]:
-        """Every rule with its id, provenance and source."""
-        from umpire.core.catalog import catalog_rows
-        from umpire.rulesets.portable.config import rule_catalog
-
-        return catalog_rows(rule_catalog())
-
-    def rules_markdown(self) -> str:
-        from umpire.rulesets.portable.config import rules_markdown
-
-        return rules_markdown()
-
-    def load_house_rules(self, path: Path) -> dict[str, Any]:
-        """A user's YAML override of house-rule numbers and switches, validated."""
-        from umpire.rulesets.portable.config import load_house_rules_override
-
-        return load_house_rules_override(path)
-
-    def render(self, state: PortableState) -> str:
-        """The board in plain text (units, facing, terrain)."""
-        return render(self.world(state), state)
-
-    def status_line(self, state: PortableState) -> str:
-        flow = state.flow
-        world = self.world(state)
-        tired = [s for s in SIDES if exhausted(world, state, s)]
-        extra = f", exhausted: {', '.join(tired)}" if tired else ""
-        active = ""
-        if flow.activation is not None:
-            active = f", active: {state.units[flow.activation.unit].name}"
-        return (
-            f"turn {flow.turn}/{world.spec.turns}, {flow.phase}, "
-            f"activations left {flow.activations_left}{active}{extra}"
-        )
-
-    def odds(self, firer: str, target: str, range: float, **flags: Any) -> dict[str, Any]:
-        """Exact odds of ``firer`` (a unit type or artillery class) firing at ``target``."""
-        from umpire.rulesets.portable.odds import fire_odds
-
-        return fire_odds(firer, target, range, **flags)
-
+    # -- helpers the scripted player uses ------------------------------------------------
     def cargo(self, state: PortableState, unit: Unit) -> list[Unit]:
         """Units carried or towed by ``unit``."""
         return cargo_of(state, unit)

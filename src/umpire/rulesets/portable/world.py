@@ -3,13 +3,19 @@ the optional-rule switches in force. Built once per (scenario, house rules) and 
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from umpire.geometry.squaregrid import Grid, Square, squares_between
 from umpire.rulesets.portable.config import HouseRules, house_rules
 from umpire.rulesets.portable.scenario import ScenarioSpec, load_scenario
 from umpire.rulesets.portable.units import UnitTypes, unit_types
+
+if TYPE_CHECKING:
+    from umpire.rulesets.portable.state import PortableState
 
 SIGHT_BLOCKERS = frozenset({"woods", "town"})  # portable.grid.line_of_sight
 COVER = frozenset({"woods", "town"})  # portable.fire.modifier.cover
@@ -88,3 +94,23 @@ class World:
                     break
             self._sight[key] = found
         return found
+
+
+def load_world(scenario: str, override: Mapping[str, Any] | None) -> World:
+    """The world of ``scenario`` under the house-rules ``override``, built once and shared."""
+    return _load_world(scenario, json.dumps(override or {}, sort_keys=True))
+
+
+@lru_cache(maxsize=64)
+def _load_world(scenario: str, override_json: str) -> World:
+    override = json.loads(override_json)
+    return World.load(scenario, override or None)
+
+
+def world_of(state: PortableState) -> World:
+    """The static side of this game (kept on the state after the first look-up)."""
+    found = state.world_memo
+    if found is None:
+        found = state.world_memo = load_world(state.scenario, state.options.get("house_rules"))
+    assert isinstance(found, World)
+    return found
