@@ -427,7 +427,9 @@ class Tiny(RulesetBase[TinyState], FlowRules[TinyState]):
         return TinyState.from_dict(data)
 
     def clone(self, state: TinyState) -> TinyState:
-        return TinyState.from_dict(state.to_dict())
+        twin = TinyState.from_dict(state.to_dict())
+        twin.setup_events = list(state.setup_events)
+        return twin
 
     def summary(self, state: TinyState) -> dict[str, Any]:
         return {
