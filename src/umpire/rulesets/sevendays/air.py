@@ -26,7 +26,7 @@ from umpire.rulesets.sevendays.shots import (
     morale_modifiers,
     roll_to_hit,
 )
-from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.state import SevenDaysState, Status, Unit
 from umpire.rulesets.sevendays.world import World
 
 AA_WEAPON = Weapon(value=0)  # an AA shot has no penetration value: the effect table decides
@@ -161,7 +161,7 @@ def resolve_aa(world: World, state: SevenDaysState, plan: ShotPlan) -> list[Even
 
 def bring_down(state: SevenDaysState, heli: Unit, why: str) -> list[Event]:
     """A helicopter lost: destroyed (its BP count), leaving no wreck on the table."""
-    heli.status = "destroyed"
+    heli.status = Status.DESTROYED
     heli.wreck = False
     state.touch()
     return [note("destroyed", f"{heli.name} is {why}", "sevendays.air.aa_effect", unit=heli.uid)]

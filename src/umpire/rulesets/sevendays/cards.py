@@ -33,7 +33,7 @@ from umpire.rulesets.sevendays.movement import check_move, do_move, move_options
 from umpire.rulesets.sevendays.orbat import UnitType, Weapon
 from umpire.rulesets.sevendays.scenario import load_nation
 from umpire.rulesets.sevendays.shots import ShotPlan, hits_front, hits_scored
-from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, Unit, other
+from umpire.rulesets.sevendays.state import SIDES, Phase, SevenDaysState, Side, Unit, other
 from umpire.rulesets.sevendays.visibility import about
 from umpire.rulesets.sevendays.world import World
 
@@ -92,7 +92,14 @@ def deal(state: SevenDaysState) -> list[Event]:
     pile = [c.id for c in deck.cards.values() for _ in range(c.count)]
     state.rng.shuffle(pile)
     hands = {side: [pile.pop() for _ in range(deck.hand)] for side in SIDES}
-    state.cards = {"deck": pile, "hands": hands, "discard": [], "chain": [], "resume": None}
+    state.cards = {
+        "deck": pile,
+        "hands": hands,
+        "discard": [],
+        "set_aside": {},
+        "chain": [],
+        "resume": None,
+    }
     events = [
         note(
             "cards",
@@ -326,7 +333,7 @@ def play(world: World, state: SevenDaysState, side: str, action: Action) -> list
         )
     ]
     if responses(world, state, other(side)):
-        flow.phase = "card"
+        flow.phase = Phase.CARD
         flow.to_act = other(side)
         return events
     return events + resolve_chain(world, state)
@@ -547,7 +554,7 @@ def _reinforce(
         uid = f"{side}-card-{number}"
         state.units[uid] = Unit(
             uid=uid,
-            side=side,
+            side=Side(side),
             profile=key,
             name=f"{profile.name} (card-{number})",
             x=x + 2.0 * offset,

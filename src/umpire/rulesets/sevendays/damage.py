@@ -12,7 +12,7 @@ from umpire.rulesets.sevendays.config import DamageRow
 from umpire.rulesets.sevendays.morale import add_markers, house_fired
 from umpire.rulesets.sevendays.orbat import Weapon
 from umpire.rulesets.sevendays.shots import ShotPlan
-from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.state import SevenDaysState, Status, Unit
 from umpire.rulesets.sevendays.world import World
 
 
@@ -120,7 +120,7 @@ def resolve_vehicle_hit(
         )
     )
     if row.result == "destroyed":
-        target.status = "destroyed"
+        target.status = Status.DESTROYED
         state.touch()
         target.wreck = True
         events.append(
@@ -153,7 +153,7 @@ def _mortar_vehicle_hit(world: World, state: SevenDaysState, target: Unit) -> li
         )
     ]
     if row.result == "destroyed":
-        target.status = "destroyed"
+        target.status = Status.DESTROYED
         target.wreck = True
         state.touch()
         events.append(note("destroyed", f"{target.name} is destroyed", "sevendays.mortar.damage"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from umpire.core.events import Event, note, roll
-from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.state import SevenDaysState, Status, Unit
 from umpire.rulesets.sevendays.visibility import about
 from umpire.rulesets.sevendays.world import World
 
@@ -35,7 +35,7 @@ def add_markers(
     ]
     morale = world.profile(unit).morale
     if morale is not None and unit.markers >= morale:
-        unit.status = "removed"
+        unit.status = Status.REMOVED
         state.touch()
         events.append(
             about(

@@ -51,7 +51,7 @@ from umpire.rulesets.sevendays.shots import (
     describe_modifiers,
     fire_arc,
 )
-from umpire.rulesets.sevendays.state import Flow, SevenDaysState, Unit, other
+from umpire.rulesets.sevendays.state import Flow, Phase, SevenDaysState, Side, Status, Unit, other
 from umpire.rulesets.sevendays.turns import (
     activate,
     activation_need,
@@ -137,6 +137,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
         render=None,
         status_line=status_line,
         side_colours={"nato": "#1f4e9c", "pact": "#b22222"},
+        balance=Lazy("umpire.rulesets.sevendays.balance_cli:DUELS"),
     )
 
     meta = RulesetMeta(
@@ -200,7 +201,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
                 uid = f"{side}-{u.id}"
                 units[uid] = Unit(
                     uid=uid,
-                    side=side,
+                    side=Side(side),
                     profile=f"{nation.nation}/{u.profile}",
                     name=f"{profile.name} ({u.id})",
                     x=float(u.at[0]),
@@ -234,8 +235,8 @@ class SevenDays(RulesetBase[SevenDaysState]):
                     )
         if options.get("cards", spec.cards):
             state.setup_events += cards.deal(state)
-            state.flow.phase = "swap"  # sevendays.cards.deal: exchanges before turn 1
-            state.flow.to_act = "nato"
+            state.flow.phase = Phase.SWAP  # sevendays.cards.deal: exchanges before turn 1
+            state.flow.to_act = Side.NATO
         else:
             state.setup_events += start_turn(world, state)
         return state
@@ -434,7 +435,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
         if flow.phase == "swap" and action.kind == "swap":
             events = cards.swap(state, side, action.option or "")
             if side == "nato":
-                flow.to_act = "pact"
+                flow.to_act = Side.PACT
                 return events
             return events + start_turn(world, state)
         if action.kind == "no_response" and flow.phase == "card":
@@ -534,7 +535,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
             if any_reaction(world, state, unit, False):
                 flow.pending = action
                 flow.reacting_to_move = False
-                flow.phase = "react"
+                flow.phase = Phase.REACT
                 flow.to_act = other(unit.side)
                 target = state.units[action.target] if action.target else None
                 what = f"{kind} at {target.name}" if target else kind
@@ -544,7 +545,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
             act.window_used = True
             if any_reaction(world, state, unit, kind != "turn"):
                 flow.reacting_to_move = kind != "turn"
-                flow.phase = "react"
+                flow.phase = Phase.REACT
                 flow.to_act = other(unit.side)
                 return events
         return events + self._after_action(world, state)
@@ -697,7 +698,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
         if kind == "disembark":
             return transport.disembark(world, state, state.units[action.target or ""])
         if kind == "exit":
-            unit.status = "exited"
+            unit.status = Status.EXITED
             state.touch()
             act.actions_left = 0
             return [
@@ -738,7 +739,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
         unit = state.units[act.unit]
         if not unit.alive or act.actions_left <= 0:
             return events + end_activation(world, state)
-        flow.phase = "act"
+        flow.phase = Phase.ACT
         flow.to_act = unit.side
         return events
 
@@ -794,7 +795,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
         events += check_break(world, state)
         if flow.outcome is not None:
             return events
-        flow.phase = "act"
+        flow.phase = Phase.ACT
         flow.to_act = activator.side
         pending, flow.pending = flow.pending, None
         flow.reacting_to_move = False

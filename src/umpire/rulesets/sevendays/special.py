@@ -18,7 +18,7 @@ from typing import Any
 
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.sevendays.los import sight
-from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, Unit, other
+from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, Status, Unit, other
 from umpire.rulesets.sevendays.world import World
 
 
@@ -60,7 +60,7 @@ def set_up(world: World, state: SevenDaysState) -> list[Event]:
         if spec.dug_in:
             unit.dug_in = True
         if spec.reserve:
-            unit.status = "reserve"
+            unit.status = Status.RESERVE
     dug = [u for u in state.units.values() if u.dug_in and not u.hidden]
     if dug:
         events.append(
@@ -119,7 +119,7 @@ def reveal_spotted(world: World, state: SevenDaysState) -> list[Event]:
 
 def enter_reserve(state: SevenDaysState, unit: Unit) -> list[Event]:
     """A reserve unit comes onto the table at its entry point when activated."""
-    unit.status = "active"
+    unit.status = Status.ACTIVE
     state.touch()
     return [
         note(

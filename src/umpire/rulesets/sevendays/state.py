@@ -5,13 +5,46 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
 from typing import Any
 
 from umpire.core.actions import Action
 from umpire.core.events import Event
 from umpire.core.rng import RandomStream
 
-SIDES = ("nato", "pact")
+
+class Side(StrEnum):
+    """The two sides (a StrEnum equals its string: records and JSON are unchanged)."""
+
+    NATO = "nato"
+    PACT = "pact"
+
+
+class Status(StrEnum):
+    """Where a unit is: on the table, destroyed, removed by morale, in reserve, off the table
+    by the exit edge, or riding in a transport."""
+
+    ACTIVE = "active"
+    DESTROYED = "destroyed"
+    REMOVED = "removed"
+    RESERVE = "reserve"
+    EXITED = "exited"
+    EMBARKED = "embarked"
+
+
+class Phase(StrEnum):
+    """What the game waits for: the card swap before turn 1, an activation (or a pass), the
+    active unit's actions, the enemy's reaction, an answer to a card, or nothing (over)."""
+
+    SWAP = "swap"
+    ACTIVATE = "activate"
+    ACT = "act"
+    REACT = "react"
+    CARD = "card"
+    OVER = "over"
+
+
+SIDES = (Side.NATO, Side.PACT)
 
 # Every arrangement of units on the table gets a number never used before, so caches of
 # geometry (sight lines, shot plans) can key on it safely across games, clones and branches.
@@ -36,8 +69,8 @@ def copy_cards(cards: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
-def other(side: str) -> str:
-    return "pact" if side == "nato" else "nato"
+def other(side: str) -> Side:
+    return Side.PACT if side == Side.NATO else Side.NATO
 
 
 @dataclass(slots=True)
@@ -45,7 +78,7 @@ class Unit:
     """One model or stand on the table."""
 
     uid: str
-    side: str
+    side: Side
     profile: str  # "nation/unit-id", e.g. "uk/chieftain-mk9"
     name: str
     x: float
@@ -53,7 +86,7 @@ class Unit:
     facing: float  # degrees, 0 = +x (east), 90 = +y (north)
     tokens: int = 0  # command tokens placed on it this turn (activations and reactions)
     markers: int = 0  # morale markers
-    status: str = "active"  # active | destroyed | removed (morale) | reserve | exited | embarked
+    status: Status = Status.ACTIVE
     wreck: bool = False
     commander: bool = False
     hidden: bool = False  # a hidden marker the enemy sees only as ``marker``
@@ -91,14 +124,14 @@ class Flow:
     """Flow metadata (boardgame.io's ``ctx``)."""
 
     turn: int = 1
-    initiative: str = "nato"
-    phase: str = "activate"  # activate | act | react | over
-    to_act: str | None = "nato"
+    initiative: Side = Side.NATO
+    phase: Phase = Phase.ACTIVATE
+    to_act: Side | None = Side.NATO
     pools: dict[str, int] = field(default_factory=lambda: {"nato": 0, "pact": 0})
     passes: int = 0  # consecutive passes of the initiative
     activation: Activation | None = None
     pending: Action | None = None  # action declared by the active unit, awaiting reactions
-    seized_by: str | None = None  # a side that seized the initiative during this activation
+    seized_by: Side | None = None  # a side that seized the initiative during this activation
     reacting_to_move: bool = False  # the open reaction window follows a move
     outcome: dict[str, Any] | None = None
     objectives_left_on: int | None = None  # capture: turn the defender left every objective
@@ -165,9 +198,17 @@ class SevenDaysState:
         pending = raw_flow.pop("pending", None)
         names = {f.name for f in fields(Flow)}
         flow = Flow(**{k: v for k, v in raw_flow.items() if k in names})
+        flow.initiative = Side(flow.initiative)
+        flow.phase = Phase(flow.phase)
+        flow.to_act = Side(flow.to_act) if flow.to_act is not None else None
+        if flow.seized_by is not None:
+            flow.seized_by = Side(flow.seized_by)
         flow.activation = Activation(**activation) if activation else None
         flow.pending = Action.from_dict(pending) if pending else None
-        units = {u["uid"]: Unit(**u) for u in data["units"]}
+        units = {
+            u["uid"]: Unit(**{**u, "side": Side(u["side"]), "status": Status(u["status"])})
+            for u in data["units"]
+        }
         return cls(
             scenario=data["scenario"],
             seed=int(data["seed"]),

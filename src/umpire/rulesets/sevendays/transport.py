@@ -13,7 +13,7 @@ import math
 from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.morale import add_markers
 from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
-from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.state import SevenDaysState, Status, Unit
 from umpire.rulesets.sevendays.visibility import about, label
 from umpire.rulesets.sevendays.world import World
 
@@ -56,7 +56,7 @@ def carriers_near(world: World, state: SevenDaysState, rider: Unit) -> list[Unit
 
 def embark(state: SevenDaysState, rider: Unit, carrier: Unit) -> list[Event]:
     """Rule sevendays.transport.embark."""
-    rider.status = "embarked"
+    rider.status = Status.EMBARKED
     rider.carried_by = carrier.uid
     rider.x, rider.y = carrier.x, carrier.y
     rider.dug_in = False
@@ -87,7 +87,7 @@ def drop_point(world: World, state: SevenDaysState, carrier: Unit) -> tuple[floa
 def disembark(world: World, state: SevenDaysState, rider: Unit, why: str = "") -> list[Event]:
     """Rule sevendays.transport.disembark: the passenger is placed by its carrier."""
     carrier = state.units[rider.carried_by or ""]
-    rider.status = "active"
+    rider.status = Status.ACTIVE
     rider.carried_by = None
     rider.x, rider.y = drop_point(world, state, carrier)
     rider.facing = carrier.facing
@@ -117,7 +117,7 @@ def bail_out(world: World, state: SevenDaysState) -> list[Event]:
         if carrier is None or carrier.alive:
             continue
         if carrier.status == "exited":  # it broke through with its passengers aboard
-            rider.status = "exited"
+            rider.status = Status.EXITED
             continue
         events += disembark(world, state, rider, f" as {carrier.name} is lost")
         events += add_markers(

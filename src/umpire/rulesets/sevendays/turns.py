@@ -9,7 +9,15 @@ from umpire.rulesets.sevendays.air import end_of_activation
 from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.platoon import worst
-from umpire.rulesets.sevendays.state import SIDES, Activation, SevenDaysState, Unit, other
+from umpire.rulesets.sevendays.state import (
+    SIDES,
+    Activation,
+    Phase,
+    SevenDaysState,
+    Side,
+    Unit,
+    other,
+)
 from umpire.rulesets.sevendays.victory import check_break, end_of_game, finish
 from umpire.rulesets.sevendays.world import World
 
@@ -65,7 +73,7 @@ def start_turn(world: World, state: SevenDaysState) -> list[Event]:
     )
     first = world.scenario.spec.first_initiative
     if flow.turn == 1 and first != "roll":
-        flow.initiative = first
+        flow.initiative = Side(first)
         events.append(note("initiative", f"{first.upper()} starts with the initiative", None))
     else:
         while True:
@@ -83,10 +91,10 @@ def start_turn(world: World, state: SevenDaysState) -> list[Event]:
                 )
             )
             if winner:
-                flow.initiative = winner
+                flow.initiative = Side(winner)
                 break
     flow.passes = 0
-    flow.phase = "activate"
+    flow.phase = Phase.ACTIVATE
     flow.activation = None
     flow.pending = None
     flow.seized_by = None
@@ -113,7 +121,7 @@ def settle_initiative(world: World, state: SevenDaysState) -> list[Event]:
                 "sevendays.initiative.exhausted",
             )
         )
-    flow.phase = "activate"
+    flow.phase = Phase.ACTIVATE
     flow.to_act = flow.initiative
     return events
 
@@ -177,7 +185,7 @@ def activate(
             note("activate", f"{unit.name} activates", "sevendays.activation.token", unit=unit.uid)
         )
     flow.activation = Activation(unit=unit.uid, platoon=[u.uid for u in members])
-    flow.phase = "act"
+    flow.phase = Phase.ACT
     flow.to_act = unit.side
     return events
 

@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from umpire.core.events import Event, note
-from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, other
+from umpire.rulesets.sevendays.state import SIDES, Phase, SevenDaysState, Side, other
 from umpire.rulesets.sevendays.world import World
 
 LEFT = frozenset({"destroyed", "removed", "exited"})  # units that have left the table
@@ -64,12 +64,12 @@ def end_of_game(world: World, state: SevenDaysState) -> list[Event]:
         return finish(world, state, other(spec.attacker), "the defence held")
     held = objectives_held(world, state)
     count = {s: sum(1 for h in held.values() if h == s) for s in SIDES}
-    if count["nato"] != count["pact"]:
-        winner = "nato" if count["nato"] > count["pact"] else "pact"
+    if count[Side.NATO] != count[Side.PACT]:
+        winner = "nato" if count[Side.NATO] > count[Side.PACT] else "pact"
         return finish(world, state, winner, "objectives", objectives=held)
     destroyed = {s: world.lost_bp(state, other(s)) for s in SIDES}
-    if destroyed["nato"] != destroyed["pact"]:
-        winner = "nato" if destroyed["nato"] > destroyed["pact"] else "pact"
+    if destroyed[Side.NATO] != destroyed[Side.PACT]:
+        winner = "nato" if destroyed[Side.NATO] > destroyed[Side.PACT] else "pact"
         return finish(world, state, winner, "turn limit", objectives=held)
     return finish(world, state, "draw", "turn limit", objectives=held)
 
@@ -84,7 +84,7 @@ def finish(
         "objectives abandoned": "sevendays.victory.capture",
     }.get(how, "sevendays.victory.meeting_engagement")
     state.flow.outcome = {"winner": winner, "how": how, "turn": state.flow.turn, **details}
-    state.flow.phase = "over"
+    state.flow.phase = Phase.OVER
     state.flow.to_act = None
     state.flow.activation = None
     state.flow.pending = None
