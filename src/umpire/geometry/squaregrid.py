@@ -4,15 +4,20 @@ Squares are ``(x, y)`` pairs of integers, ``x`` growing east and ``y`` growing n
 faces one of the four edges of its square: ``"N"``, ``"E"``, ``"S"`` or ``"W"`` (never a
 corner). Distances are counted through edges, never corners (Manhattan distance). A 90-degree
 arc sweeps from one 45-degree diagonal line of squares to the other, both diagonals included.
+Movement searches use the search shared with the hex map (:mod:`umpire.geometry.reach`).
 """
 
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
+
+from umpire.geometry.reach import Reach, always, never
+from umpire.geometry.reach import reach as search
 
 Square = tuple[int, int]
 FACINGS: tuple[str, ...] = ("N", "E", "S", "W")
@@ -42,6 +47,11 @@ def neighbours(square: Square) -> list[Square]:
     """The four orthogonally adjacent squares (N, E, S, W), on or off any board."""
     x, y = square
     return [(x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)]
+
+
+def one_point(a: Square, b: Square) -> float:
+    """Every step costs one movement point (the default step cost of :meth:`Grid.reach`)."""
+    return 1.0
 
 
 def in_arc(
@@ -166,3 +176,28 @@ class Grid:
             for y in range(max(0, y0 - rest), min(self.height, y0 + rest + 1)):
                 out.append((x, y))
         return out
+
+    def reach(
+        self,
+        start: Square,
+        budget: float,
+        *,
+        step_cost: Callable[[Square, Square], float | None] = one_point,
+        may_enter: Callable[[Square], bool] = always,
+        stops: Callable[[Square], bool] = never,
+        may_end: Callable[[Square], bool] = always,
+        tiebreak: Callable[[Square, Square], float] | None = None,
+    ) -> Reach[Square]:
+        """Squares on the board a unit at ``start`` may move to with ``budget`` movement
+        points, stepping orthogonally (one point a step unless ``step_cost`` says otherwise);
+        the keyword arguments are as in :func:`umpire.geometry.reach.reach`."""
+        return search(
+            start,
+            budget,
+            self.neighbours,
+            step_cost,
+            may_enter=may_enter,
+            stops=stops,
+            may_end=may_end,
+            tiebreak=tiebreak,
+        )
