@@ -6,6 +6,10 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
 
 SCENARIOS = Path(__file__).parents[1] / "src/umpire/rulesets/sevendays/data/scenarios"
 
@@ -266,3 +270,53 @@ def test_serve_starts_the_web_table_on_loopback(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+# -- a ruleset no adapter names ------------------------------------------------------------------
+def _throwaway() -> Any:
+    from umpire.core.ruleset import register
+
+    register("throwaway", "tests.server.throwaway:Pile")
+    return CliRunner()
+
+
+def test_a_ruleset_registered_at_run_time_plays_battles_odds_and_simulations() -> None:
+    from umpire.cli import app
+    from umpire.core.ruleset import unregister
+
+    runner = _throwaway()
+    try:
+        listed = runner.invoke(app, ["scenarios"])
+        assert "throwaway/short  — a short pile to empty" in listed.stdout
+        out = runner.invoke(app, ["battle", "throwaway/short", "--seed", "2", "--json"])
+        assert out.exit_code == 0, out.output
+        data = json.loads(out.stdout)
+        assert data["winner"] in ("north", "south") and data["ruleset"] == "throwaway"
+        # the ruleset's own flags: a game option, a per-side option and a side alias
+        out = runner.invoke(
+            app,
+            ["battle", "throwaway/long", "--pile", "4", "--north-greedy", "--south", "random"],
+        )
+        assert out.exit_code == 0, out.output
+        assert "a pile of 4" in out.stdout and "north takes 2" in out.stdout
+        helped = runner.invoke(app, ["battle", "throwaway/short", "--help-options"])
+        assert "--pile" in helped.stdout and "--south-greedy/--no-south-greedy" in helped.stdout
+        bad = runner.invoke(app, ["battle", "throwaway/short", "--cards"])
+        assert bad.exit_code == 2 and "throwaway has no option --cards" in bad.output
+        assert "--pile" in bad.output  # names the flags there are
+        human = runner.invoke(
+            app, ["battle", "throwaway/short", "--north", "human"], input="2\nquit\n"
+        )
+        assert human.exit_code == 130 and "NORTH to act (pile 7)" in human.stdout
+        odds = runner.invoke(app, ["odds", "throwaway", "--need", "5", "--json"])
+        assert json.loads(odds.stdout) == {"p_bonus": pytest.approx(1 / 3)}
+        sim = runner.invoke(
+            app, ["simulate", "throwaway/short", "-n", "6", "--workers", "1", "--json"]
+        )
+        assert sim.exit_code == 0, sim.output
+        report = json.loads(sim.stdout)
+        assert report["n"] == 6 and sum(report["wins"].values()) == 6
+        missing = runner.invoke(app, ["rules", "throwaway"])
+        assert missing.exit_code == 2 and "throwaway has no a rule catalogue" in missing.output
+    finally:
+        unregister("throwaway")

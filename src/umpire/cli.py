@@ -756,16 +756,22 @@ def serve(
 
 @app.command()
 def scenarios() -> None:
-    """List rulesets and their scenarios, each with its one-line briefing."""
+    """List rulesets and their scenarios, each with its one-line briefing (a ruleset that
+    fails to load is named on stderr and the others still listed)."""
+    failed = False
     for ruleset_id in ruleset_ids():
         try:
             ruleset = get_ruleset(ruleset_id)
             infos = [ruleset.scenario_info(s) for s in ruleset.scenario_ids()]
         except UmpireError as exc:
-            raise _fail(str(exc)) from None
+            err.print(f"error: {exc}", markup=False, soft_wrap=True)
+            failed = True
+            continue
         for info in infos:
             briefing = f"  — {info.briefing}" if info.briefing else ""
             console.print(f"{ruleset_id}/{info.id}{briefing}", markup=False)
+    if failed:
+        raise typer.Exit(2)
 
 
 def main() -> None:

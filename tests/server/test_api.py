@@ -117,7 +117,7 @@ def test_stale_and_duplicate_submissions_get_409_and_change_nothing(
         (b'{"index": 0, "action": {"kind": "move", "point": [1]}}', 400, "malformed"),
         (b'{"index": 0, "action": {"kind": "fly", "unit": "nato-chieftain-1"}}', 422, "rule"),
         (b'{"index": 0, "action": {"kind": "activate", "unit": "pact-t64b-1"}}', 422, ""),
-        (b'{"index": 0, "action": {"kind": "activate", "unit": "nobody"}}', 422, "no unit"),
+        (b'{"index": 0, "action": {"kind": "activate", "unit": "nobody"}}', 422, "'nobody'"),
     ],
 )
 def test_bad_requests_get_a_one_line_4xx_and_change_nothing(
@@ -330,3 +330,40 @@ def test_nothing_hidden_leaks_to_the_other_seat(client: TestClient, stub: str):
     for text in seen_by_a:
         for secret in SECRETS:
             assert secret not in text, f"{secret} leaked to side a: {text[:200]}"
+
+
+# -- a ruleset no server code names ---------------------------------------------------------------
+
+
+def test_a_ruleset_registered_at_run_time_is_offered_created_and_played(client: TestClient):
+    register("throwaway", "tests.server.throwaway:Pile")
+    try:
+        listed = {r["id"]: r for r in client.get("/api/rulesets").json()}
+        entry = listed["throwaway"]
+        assert entry["players"] == ["north", "south"] and entry["scenarios"] == ["short", "long"]
+        assert entry["briefings"]["short"]["briefing"] == "a short pile to empty"
+        assert entry["side_colours"] == {"north": "cyan", "south": "magenta"}
+        game = new_game(client, {"north": "here", "south": "ai"}, game="throwaway/short", seed=5)
+        url = seat_url(game, ["north"])
+        view = client.get(url + "/view").json()
+        assert view["board"]["layout"] == "none" and view["board"]["listing"]["pile"] == 7
+        assert view["game"]["sides"] == ["north", "south"]
+        assert [a["text"] for a in view["actions"]] == ["take 1", "take 2"]
+        assert "a pile of 7" in json.dumps(view["log"])
+        while view["outcome"] is None:
+            if view["your_turn"]:
+                played = client.post(
+                    url + "/actions",
+                    json={"index": view["index"], "action": first_action(view)},
+                )
+                assert played.status_code == 200, played.text
+            else:
+                client.get(url + f"/wait?index={view['index']}&timeout=5")
+            view = client.get(url + "/view").json()
+        assert view["outcome"]["winner"] in ("north", "south")
+        assert view["ai_error"] is None
+        frame = client.get(url + "/replay?at=1").json()
+        assert frame["board"]["listing"]["pile"] < 7
+        assert client.get(url + "/sight?unit=x").status_code == 404  # no board, no sight
+    finally:
+        unregister("throwaway")
