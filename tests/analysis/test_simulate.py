@@ -271,7 +271,9 @@ def test_logistic_fit_recovers_a_known_curve() -> None:
 
 
 def test_balance_prices_a_tank_against_another() -> None:
-    result = balance("sevendays", "T-72A", "Chieftain Mk9", games=12, seed=1, workers=2, bootstrap=50)
+    result = balance(
+        "sevendays", "T-72A", "Chieftain Mk9", games=12, seed=1, workers=2, bootstrap=50
+    )
     assert result.unit == "T-72A" and result.against_points > 0
     scores = result.score_by_ratio
     assert scores["3:1"]["score"] > scores["1:3"]["score"]  # numbers help
