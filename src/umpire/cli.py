@@ -665,7 +665,13 @@ def _forces(ruleset_id: str | None) -> tuple[str, Any]:
     """The forces capability of ``ruleset_id``, or of the one ruleset that has one."""
     if ruleset_id is not None:
         return ruleset_id, capability(get_ruleset(ruleset_id), "forces")
-    having = [r for r in ruleset_ids() if get_ruleset(r).capabilities.forces is not None]
+    having = []
+    for candidate in ruleset_ids():
+        try:
+            if get_ruleset(candidate).capabilities.forces is not None:
+                having.append(candidate)
+        except UmpireError:  # a ruleset that fails to load has no forces to offer
+            continue
     if len(having) != 1:
         raise UmpireError(
             f"say which ruleset with --ruleset: {', '.join(having) or 'none has force files'}"
