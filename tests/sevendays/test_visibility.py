@@ -86,3 +86,40 @@ def test_menu_odds_do_not_count_a_hidden_enemy_but_the_roll_does(make_game: Make
     game.apply(Action("activate", unit="nato-c"))
     fire = Action("fire", unit="nato-c", target="pact-t")
     assert "infantry within 12" not in game.describe(fire)
+
+
+def _hidden_truth(game_state, side: str):  # type: ignore[no-untyped-def]
+    return sorted(
+        (u.uid, u.x, u.y) for u in game_state.units.values() if u.hidden and u.side != side
+    )
+
+
+@pytest.mark.parametrize("scenario", ["capture", "breakthrough"])
+def test_resample_keeps_the_players_observation_and_redeals_hidden_truth(scenario: str) -> None:
+    import random
+
+    game = new_game(f"sevendays/{scenario}", seed=4)
+    agents = {s: RandomAgent(7 + i) for i, s in enumerate(("nato", "pact"))}
+    for _ in range(6):  # a few moves in, past the swap
+        side = game.to_act
+        assert side is not None
+        game.apply(agents[side].choose(game.view(side), game.legal_actions()))
+    ruleset = game.ruleset
+    rng = random.Random(1)
+    for player in ("nato", "pact"):
+        seen = game.observation(player)
+        truths, hands = set(), set()
+        for _ in range(6):
+            twin = ruleset.resample(game.state, player, rng)
+            assert ruleset.observation(twin, player) == seen
+            truths.add(tuple(_hidden_truth(twin, player)))
+            if twin.cards is not None:
+                enemy = "pact" if player == "nato" else "nato"
+                hands.add(tuple(sorted(twin.cards["hands"][enemy])))
+        hidden_enemies = _hidden_truth(game.state, player)
+        if len(hidden_enemies) > 1:
+            assert len(truths) > 1, "the hidden units were never dealt differently"
+        if game.state.cards is not None:
+            assert len(hands) > 1, "the enemy's hand was never re-drawn"
+    # the original game is untouched and plays on
+    assert game.legal_actions()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -847,6 +848,44 @@ class SevenDays(RulesetBase[SevenDaysState]):
 
     def state_to_dict(self, state: SevenDaysState) -> dict[str, Any]:
         return state.to_dict()
+
+    def resample(self, state: SevenDaysState, player: str, rng: random.Random) -> SevenDaysState:
+        """A full state consistent with what ``player`` knows (determinisation for search).
+
+        The enemy's hidden units are dealt afresh among the hidden markers ``player`` sees
+        (each marker keeps its place, a different unit may stand under it; transports with
+        passengers and their riders keep theirs, as the riders' places tell them apart), the
+        enemy's hand, its set-aside cards and the deck are re-drawn from the cards ``player``
+        has not seen, and the dice to come are re-seeded. ``player``'s observation of the
+        result is identical to its observation of ``state``."""
+        twin = state.clone()
+        enemy = other(player)
+        carriers = {u.carried_by for u in twin.units.values() if u.carried_by}
+        hidden = [
+            u
+            for u in twin.units.values()
+            if u.hidden and u.side == enemy and u.alive and u.uid not in carriers
+        ]
+        slots = [(u.marker, u.x, u.y, u.facing, u.dug_in) for u in hidden]
+        rng.shuffle(slots)
+        for unit, (marker, x, y, facing, dug_in) in zip(hidden, slots, strict=True):
+            unit.marker, unit.x, unit.y, unit.facing, unit.dug_in = marker, x, y, facing, dug_in
+        if twin.cards is not None:
+            table = twin.cards
+            aside = table.setdefault("set_aside", {})
+            unseen = list(table["deck"]) + list(table["hands"].get(enemy, []))
+            unseen += list(aside.get(enemy, []))
+            rng.shuffle(unseen)
+            sizes = (len(table["hands"].get(enemy, [])), len(aside.get(enemy, [])))
+            table["hands"][enemy] = unseen[: sizes[0]]
+            if enemy in aside:
+                aside[enemy] = unseen[sizes[0] : sizes[0] + sizes[1]]
+            table["deck"] = unseen[sizes[0] + sizes[1] :]
+        twin.rng = RandomStream(rng.randrange(2**62))
+        twin.world_memo = state.world_memo
+        twin.reaction_memo = None
+        twin.touch()
+        return twin
 
     def state_from_dict(self, data: Mapping[str, Any]) -> SevenDaysState:
         return SevenDaysState.from_dict(dict(data))
