@@ -9,7 +9,9 @@ import yaml
 
 from umpire.core.actions import Action
 from umpire.core.game import Game, new_game
-from umpire.rulesets.portable.state import Activation, PortableState
+from umpire.rulesets.portable.enums import Decision, Phase
+from umpire.rulesets.portable.state import PortableState
+from umpire.rulesets.portable.turns import activate, decision
 
 
 def unit(uid: str, type_: str, at: str, **extra: Any) -> dict[str, Any]:
@@ -57,15 +59,19 @@ def act_as(game: Game, uid: str) -> None:
     """Put ``uid`` straight into its activation (skipping the turn's earlier steps)."""
     state = st(game)
     unit = state.units[uid]
-    flow = state.flow
-    flow.stage = "activate"
-    flow.retreats = []
-    flow.order = [unit.side, "red" if unit.side == "blue" else "blue"]
-    flow.side_index = 0
-    flow.activations_left = 6
-    flow.phase, flow.to_act = "act", unit.side
+    state.flow.phase = Phase.FIRST
+    state.flow.active = unit.side
+    state.flow.stack.clear()
+    state.turn_info.order = [unit.side, unit.side.other]
+    state.turn_info.activations_left = 6
     unit.activated = True
-    flow.activation = Activation(uid)
+    activate(state, unit.side, uid)
+
+
+def waiting(game: Game) -> tuple[Decision, str | None]:
+    """The decision the game waits for and the side that makes it."""
+    what, side, _ = decision(st(game))
+    return what, side
 
 
 def kinds(game: Game) -> set[str]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.portable.helpers import act_as, kinds, make, move, sq, st, unit
+from tests.portable.helpers import act_as, kinds, make, move, sq, st, unit, waiting
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
 from umpire.geometry.squaregrid import parse_label
@@ -106,7 +106,7 @@ def test_a_unit_moves_once_and_turning_in_place_is_its_move(tmp_path: Path) -> N
     game = make(tmp_path, [unit("i", "infantry", "E2")], [unit("r", "infantry", "E10")])
     act_as(game, "blue-i")
     game.apply(move("blue-i", "E3"))
-    assert st(game).flow.phase == "face"
+    assert waiting(game)[0] == "face"
     assert {a.option for a in game.legal_actions()} == {"N", "E", "S", "W"}
     game.apply(Action("face", unit="blue-i", option="W"))
     assert "move" not in kinds(game) and "turn" not in kinds(game)

@@ -284,7 +284,7 @@ def test_artillery_odds_match_the_game(tmp_path: Path, case: Case) -> None:
         state = base.clone()
         state.rng = RandomStream(_seed(case, trial))
         gun, target = state.units["blue-f"], state.units["red-t"]
-        state.flow.declared = [declare(gun, target.pos, target.uid, "bombard")]
+        state.turn_info.declared = [declare(gun, target.pos, target.uid, "bombard")]
         events = resolve_artillery(world, state)
         [landing] = [e for e in events if e.get("rule") == "portable.artillery.landing"]
         landed = landing["landed"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.portable.helpers import act_as, fix_dice, make, move, st, unit
+from tests.portable.helpers import act_as, fix_dice, make, move, st, unit, waiting
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
 from umpire.geometry.squaregrid import parse_label
@@ -61,7 +61,7 @@ def test_retreat_or_lose_is_the_owners_choice(tmp_path: Path) -> None:
     fix_dice(game, [6, 5])  # a hit; the average unit rolls 5: retreat or lose
     game.apply(Action("fire", unit="blue-i", target="red-r"))
     s = st(game)
-    assert s.flow.phase == "retreat" and s.flow.to_act == "red"
+    assert waiting(game) == ("retreat", "red")
     options = {a.point for a in game.legal_actions() if a.kind == "retreat"}
     # E5 only: D4/F4 are next to blue? no - D4 is free; F4 next to nothing; E3 next to E2
     assert (4.0, 4.0) in options and (4.0, 2.0) not in options and (3.0, 4.0) not in options
@@ -116,7 +116,7 @@ def test_winner_advances_and_may_fight_again(tmp_path: Path) -> None:
     s = st(game)
     s.units["red-r"].sp = 1
     game.apply(Action("assault", unit="blue-i", target="red-r"))
-    assert not s.units["red-r"].alive and s.flow.phase == "advance"
+    assert not s.units["red-r"].alive and waiting(game)[0] == "advance"
     game.apply(Action("advance", unit="blue-i"))
     assert s.units["blue-i"].pos == parse_label("E5")
 
@@ -207,7 +207,7 @@ def test_artillery_is_simultaneous_and_hits_everyone_there(tmp_path: Path) -> No
         [unit("g", "artillery", "E9", artillery="field"), unit("r", "infantry", "E5")],
     )
     s = st(game)
-    assert s.flow.phase == "artillery"
+    assert waiting(game)[0] == "artillery"
     game.apply(Action("bombard", unit="blue-g", target="red-r"))
     assert not any(a.unit == "blue-g" for a in game.legal_actions())  # once a turn
     fix_dice(
@@ -238,7 +238,7 @@ def test_activation_dice_and_initiative(tmp_path: Path) -> None:
         in ("portable.initiative.roll", "portable.initiative.tie", "portable.activation.count")
     ]
     assert rolls and rolls[-1]["rule"] == "portable.activation.count"
-    first = s.flow.to_act
+    first = waiting(game)[1]
     act = next(a for a in game.legal_actions() if a.kind == "activate")
     game.apply(act)
     game.apply(Action("end", unit=act.unit))
@@ -264,12 +264,12 @@ def test_exhaustion_point_and_end(tmp_path: Path) -> None:
 
     s.units["red-r"].sp = 1
     end_of_turn(w, s)
-    assert s.flow.outcome is not None and s.flow.outcome["how"] == "both sides exhausted"
-    s.flow.outcome = None
+    assert s.turn_info.outcome is not None and s.turn_info.outcome["how"] == "both sides exhausted"
+    s.turn_info.outcome = None
     s.units["red-r"].sp = 4
     s.flow.turn = 5
     end_of_turn(w, s)
-    assert s.flow.outcome["how"] == "turn limit" and s.flow.outcome["winner"] == "red"
+    assert s.turn_info.outcome["how"] == "turn limit" and s.turn_info.outcome["winner"] == "red"
 
 
 def test_terrain_movement(tmp_path: Path) -> None:

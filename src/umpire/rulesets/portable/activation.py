@@ -30,7 +30,7 @@ def roll_initiative(world: World, state: PortableState) -> list[Event]:
     events: list[Event] = []
     first = world.spec.first_initiative
     if first != "roll" and state.flow.turn == 1:
-        state.flow.order = [Side(first), other(first)]
+        state.turn_info.order = [Side(first), other(first)]
         return [
             note(
                 "initiative",
@@ -57,7 +57,7 @@ def roll_initiative(world: World, state: PortableState) -> list[Event]:
                 False,
             )
         )
-    state.flow.order = [winner, other(winner)]
+    state.turn_info.order = [winner, other(winner)]
     events.append(
         roll(
             "portable.initiative.roll",
@@ -107,7 +107,9 @@ def roll_activation(world: World, state: PortableState, side: str) -> list[Event
         )
 
     events: list[Event] = []
-    state.flow.activations_left = activation_roll(n, words, side=side).sample(state.rng, events)
+    state.turn_info.activations_left = activation_roll(n, words, side=side).sample(
+        state.rng, events
+    )
     return events
 
 

@@ -240,7 +240,7 @@ def resolve_artillery(world: World, state: PortableState) -> list[Event]:
 
     events: list[Event] = []
     landed: list[tuple[Unit, Square, str]] = []
-    for decl in state.flow.declared:
+    for decl in state.turn_info.declared:
         gun = state.units[decl["gun"]]
         square = (decl["square"][0], decl["square"][1])
         if decl["how"] == "flak":
@@ -306,7 +306,7 @@ def resolve_artillery(world: World, state: PortableState) -> list[Event]:
             events += resolve_hit(
                 world, state, victim, "portable.artillery.landing", can_destroy_tanks(art)
             )
-    state.flow.declared = []
+    state.turn_info.declared = []
     return events
 
 

@@ -107,7 +107,7 @@ def _hit_one(
     die = quality_die(unit.quality, world.house, words, unit=unit.uid, cause=cause)
     if _result(die.sample(state.rng, events)) is HitResult.LOSE_SP:
         return events + lose_sp(world, state, unit, "portable.hit.quality", "hit")
-    state.flow.retreats.append({"unit": unit.uid, "rule": "portable.hit.retreat_or_lose"})
+    state.queue_retreat(unit)
     events.append(
         note(
             "must_retreat",

@@ -116,14 +116,14 @@ def draw(state: Any, viewer: str | None = None) -> str:
 def status_line(state: Any) -> str:
     """The status capability: turn, phase, activations left, the active unit, exhaustion."""
     assert isinstance(state, PortableState)
+    from umpire.rulesets.portable.turns import activation, decision
+
     world = world_of(state)
-    flow = state.flow
     tired = [s for s in SIDES if exhausted(world, state, s)]
     extra = f", exhausted: {', '.join(tired)}" if tired else ""
-    active = ""
-    if flow.activation is not None:
-        active = f", active: {state.units[flow.activation.unit].name}"
+    act = activation(state)
+    active = f", active: {state.units[act.data['unit']].name}" if act is not None else ""
     return (
-        f"turn {flow.turn}/{world.spec.turns}, {flow.phase}, "
-        f"activations left {flow.activations_left}{active}{extra}"
+        f"turn {state.flow.turn}/{world.spec.turns}, {decision(state)[0]}, "
+        f"activations left {state.turn_info.activations_left}{active}{extra}"
     )

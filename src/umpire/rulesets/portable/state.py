@@ -1,17 +1,22 @@
-"""Portable Wargame state: flow metadata (turn, stage, whose decision) apart from the game data
-(units, minefields, wire, gas clouds). Everything round-trips through JSON."""
+"""Portable Wargame state: the flow's position (turn, phase, pending decisions: the core
+:class:`~umpire.core.flow.FlowState`) and what the turn keeps (order, activations, declared
+fire) apart from the game data (units, minefields, wire, gas clouds). Everything round-trips
+through JSON."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from umpire.core.events import Event
+from umpire.core.flow import FlowState, Pending
 from umpire.core.rng import RandomStream
 from umpire.geometry.squaregrid import Square
-from umpire.rulesets.portable.enums import SIDES, Side, Status
+from umpire.rulesets.portable.enums import SIDES, Side, Stage, Status
 
-__all__ = ["SIDES", "Activation", "Flow", "PortableState", "Side", "Status", "Unit", "other"]
+RETREAT_KINDS = ("retreat", "stand")
+
+__all__ = ["SIDES", "PortableState", "Side", "Status", "TurnInfo", "Unit", "other"]
 
 
 def other(side: str) -> Side:
@@ -61,31 +66,35 @@ class Unit:
 
 
 @dataclass(slots=True)
-class Activation:
-    """The unit now activated and what it has done in this activation."""
+class TurnInfo:
+    """What the turn's phases keep beside the flow's position: the order of play this turn,
+    activations left to the side activating, the guns' declarations, the sides done declaring
+    and, once the battle is over, its result."""
 
-    unit: str
-    must_face: bool = False
-    assault_square: list[int] | None = None  # square of the enemy just fought
-    advance_to: list[int] | None = None  # square the winner may advance into
-
-
-@dataclass(slots=True)
-class Flow:
-    """Flow metadata (boardgame.io's ``ctx``)."""
-
-    turn: int = 1
-    stage: str = "artillery"  # artillery | initiative | roll | activate | end_turn
-    phase: str = "artillery"  # the decision now: artillery|activate|act|face|advance|retreat|over
-    to_act: str | None = "blue"
-    order: list[str] = field(default_factory=lambda: list(SIDES))
-    side_index: int = 0
+    order: list[Side] = field(default_factory=lambda: list(SIDES))
     activations_left: int = 0
     declared: list[dict[str, Any]] = field(default_factory=list)
-    held: list[str] = field(default_factory=list)  # sides done declaring artillery this turn
-    activation: Activation | None = None
-    retreats: list[dict[str, Any]] = field(default_factory=list)
+    held: list[Side] = field(default_factory=list)  # sides done declaring artillery this turn
     outcome: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "order": [str(s) for s in self.order],
+            "activations_left": self.activations_left,
+            "declared": [dict(d) for d in self.declared],
+            "held": [str(s) for s in self.held],
+            "outcome": self.outcome,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TurnInfo:
+        return cls(
+            order=[Side(s) for s in data.get("order", SIDES)],
+            activations_left=int(data.get("activations_left", 0)),
+            declared=[dict(d) for d in data.get("declared", [])],
+            held=[Side(s) for s in data.get("held", [])],
+            outcome=data.get("outcome"),
+        )
 
 
 @dataclass
@@ -95,8 +104,9 @@ class PortableState:
     scenario: str
     seed: int
     rng: RandomStream
-    flow: Flow
+    flow: FlowState
     units: dict[str, Unit]
+    turn_info: TurnInfo = field(default_factory=TurnInfo)
     minefields: list[list[int]] = field(default_factory=list)
     wire: list[list[int]] = field(default_factory=list)
     clouds: list[dict[str, Any]] = field(default_factory=list)
@@ -133,6 +143,24 @@ class PortableState:
     def cloud_at(self, square: Square) -> bool:
         return any(c["x"] == square[0] and c["y"] == square[1] for c in self.clouds)
 
+    def queue_retreat(self, unit: Unit) -> None:
+        """portable.hit.retreat_or_lose: the owner of ``unit`` must choose to retreat or stand.
+
+        The choice is a pending decision; several of them (one artillery phase hits many
+        units) are answered in the order the hits were resolved, before whatever was pending
+        underneath (the activated unit's next act)."""
+        stack = self.flow.stack
+        at = len(stack)
+        while at > 0 and stack[at - 1].stage == Stage.RETREAT:
+            at -= 1
+        decision = Pending(
+            side=str(unit.side),
+            kinds=RETREAT_KINDS,
+            stage=Stage.RETREAT,
+            data={"unit": unit.uid, "rule": "portable.hit.retreat_or_lose"},
+        )
+        stack.insert(at, decision)
+
     def fired_house(self, rule: str) -> None:
         self.house_fired[rule] = self.house_fired.get(rule, 0) + 1
 
@@ -142,7 +170,8 @@ class PortableState:
             "scenario": self.scenario,
             "seed": self.seed,
             "rng": self.rng.to_dict(),
-            "flow": asdict(self.flow),
+            "flow": self.flow.to_dict(),
+            "turn_info": self.turn_info.to_dict(),
             "units": [asdict(u) for u in self.units.values()],
             "minefields": [list(m) for m in self.minefields],
             "wire": [list(w) for w in self.wire],
@@ -156,11 +185,6 @@ class PortableState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PortableState:
-        raw_flow = dict(data["flow"])
-        activation = raw_flow.pop("activation", None)
-        names = {f.name for f in fields(Flow)}
-        flow = Flow(**{k: v for k, v in raw_flow.items() if k in names})
-        flow.activation = Activation(**activation) if activation else None
         units = {
             u["uid"]: Unit(**{**u, "side": Side(u["side"]), "status": Status(u["status"])})
             for u in data["units"]
@@ -169,8 +193,9 @@ class PortableState:
             scenario=data["scenario"],
             seed=int(data["seed"]),
             rng=RandomStream.from_dict(data["rng"]),
-            flow=flow,
+            flow=FlowState.from_dict(data["flow"]),
             units=units,
+            turn_info=TurnInfo.from_dict(data.get("turn_info", {})),
             minefields=[list(m) for m in data.get("minefields", [])],
             wire=[list(w) for w in data.get("wire", [])],
             clouds=[dict(c) for c in data.get("clouds", [])],

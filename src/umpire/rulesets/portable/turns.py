@@ -1,10 +1,23 @@
-"""The turn sequence: artillery fire phase, initiative, each side's activations, exhaustion
-check. ``proceed`` runs every automatic step until a player has a decision to make."""
+"""The turn sequence (portable.turn.sequence), declared as a :class:`~umpire.core.flow.Flow`:
+the artillery fire phase (both sides declare, then every shell lands together), initiative,
+then each side's activations, and at the end of the turn engineering work and the exhaustion
+check.
+
+Interrupts are pending decisions on the flow's stack: the activated unit's acts (then its
+facing after a move, its advance after a close combat it won) and, above them, every hit
+unit's choice to retreat or stand. :func:`settle` answers the ones that leave no choice (a
+unit that cannot retreat stands; a unit with one way to face the enemy turns to it) and runs
+the automatic phases until a side has a decision to make.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from umpire.core.actions import Action
 from umpire.core.events import Event, note
+from umpire.core.flow import Flow, Pending, Phase
 from umpire.geometry.squaregrid import adjacent, label
 from umpire.rulesets.portable import air, gas
 from umpire.rulesets.portable.activation import (
@@ -19,18 +32,118 @@ from umpire.rulesets.portable.artillery import (
     resolve_artillery,
 )
 from umpire.rulesets.portable.close_combat import may_advance
-from umpire.rulesets.portable.engineers import progress
+from umpire.rulesets.portable.engineers import TASK_RULES, progress
+from umpire.rulesets.portable.enums import SIDES, Decision, Side, Stage
+from umpire.rulesets.portable.enums import Phase as TurnPhase
 from umpire.rulesets.portable.hits import retreat_squares, stand
 from umpire.rulesets.portable.movement import facing_options
-from umpire.rulesets.portable.state import SIDES, PortableState
+from umpire.rulesets.portable.state import PortableState
 from umpire.rulesets.portable.victory import check_annihilation, end_of_turn
-from umpire.rulesets.portable.world import World
+from umpire.rulesets.portable.world import world_of
+
+ARTILLERY_KINDS = ("bombard", "gas", "flak", "hold")
+ACTIVATION_KINDS = ("activate", "done")
+# in the order a menu lists them (an aircraft's bombs before its move, as before)
+ACT_KINDS = ("fire", "assault", "bomb", "move", "turn", "load", "unload", *TASK_RULES, "end")
+FACE_KINDS = ("face",)
+ADVANCE_KINDS = ("advance", "stay")
 
 
-def start_turn(world: World, state: PortableState) -> list[Event]:
+# -- the artillery fire phase -------------------------------------------------------------------
+def gun_choices(state: PortableState, side: str, how: str) -> list[Action]:
+    """What ``side``'s guns may still declare of kind ``how`` (bombard, gas or flak)."""
+    world = world_of(state)
+    if how == "gas" and not world.switches.get("gas", False):
+        return []
+    out: list[Action] = []
+    for gun in sorted(state.units.values(), key=lambda u: u.uid):
+        if gun.side != side or not gun.alive or gun.air:
+            continue
+        if how == "flak":
+            out += [
+                Action("flak", unit=gun.uid, target=p.uid) for p in flak_options(world, state, gun)
+            ]
+        elif how == "bombard" or gun.gas_shells > 0:
+            out += [
+                Action(how, unit=gun.uid, target=p.target)
+                for p in bombard_options(world, state, gun)
+            ]
+    return out
+
+
+def artillery_choices(state: PortableState, side: str) -> list[Action]:
+    """Every declaration ``side``'s guns may still make, gun by gun (holding fire aside)."""
+    found = [a for how in ("bombard", "gas", "flak") for a in gun_choices(state, side, how)]
+    return sorted(found, key=lambda a: a.unit or "")
+
+
+def _artillery_to_act(state: PortableState) -> str | None:
+    held = state.turn_info.held
+    return next(
+        (s for s in SIDES if s not in held and artillery_choices(state, s)),
+        None,
+    )
+
+
+def _bombardment(state: PortableState) -> list[Event]:
+    """portable.artillery.simultaneous: every declared shell lands, then every hit is taken."""
+    if not state.turn_info.declared:
+        return []
+    return resolve_artillery(world_of(state), state)
+
+
+# -- initiative and activations ----------------------------------------------------------------
+def _initiative(state: PortableState) -> list[Event]:
+    return roll_initiative(world_of(state), state)
+
+
+def _mover(index: int) -> Callable[[PortableState], Side]:
+    def mover(state: PortableState) -> Side:
+        return state.turn_info.order[index]
+
+    return mover
+
+
+def _begin_activations(index: int) -> Callable[[PortableState], list[Event]]:
+    def begin(state: PortableState) -> list[Event]:
+        side = state.turn_info.order[index]
+        state.flow.active = str(side)
+        return roll_activation(world_of(state), state, side)
+
+    return begin
+
+
+def _end_activations(index: int) -> Callable[[PortableState], list[Event]]:
+    def end(state: PortableState) -> list[Event]:
+        side = state.turn_info.order[index]
+        state.flow.active = None
+        return crash_unactivated(world_of(state), state, side)
+
+    return end
+
+
+def _activating(index: int) -> Callable[[PortableState], str | None]:
+    """portable.activation.count: the side activates while it has activations left and a unit
+    that may still be activated."""
+
+    def to_act(state: PortableState) -> str | None:
+        side = state.turn_info.order[index]
+        if state.turn_info.activations_left > 0 and any(
+            can_activate(world_of(state), state, u) for u in state.units.values() if u.side == side
+        ):
+            return str(side)
+        return None
+
+    return to_act
+
+
+# -- the turn's ends ---------------------------------------------------------------------------
+def start_turn(state: PortableState) -> list[Event]:
     """portable.turn.sequence: a new turn; per-turn marks are cleared."""
-    flow = state.flow
-    events: list[Event] = [note("turn", f"--- Turn {flow.turn} ---", "portable.turn.sequence")]
+    world = world_of(state)
+    events: list[Event] = [
+        note("turn", f"--- Turn {state.flow.turn} ---", "portable.turn.sequence")
+    ]
     for u in state.units.values():
         u.moved = u.fired = u.fought = u.activated = u.busy = False
         u.target_before, u.target_now = u.target_now, None
@@ -38,121 +151,182 @@ def start_turn(world: World, state: PortableState) -> list[Event]:
         events += air.start_of_turn(world, state)
     if state.clouds:
         events += gas.age_and_drift(world, state)
-    flow.stage = "artillery"
-    flow.held = []
-    flow.declared = []
-    flow.activation = None
+    state.turn_info.held = []
+    state.turn_info.declared = []
     return events
 
 
-def artillery_choices(world: World, state: PortableState, side: str) -> list[Action]:
-    """What ``side``'s guns may still declare this artillery phase (holding fire aside)."""
-    out: list[Action] = []
-    gas_ok = world.switches.get("gas", False)
-    for gun in sorted(state.units.values(), key=lambda u: u.uid):
-        if gun.side != side or not gun.alive or gun.air:
-            continue
-        plans = bombard_options(world, state, gun)
-        out += [Action("bombard", unit=gun.uid, target=p.target) for p in plans]
-        if gas_ok and gun.gas_shells > 0:
-            out += [Action("gas", unit=gun.uid, target=p.target) for p in plans]
-        out += [Action("flak", unit=gun.uid, target=p.uid) for p in flak_options(world, state, gun)]
-    return out
+def end_turn(state: PortableState) -> list[Event]:
+    """Engineering work goes on; portable.exhaustion.end and portable.victory.turn_limit."""
+    world = world_of(state)
+    return progress(world, state) + end_of_turn(world, state)
 
 
-def proceed(world: World, state: PortableState) -> list[Event]:
+def _checked(
+    hook: Callable[[PortableState], list[Event]],
+) -> Callable[[PortableState], list[Event]]:
+    """``hook`` followed by portable.victory.annihilation (checked after every step)."""
+
+    def run(state: PortableState) -> list[Event]:
+        return hook(state) + check_annihilation(world_of(state), state)
+
+    return run
+
+
+def _over(state: PortableState) -> bool:
+    return state.turn_info.outcome is not None
+
+
+FLOW: Flow[PortableState] = Flow(
+    [
+        Phase(TurnPhase.ARTILLERY, ARTILLERY_KINDS, to_act=_artillery_to_act),
+        Phase(TurnPhase.BOMBARDMENT, on_begin=_checked(_bombardment)),
+        Phase(TurnPhase.INITIATIVE, on_begin=_checked(_initiative)),
+        Phase(
+            TurnPhase.FIRST,
+            ACTIVATION_KINDS,
+            to_act=_activating(0),
+            on_begin=_checked(_begin_activations(0)),
+            on_end=_checked(_end_activations(0)),
+        ),
+        Phase(
+            TurnPhase.SECOND,
+            ACTIVATION_KINDS,
+            to_act=_activating(1),
+            on_begin=_checked(_begin_activations(1)),
+            on_end=_checked(_end_activations(1)),
+        ),
+    ],
+    lambda state: state.flow,
+    on_turn_begin=_checked(start_turn),
+    on_turn_end=_checked(end_turn),
+    game_over=_over,
+)
+
+
+# -- the activated unit -------------------------------------------------------------------------
+def activate(state: PortableState, side: str, uid: str) -> None:
+    """Push the activated unit's decisions (it acts until it ends its activation)."""
+    FLOW.push(
+        state,
+        Pending(
+            side=side,
+            kinds=ACT_KINDS,
+            stage=Stage.ACT,
+            data={"unit": uid, "must_face": False, "assault_square": None, "advance_to": None},
+        ),
+    )
+
+
+def activation(state: PortableState) -> Pending | None:
+    """The activated unit's pending decision, if a unit is activated."""
+    for decision in reversed(state.flow.stack):
+        if isinstance(decision, Pending) and decision.stage != Stage.RETREAT:
+            return decision
+    return None
+
+
+def end_activation(state: PortableState) -> None:
+    found = activation(state)
+    if found is not None:
+        state.flow.stack.remove(found)
+
+
+def _set_stage(decision: Pending, stage: Stage, kinds: tuple[str, ...]) -> None:
+    decision.stage = stage
+    decision.kinds = kinds
+
+
+def settle(state: PortableState) -> list[Event]:
     """Run the automatic steps of the turn until someone must decide (or the battle is over)."""
+    world = world_of(state)
     flow = state.flow
     events: list[Event] = []
     while True:
-        if flow.outcome is None:
-            events += check_annihilation(world, state)
-        if flow.outcome is not None:
-            flow.phase, flow.to_act, flow.activation, flow.retreats = "over", None, None, []
+        events += check_annihilation(world, state)
+        events += FLOW.advance(state)
+        if flow.over or not flow.stack:
             return events
-        if flow.retreats:
-            unit = state.units[flow.retreats[0]["unit"]]
+        top = flow.stack[-1]
+        assert isinstance(top, Pending)
+        unit = state.units[top.data["unit"]]
+        if top.stage == Stage.RETREAT:
             if not unit.alive:
-                flow.retreats.pop(0)
-                continue
-            if not retreat_squares(world, state, unit):
-                flow.retreats.pop(0)
+                flow.stack.pop()
+            elif not retreat_squares(world, state, unit):
+                flow.stack.pop()
                 events += stand(world, state, unit, unable=True)
-                continue
-            flow.phase, flow.to_act = "retreat", unit.side
+            else:
+                return events
+            continue
+        data = top.data
+        if not unit.alive:
+            flow.stack.pop()
+            continue
+        if data["assault_square"] is not None:
+            square = (data["assault_square"][0], data["assault_square"][1])
+            data["assault_square"] = None
+            empty = not any(u.alive and not u.air and u.pos == square for u in state.units.values())
+            if empty and adjacent(unit.pos, square) and may_advance(world, state, unit):
+                data["advance_to"] = [square[0], square[1]]
+            continue
+        if data["advance_to"] is not None:
+            _set_stage(top, Stage.ADVANCE, ADVANCE_KINDS)
             return events
-        stage = flow.stage
-        if stage == "artillery":
-            waiting = [s for s in SIDES if s not in flow.held]
-            side = next((s for s in waiting if artillery_choices(world, state, s)), None)
-            if side is not None:
-                flow.phase, flow.to_act = "artillery", side
-                return events
-            if flow.declared:
-                events += resolve_artillery(world, state)
-            flow.stage = "initiative"
-        elif stage == "initiative":
-            events += roll_initiative(world, state)
-            flow.side_index = 0
-            flow.stage = "roll"
-        elif stage == "roll":
-            events += roll_activation(world, state, flow.order[flow.side_index])
-            flow.stage = "activate"
-        elif stage == "activate":
-            mover = flow.order[flow.side_index]
-            act = flow.activation
-            if act is not None:
-                unit = state.units[act.unit]
-                if not unit.alive:
-                    flow.activation = None
-                    continue
-                if act.assault_square is not None:
-                    square = (act.assault_square[0], act.assault_square[1])
-                    act.assault_square = None
-                    empty = not any(
-                        u.alive and not u.air and u.pos == square for u in state.units.values()
+        if data["must_face"]:
+            options = facing_options(world, state, unit)
+            if len(options) == 1:
+                data["must_face"] = False
+                if unit.facing != options[0]:
+                    unit.facing = options[0]
+                    events.append(
+                        note(
+                            "face",
+                            f"{unit.name} turns to face the enemy ({options[0]})",
+                            "portable.move.face_enemy",
+                            unit=unit.uid,
+                        )
                     )
-                    if empty and adjacent(unit.pos, square) and may_advance(world, state, unit):
-                        act.advance_to = [square[0], square[1]]
-                    continue
-                if act.advance_to is not None:
-                    flow.phase, flow.to_act = "advance", mover
-                    return events
-                if act.must_face:
-                    options = facing_options(world, state, unit)
-                    if len(options) == 1:
-                        act.must_face = False
-                        if unit.facing != options[0]:
-                            unit.facing = options[0]
-                            events.append(
-                                note(
-                                    "face",
-                                    f"{unit.name} turns to face the enemy ({options[0]})",
-                                    "portable.move.face_enemy",
-                                    unit=unit.uid,
-                                )
-                            )
-                        continue
-                    flow.phase, flow.to_act = "face", mover
-                    return events
-                flow.phase, flow.to_act = "act", mover
-                return events
-            if flow.activations_left > 0 and any(
-                can_activate(world, state, u) for u in state.units.values() if u.side == mover
-            ):
-                flow.phase, flow.to_act = "activate", mover
-                return events
-            events += crash_unactivated(world, state, mover)
-            flow.side_index += 1
-            flow.stage = "roll" if flow.side_index < len(SIDES) else "end_turn"
-        elif stage == "end_turn":
-            events += progress(world, state)
-            events += end_of_turn(world, state)
-            if flow.outcome is None:
-                flow.turn += 1
-                events += start_turn(world, state)
-        else:  # pragma: no cover - a corrupt state
-            raise ValueError(f"unknown stage {stage!r}")
+                continue
+            _set_stage(top, Stage.FACE, FACE_KINDS)
+            return events
+        _set_stage(top, Stage.ACT, ACT_KINDS)
+        return events
+
+
+def begin(state: PortableState) -> list[Event]:
+    """Turn 1 begins (at set-up)."""
+    return FLOW.start(state) + settle(state)
+
+
+# -- what players read ---------------------------------------------------------------------------
+def decision(state: PortableState) -> tuple[Decision, str | None, str | None]:
+    """The decision the game waits for, who makes it and the unit it is about."""
+    if state.flow.over:
+        return Decision.OVER, None, None
+    side, _ = FLOW.decision(state)
+    top = FLOW.top(state)
+    if isinstance(top, Pending):
+        return Decision(str(top.stage)), top.side, top.data.get("unit")
+    if state.flow.phase == TurnPhase.ARTILLERY:
+        return Decision.ARTILLERY, side, None
+    return Decision.ACTIVATE, side, None
+
+
+def flow_summary(state: PortableState) -> dict[str, Any]:
+    """The flow as menus and the web table read it: the core position plus the decision, the
+    side to act, the activated unit and the activations left."""
+    kind, side, unit = decision(state)
+    act = activation(state)
+    return {
+        **state.flow.to_dict(),
+        "decision": str(kind),
+        "to_act": side,
+        "unit": unit,
+        "activation": {"unit": act.data["unit"]} if act is not None else None,
+        "activations_left": state.turn_info.activations_left,
+        "order": [str(s) for s in state.turn_info.order],
+    }
 
 
 def where(square: list[int]) -> str:

@@ -44,11 +44,14 @@ def decide(world: World, state: PortableState, how: str) -> dict[str, Any]:
 
 def check_annihilation(world: World, state: PortableState) -> list[Event]:
     """portable.victory.annihilation: a side with no ground units left has lost."""
-    if state.flow.outcome is not None:
+    if state.turn_info.outcome is not None:
         return []
     for side in SIDES:
         if not state.ground(side):
-            state.flow.outcome = {**decide(world, state, "annihilation"), "winner": other(side)}
+            state.turn_info.outcome = {
+                **decide(world, state, "annihilation"),
+                "winner": other(side),
+            }
             return [
                 note(
                     "game_over",
@@ -79,8 +82,8 @@ def end_of_turn(world: World, state: PortableState) -> list[Event]:
         how, rule = "turn limit", "portable.victory.turn_limit"
     if how is None:
         return events
-    state.flow.outcome = decide(world, state, how)
-    winner = state.flow.outcome["winner"]
+    state.turn_info.outcome = decide(world, state, how)
+    winner = state.turn_info.outcome["winner"]
     headline = "a draw" if winner == "draw" else f"{winner.upper()} wins"
     events.append(note("game_over", f"The battle ends ({how}): {headline}", rule))
     events.append(
