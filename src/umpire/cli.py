@@ -27,6 +27,7 @@ from umpire.core.ruleset import (
     Option,
     Ruleset,
     capability,
+    default_game,
     get_ruleset,
     ruleset_ids,
     split_game_id,
@@ -42,8 +43,6 @@ app = typer.Typer(
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
-# the game played when none is named (the README's first example); UMPIRE_GAME overrides it
-DEFAULT_GAME = os.environ.get("UMPIRE_GAME", "sevendays/meeting-engagement")
 COLUMN_TITLES = {"points": "points lost", "bp": "BP lost", "total_bp": "total BP"}
 PLAYER_KINDS = ("ai", "scripted", "random", "human")
 EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
@@ -403,7 +402,7 @@ def battle(
     roll."""
     try:
         args = list(ctx.args)
-        game_id = _pick(args, _is_game) or DEFAULT_GAME
+        game_id = _pick(args, _is_game) or default_game()
         ruleset_id, scenario = split_game_id(game_id)
         ruleset = get_ruleset(ruleset_id)
         if help_options:
@@ -566,7 +565,7 @@ def simulate(
 
     try:
         args = list(ctx.args)
-        game_id = _pick(args, _is_game) or DEFAULT_GAME
+        game_id = _pick(args, _is_game) or default_game()
         ruleset_id, scenario = split_game_id(game_id)
         ruleset = get_ruleset(ruleset_id)
         if help_options:

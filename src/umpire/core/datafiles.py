@@ -3,6 +3,8 @@ with one-line errors that name the file and the field."""
 
 from __future__ import annotations
 
+import json
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,16 +26,73 @@ def format_validation_error(path: Path | str, error: ValidationError) -> str:
     return f"{path}: field {where}: {first['msg']}{more}"
 
 
-def load_yaml(path: Path) -> Any:
-    """Read a YAML file; a missing file or bad syntax becomes a one-line DataFileError."""
+MAX_FILE_BYTES = 32 * 1024 * 1024  # no data file a user hands us is anywhere near this
+
+
+def read_text(path: Path | str, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """A user's text file as UTF-8; anything wrong (missing, a folder, unreadable, a name the
+    system refuses, too big, not UTF-8) is a one-line DataFileError naming the file."""
+    source = Path(path)
     try:
-        return yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_LOADER)
+        with source.open("rb") as handle:
+            raw = handle.read(max_bytes + 1)
     except FileNotFoundError as exc:
-        raise DataFileError(f"{path}: file not found") from exc
+        raise DataFileError(f"{source}: file not found") from exc
+    except IsADirectoryError as exc:
+        raise DataFileError(f"{source}: is a folder, not a file") from exc
+    except (OSError, ValueError) as exc:  # permission, name too long, embedded NUL...
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise DataFileError(f"{str(source)[:200]}: cannot be read ({reason})") from exc
+    if len(raw) > max_bytes:
+        raise DataFileError(f"{source}: larger than {max_bytes // (1024 * 1024)} MB")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataFileError(f"{source}: not UTF-8 text (byte {exc.start} cannot be read)") from exc
+
+
+def parse_yaml(text: str, source: Path | str) -> Any:
+    """YAML text to data; bad syntax or absurd nesting is a one-line DataFileError."""
+    try:
+        return yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" line {mark.line + 1}" if mark is not None else ""
-        raise DataFileError(f"{path}:{line} is not valid YAML") from exc
+        raise DataFileError(f"{source}:{line} is not valid YAML") from exc
+    except RecursionError as exc:
+        raise DataFileError(f"{source}: nested too deeply") from exc
+    except ValueError as exc:  # e.g. an integer beyond Python's digit limit
+        raise DataFileError(f"{source}: {exc}") from exc
+
+
+def parse_json(text: str, source: Path | str) -> Any:
+    """JSON text to data; bad syntax, absurd nesting or a huge number is a one-line
+    DataFileError naming the line."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataFileError(f"{source}: line {exc.lineno}: not valid JSON ({exc.msg})") from exc
+    except RecursionError as exc:
+        raise DataFileError(f"{source}: nested too deeply") from exc
+    except ValueError as exc:  # integers beyond 4,300 digits
+        raise DataFileError(f"{source}: {exc}") from exc
+
+
+def parse_toml(text: str, source: Path | str) -> dict[str, Any]:
+    """TOML text to data, with the same one-line errors."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"{source}: not valid TOML ({exc})") from exc
+    except RecursionError as exc:
+        raise DataFileError(f"{source}: nested too deeply") from exc
+    except ValueError as exc:
+        raise DataFileError(f"{source}: {exc}") from exc
+
+
+def load_yaml(path: Path) -> Any:
+    """Read a YAML file; a missing file or bad syntax becomes a one-line DataFileError."""
+    return parse_yaml(read_text(path), path)
 
 
 def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:

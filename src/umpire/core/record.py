@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from umpire.core.actions import Action
+from umpire.core.datafiles import parse_json, read_text
 from umpire.core.errors import DataFileError
 
 RECORD_FORMAT = "umpire-record/1"
+MAX_SEED = 2**63 - 1  # seeds are stored as SQLite integers
+MAX_NAME = 200
 
 
 @dataclass
@@ -46,34 +49,54 @@ class Record:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "record") -> Record:
+        """A record from its JSON form; every field of the wrong type or out of range is a
+        one-line DataFileError naming the field."""
         if not isinstance(data, dict):
             raise DataFileError(f"{source}: a game record must be a JSON object")
         if data.get("format") != RECORD_FORMAT:
+            found = str(data.get("format"))[:40]
             raise DataFileError(
-                f"{source}: field format: expected {RECORD_FORMAT!r}, got {data.get('format')!r}"
+                f"{source}: field format: expected {RECORD_FORMAT!r}, got {found!r}"
             )
         for key in ("ruleset", "version", "scenario", "seed", "actions"):
             if key not in data:
                 raise DataFileError(f"{source}: field {key}: missing")
+        for key in ("ruleset", "version", "scenario"):
+            value = data[key]
+            if not isinstance(value, str) or not value or len(value) > MAX_NAME:
+                raise DataFileError(f"{source}: field {key}: must be a non-empty string")
+        seed = data["seed"]
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise DataFileError(f"{source}: field seed: must be an integer 0..2**63-1")
+        raw_actions = data["actions"]
+        if not isinstance(raw_actions, list):
+            raise DataFileError(f"{source}: field actions: must be a list of actions")
         actions = []
-        for index, raw in enumerate(data["actions"]):
+        for index, raw in enumerate(raw_actions):
             try:
                 actions.append(Action.from_dict(raw))
             except (KeyError, TypeError, ValueError, IndexError) as exc:
                 raise DataFileError(f"{source}: field actions.{index}: malformed action") from exc
-        try:
-            seed = int(data["seed"])
-        except (TypeError, ValueError) as exc:
-            raise DataFileError(f"{source}: field seed: not an integer") from exc
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise DataFileError(f"{source}: field options: must be an object")
+        players = data.get("players") or {}
+        if not isinstance(players, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in players.items()
+        ):
+            raise DataFileError(f"{source}: field players: must map sides to names")
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise DataFileError(f"{source}: field result: must be an object")
         return cls(
-            ruleset=str(data["ruleset"]),
-            version=str(data["version"]),
-            scenario=str(data["scenario"]),
+            ruleset=data["ruleset"],
+            version=data["version"],
+            scenario=data["scenario"],
             seed=seed,
-            options=dict(data.get("options") or {}),
+            options=dict(options),
             actions=actions,
-            players=dict(data.get("players") or {}),
-            result=data.get("result"),
+            players=dict(players),
+            result=result,
         )
 
     def save(self, path: str | Path) -> None:
@@ -86,12 +109,4 @@ class Record:
     @classmethod
     def load(cls, path: str | Path) -> Record:
         source = Path(path)
-        try:
-            text = source.read_text(encoding="utf-8")
-        except FileNotFoundError as exc:
-            raise DataFileError(f"{source}: file not found") from exc
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataFileError(f"{source}: line {exc.lineno}: not valid JSON ({exc.msg})") from exc
-        return cls.from_dict(data, str(source))
+        return cls.from_dict(parse_json(read_text(source), source), str(source))

@@ -54,6 +54,8 @@ class RulesetMeta:
     max_turns: int | None = None
     # the most actions a game can take (the flow's cap; play stops a game there as unfinished)
     max_actions: int = 100_000
+    # the scenario played when only the ruleset is named (else its first scenario)
+    default_scenario: str | None = None
 
 
 @dataclass(frozen=True)
@@ -278,6 +280,23 @@ def get_ruleset(ruleset_id: str) -> Ruleset[Any]:
             ) from exc
         _LOADED[ruleset_id] = found() if isinstance(found, type) else found
     return _LOADED[ruleset_id]
+
+
+def default_game() -> str:
+    """The game played when none is named: ``$UMPIRE_GAME`` if set, else the first ruleset
+    the installed packages declare (declaration order of the entry points) and its default
+    scenario."""
+    import os
+
+    chosen = os.environ.get("UMPIRE_GAME")
+    if chosen:
+        return chosen
+    targets = list(_entry_points()) or ruleset_ids()
+    if not targets:
+        raise UnknownRulesetError("no ruleset is installed")
+    ruleset = get_ruleset(targets[0])
+    scenario = ruleset.meta.default_scenario or ruleset.scenario_ids()[0]
+    return f"{targets[0]}/{scenario}"
 
 
 def load_house_rules(ruleset: Ruleset[Any], path: Path) -> dict[str, Any]:
