@@ -64,7 +64,7 @@ def test_registry() -> None:
     with pytest.raises(UnknownRulesetError):
         split_game_id("sevendays")
     assert "portable" in ruleset_ids()
-    with pytest.raises(UnknownRulesetError, match="known rulesets: portable, sevendays"):
+    with pytest.raises(UnknownRulesetError, match="known rulesets: portable, sevendays, tiny"):
         get_ruleset("warhammer")
 
 
