@@ -56,6 +56,8 @@ class RulesetMeta:
     max_actions: int = 100_000
     # the scenario played when only the ruleset is named (else its first scenario)
     default_scenario: str | None = None
+    # menus list rulesets by rank, then id; the lowest rank is the game played by default
+    rank: int = 100
 
 
 @dataclass(frozen=True)
@@ -283,20 +285,24 @@ def get_ruleset(ruleset_id: str) -> Ruleset[Any]:
 
 
 def default_game() -> str:
-    """The game played when none is named: ``$UMPIRE_GAME`` if set, else the first ruleset
-    the installed packages declare (declaration order of the entry points) and its default
-    scenario."""
+    """The game played when none is named: ``$UMPIRE_GAME`` if set, else the installed
+    ruleset of lowest ``meta.rank`` (then id) and its default scenario."""
     import os
 
     chosen = os.environ.get("UMPIRE_GAME")
     if chosen:
         return chosen
-    targets = list(_entry_points()) or ruleset_ids()
-    if not targets:
+    loaded = []
+    for ruleset_id in ruleset_ids():
+        try:
+            loaded.append(get_ruleset(ruleset_id))
+        except UmpireError:
+            continue
+    if not loaded:
         raise UnknownRulesetError("no ruleset is installed")
-    ruleset = get_ruleset(targets[0])
+    ruleset = min(loaded, key=lambda r: (r.meta.rank, r.meta.id))
     scenario = ruleset.meta.default_scenario or ruleset.scenario_ids()[0]
-    return f"{targets[0]}/{scenario}"
+    return f"{ruleset.meta.id}/{scenario}"
 
 
 def load_house_rules(ruleset: Ruleset[Any], path: Path) -> dict[str, Any]:
