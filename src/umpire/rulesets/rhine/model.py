@@ -1,0 +1,531 @@
+"""Data files of 7 Days to the Rhine: tables, maps, units and scenarios, validated with pydantic,
+and the :class:`World` (the static side of a game) built from them.
+
+A bad file is a one-line :class:`~umpire.core.errors.DataFileError` naming the file and the
+field: a hex off the map, an unknown terrain, an over-stacked set-up, a unit of an unknown
+division."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal, NoReturn
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from umpire.core.catalog import RuleEntry, catalog_markdown, load_catalog
+from umpire.core.datafiles import format_validation_error, load_yaml, merge
+from umpire.core.errors import DataFileError, UnknownScenarioError
+from umpire.geometry.hexgrid import Hex, HexMap, distance, parse_hex_id
+
+DATA = Path(__file__).parent / "data"
+SIDES: tuple[str, str] = ("pact", "nato")
+RESULTS = ("AE", "AR", "NE", "EX", "DR1", "DR2", "DE")
+UNIT_TYPES = ("tank", "mech", "infantry", "recon", "heliborne", "static_garrison")
+TERRAIN_LETTERS = {".": "clear", "F": "forest", "R": "rough", "U": "city", "M": "mountain"}
+
+Side = Literal["pact", "nato"]
+Result = Literal["AE", "AR", "NE", "EX", "DR1", "DR2", "DE"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# -- tables -------------------------------------------------------------------------------------
+class CRT(_Strict):
+    provenance: str = "house"
+    source: str = ""
+    columns: list[str] = Field(min_length=1)
+    low: int
+    high: int
+    rows: dict[int, list[Result]]
+
+
+class TerrainEffect(_Strict):
+    cost: float = Field(ge=0)
+    drm: int
+
+
+class HexsideEffect(_Strict):
+    cost: float = Field(ge=0)
+    drm: int
+    ends_move: bool = False
+
+
+class TEC(_Strict):
+    provenance: str = "house"
+    source: str = ""
+    terrain: dict[str, TerrainEffect]
+    hexsides: dict[str, HexsideEffect]
+    road_cost: float = Field(gt=0)
+    autobahn_cost: float = Field(gt=0)
+    ezoc_cost: float = Field(ge=0)
+    refugee_cost: float = Field(ge=0)
+    air_range_cost: float = Field(ge=0)
+
+
+class AirTable(_Strict):
+    provenance: str = "published"
+    source: str = ""
+    day_dice: int = Field(ge=1)
+    day_bonus_divisor: int = Field(ge=1)
+    night_dice: int = Field(ge=1)
+    night_bonus_divisor: int = Field(ge=1)
+    max_markers: int = Field(ge=1)
+    range: int = Field(ge=0)
+    turn1_dice: int = Field(ge=1)
+    drm_cap: int | None = None
+
+
+class EWTable(_Strict):
+    provenance: str = "published"
+    source: str = ""
+    dice: int = Field(ge=1)
+    bonus_divisor: int = Field(ge=1)
+    max_markers: int = Field(ge=1)
+    per_hex: int = Field(ge=1)
+    turn1_dice: int = Field(ge=1)
+
+
+class CSTable(_Strict):
+    provenance: str = "published"
+    source: str = ""
+    artillery_limit: dict[Literal["move-fight", "fight-move"], int]
+    pact_city_artillery: int = Field(ge=0)
+    helicopter_limit: int = Field(ge=0)
+
+
+class HeliTable(_Strict):
+    provenance: str = "published"
+    source: str = ""
+    need: int
+    enemy_air: int
+    entered_enemy: int
+    city: int
+
+
+class AttritionTable(_Strict):
+    provenance: str = "published"
+    source: str = ""
+    losses_per_marker: dict[Side, int]
+    heli_loss_on: int = Field(ge=1, le=6)
+    ammo_pact_divisor: int = Field(ge=1)
+    ammo_nato_divisor: int = Field(ge=1)
+
+
+class RefugeeTable(_Strict):
+    provenance: str = "published"
+    source: str = ""
+    first_turn: int = Field(ge=1)
+    dice: int = Field(ge=0)
+
+
+class Tables(_Strict):
+    crt: CRT
+    tec: TEC
+    air: AirTable
+    ew: EWTable
+    cs: CSTable
+    heliborne: HeliTable
+    attrition: AttritionTable
+    refugees: RefugeeTable
+    switches: dict[str, bool]
+
+
+def _validate_tables(data: Mapping[str, Any], where: str) -> Tables:
+    try:
+        tables = Tables.model_validate(data)
+    except ValidationError as exc:
+        raise DataFileError(format_validation_error(where, exc)) from exc
+    crt = tables.crt
+    for value in range(crt.low, crt.high + 1):
+        if value not in crt.rows:
+            raise DataFileError(f"{where}: field crt.rows: no row for modified roll {value}")
+    for value, row in crt.rows.items():
+        if len(row) != len(crt.columns):
+            raise DataFileError(
+                f"{where}: field crt.rows.{value}: {len(row)} results for "
+                f"{len(crt.columns)} columns"
+            )
+    for column in crt.columns:
+        _parse_column(column, f"{where}: field crt.columns")
+    return tables
+
+
+def _parse_column(text: str, where: str) -> tuple[int, int]:
+    try:
+        a, b = (int(x) for x in text.split(":"))
+    except ValueError as exc:
+        raise DataFileError(f"{where}: {text!r} is not an odds column like '3:1'") from exc
+    if a < 1 or b < 1 or (a != 1 and b != 1):
+        raise DataFileError(f"{where}: {text!r} is not an odds column like '3:1' or '1:2'")
+    return a, b
+
+
+def check_house_rules(data: Mapping[str, Any], where: str) -> None:
+    """A user's override file (tables.yaml keys) is valid once merged over the defaults."""
+    _validate_tables(merge(_raw_tables(), dict(data)), where)
+
+
+@cache
+def _raw_tables() -> dict[str, Any]:
+    raw = load_yaml(DATA / "tables.yaml")
+    assert isinstance(raw, dict)
+    return raw
+
+
+def load_tables(override: Mapping[str, Any] | None = None, where: str = "") -> Tables:
+    raw = _raw_tables()
+    if override:
+        raw = merge(raw, dict(override))
+    return _validate_tables(raw, where or str(DATA / "tables.yaml"))
+
+
+# -- scenarios ----------------------------------------------------------------------------------
+class EntrySpec(_Strict):
+    turn: int = Field(ge=1)
+    hexes: list[str] = Field(min_length=1)
+
+
+class UnitSpec(_Strict):
+    id: str
+    side: Side
+    nation: str
+    division: str | None
+    type: Literal["tank", "mech", "infantry", "recon", "heliborne", "static_garrison"]
+    strength: int = Field(ge=0)
+    defence_only: bool = False
+    ma: int | None = None  # default by type (rhine.unit.ma)
+    at: str | None = None
+    enter: EntrySpec | None = None
+
+
+class DivisionSpec(_Strict):
+    name: str
+    side: Side
+    nation: str
+    colour: str = "grey"
+
+
+class MapSpec(_Strict):
+    width: int = Field(ge=1, le=99)
+    height: int = Field(ge=1, le=99)
+    layout: Literal["even-q", "odd-q"] = "even-q"
+    terrain: list[str]
+    minor_rivers: list[tuple[str, str]] = []
+    major_rivers: list[tuple[str, str]] = []
+    autobahns: list[list[str]] = []
+    roads: list[list[str]] = []
+    cities: dict[str, list[str]] = {}
+    border_after_column: int | None = None
+
+
+class TurnSpec(_Strict):
+    label: str
+    night: bool
+
+
+class ControlSpec(_Strict):
+    nato_columns: tuple[int, int]
+    pact_columns: tuple[int, int]
+
+
+class CSSpec(_Strict):
+    side: Side
+    nation: str
+    type: Literal["artillery", "helicopter"]
+    count: int = Field(ge=0)
+    from_turn: int = Field(ge=1, default=1)
+
+
+class ScenarioRules(_Strict):
+    air_drm_cap: int | None = None
+    heli_attrition: bool = False
+    ammunition: bool = False
+    exit_column: int | None = None
+
+
+class VictorySpec(_Strict):
+    sudden_death: list[str] = []
+    city_vp: dict[str, int] = {}
+    per_hex: bool = True
+    exit_vp: int = 0
+    exit_min_strength: int = 0
+    per_nato_losses: int = Field(ge=1, default=3)
+    per_pact_losses: int = Field(ge=1, default=3)
+    pact_decisive: int
+    pact_marginal: int
+    draw: int
+
+
+class ScenarioSpec(_Strict):
+    id: str
+    title: str
+    briefing: str = ""
+    provenance: str = "house"
+    source: str = ""
+    map: MapSpec
+    turns: list[TurnSpec] = Field(min_length=1)
+    control: ControlSpec
+    divisions: list[DivisionSpec]
+    units: list[UnitSpec]
+    cs: list[CSSpec] = []
+    rules: ScenarioRules = ScenarioRules()
+    victory: VictorySpec
+
+
+def default_ma(unit_type: str) -> int:
+    """rhine.unit.ma: recon 9, static garrison 0, heliborne unlimited (99), others 6."""
+    return {"recon": 9, "static_garrison": 0, "heliborne": 99}.get(unit_type, 6)
+
+
+@dataclass(frozen=True)
+class UnitInfo:
+    """A unit's printed values (static)."""
+
+    id: str
+    side: str
+    nation: str
+    division: str | None
+    type: str
+    strength: int
+    defence_only: bool
+    ma: int
+
+    @property
+    def tank(self) -> bool:
+        return self.type == "tank"
+
+    @property
+    def recon(self) -> bool:
+        return self.type == "recon"
+
+    @property
+    def heliborne(self) -> bool:
+        return self.type == "heliborne"
+
+    @property
+    def static(self) -> bool:
+        return self.type == "static_garrison"
+
+
+class World:
+    """A scenario's static side: the map with ids, neighbours and distances precomputed, the
+    units' printed values, the tables (house rules merged in) and the scenario's rules."""
+
+    def __init__(self, spec: ScenarioSpec, tables: Tables, where: str) -> None:
+        self.spec = spec
+        self.tables = tables
+        self.where = where
+        m = spec.map
+        self.layout = m.layout
+        bare = HexMap(m.width, m.height, m.layout)
+        self.ids: list[str] = sorted(bare.ids(), key=lambda i: (i[2:], i[:2]))  # row by row
+        self.hex: dict[str, Hex] = {i: bare.hex_at(i) for i in self.ids}
+        self.by_hex: dict[Hex, str] = {h: i for i, h in self.hex.items()}
+        self.terrain: dict[str, str] = {}
+        if len(m.terrain) != m.height:
+            self._fail("map.terrain", f"{len(m.terrain)} rows for a map {m.height} rows high")
+        for r, line in enumerate(m.terrain):
+            cells = line.split()
+            if len(cells) != m.width:
+                self._fail(f"map.terrain.{r}", f"{len(cells)} hexes for {m.width} columns")
+            for c, letter in enumerate(cells):
+                kind = TERRAIN_LETTERS.get(letter)
+                if kind is None or kind not in tables.tec.terrain:
+                    self._fail(f"map.terrain.{r}", f"unknown terrain {letter!r}")
+                self.terrain[f"{c + 1:02d}{r + 1:02d}"] = str(kind)
+        self.neighbours: dict[str, tuple[str, ...]] = {
+            i: tuple(self.by_hex[n] for n in bare.neighbours(h)) for i, h in self.hex.items()
+        }
+        self.rivers: dict[frozenset[str], str] = {}
+        for name, pairs in (("minor_river", m.minor_rivers), ("major_river", m.major_rivers)):
+            field_name = "map.minor_rivers" if name == "minor_river" else "map.major_rivers"
+            for k, (a, b) in enumerate(pairs):
+                self._pair(a, b, f"{field_name}.{k}")
+                self.rivers[frozenset((a, b))] = name
+        self.road_edges: set[frozenset[str]] = set()
+        self.autobahn_edges: set[frozenset[str]] = set()
+        for field_name, paths, edges in (
+            ("map.roads", m.roads, self.road_edges),
+            ("map.autobahns", m.autobahns, self.autobahn_edges),
+        ):
+            for k, path in enumerate(paths):
+                for a, b in zip(path, path[1:], strict=False):
+                    self._pair(a, b, f"{field_name}.{k}")
+                    edges.add(frozenset((a, b)))
+        self.city_of: dict[str, str] = {}
+        for name, hexes in m.cities.items():
+            for k, h in enumerate(hexes):
+                self.check_hex(h, f"map.cities.{name}.{k}")
+                if self.terrain[h] != "city":
+                    self._fail(f"map.cities.{name}.{k}", f"{h} is {self.terrain[h]}, not city")
+                self.city_of[h] = name
+        self.divisions = {d.name: d for d in spec.divisions}
+        self.units: dict[str, UnitInfo] = {}
+        for k, u in enumerate(spec.units):
+            if u.id in self.units:
+                self._fail(f"units.{k}.id", f"duplicate unit {u.id}")
+            if u.division is not None:
+                div = self.divisions.get(u.division)
+                if div is None:
+                    raise DataFileError(
+                        f"{self.where}: field units.{k}.division: unknown division {u.division!r}"
+                    )
+                if div.side != u.side or div.nation != u.nation:
+                    self._fail(
+                        f"units.{k}.division",
+                        f"{u.division} is {div.side} {div.nation}, unit is {u.side} {u.nation}",
+                    )
+            if (u.at is None) == (u.enter is None):
+                self._fail(f"units.{k}", "give exactly one of at (set-up hex) or enter")
+            if u.at is not None:
+                self.check_hex(u.at, f"units.{k}.at")
+            if u.enter is not None:
+                for j, h in enumerate(u.enter.hexes):
+                    self.check_hex(h, f"units.{k}.enter.hexes.{j}")
+            self.units[u.id] = UnitInfo(
+                u.id,
+                u.side,
+                u.nation,
+                u.division,
+                u.type,
+                u.strength,
+                u.defence_only or u.type == "static_garrison",
+                u.ma if u.ma is not None else default_ma(u.type),
+            )
+        self.turns = spec.turns
+        self.air_cap = spec.rules.air_drm_cap if spec.rules.air_drm_cap is not None else None
+        if self.air_cap is None:
+            self.air_cap = tables.air.drm_cap
+        self.switches = dict(tables.switches)
+        self.switches["heli_attrition"] = spec.rules.heli_attrition or self.switches.get(
+            "heli_attrition", False
+        )
+        self.switches["ammunition"] = spec.rules.ammunition or self.switches.get(
+            "ammunition", False
+        )
+        self.exit_column = spec.rules.exit_column
+        self.crt_columns = [_parse_column(c, where) for c in tables.crt.columns]
+        # distances and air range, precomputed once
+        self._dist: dict[tuple[str, str], int] = {}
+        rng = tables.air.range
+        self.in_range: dict[str, frozenset[str]] = {
+            i: frozenset(j for j in self.ids if distance(self.hex[i], self.hex[j]) <= rng)
+            for i in self.ids
+        }
+        for name in spec.victory.city_vp:
+            if name not in m.cities:
+                self._fail(f"victory.city_vp.{name}", f"unknown city {name!r}")
+        for name in spec.victory.sudden_death:
+            if name not in m.cities:
+                self._fail("victory.sudden_death", f"unknown city {name!r}")
+        from umpire.rulesets.rhine.rules import stack_ok
+
+        at: dict[str, list[str]] = {}
+        for u in spec.units:
+            if u.at is not None:
+                at.setdefault(u.at, []).append(u.id)
+        for k, u in enumerate(spec.units):
+            if (
+                u.at is not None
+                and u.id == at[u.at][-1]
+                and not stack_ok(self, [self.units[x] for x in at[u.at]])
+            ):
+                self._fail(f"units.{k}.at", f"over-stacked set-up in {u.at}: {at[u.at]}")
+
+    # -- helpers -------------------------------------------------------------------------
+    def _fail(self, field_name: str, message: str) -> NoReturn:
+        raise DataFileError(f"{self.where}: field {field_name}: {message}")
+
+    def check_hex(self, text: str, field_name: str) -> None:
+        if text not in self.hex:
+            try:
+                parse_hex_id(text, self.layout)
+            except ValueError:
+                self._fail(field_name, f"{text!r} is not a hex id like '0605'")
+            self._fail(
+                field_name,
+                f"hex {text} is off the {self.spec.map.width}x{self.spec.map.height} map",
+            )
+
+    def _pair(self, a: str, b: str, field_name: str) -> None:
+        self.check_hex(a, field_name)
+        self.check_hex(b, field_name)
+        if b not in self.neighbours[a]:
+            self._fail(field_name, f"{a} and {b} are not adjacent")
+
+    def distance(self, a: str, b: str) -> int:
+        key = (a, b)
+        found = self._dist.get(key)
+        if found is None:
+            found = self._dist[key] = distance(self.hex[a], self.hex[b])
+        return found
+
+    def column(self, h: str) -> int:
+        return int(h[:2])
+
+    def is_city(self, h: str) -> bool:
+        return self.terrain[h] == "city"
+
+    def night(self, turn: int) -> bool:
+        return self.turns[min(turn, len(self.turns)) - 1].night
+
+
+def scenario_path(scenario: str) -> Path:
+    path = DATA / "scenarios" / f"{scenario}.yaml"
+    if not path.exists():
+        known = ", ".join(scenario_ids())
+        raise UnknownScenarioError(f"unknown rhine scenario {scenario!r}; known: {known}")
+    return path
+
+
+def scenario_ids() -> list[str]:
+    return sorted(p.stem for p in (DATA / "scenarios").glob("*.yaml"))
+
+
+def load_spec(path: Path) -> ScenarioSpec:
+    raw = load_yaml(path)
+    try:
+        return ScenarioSpec.model_validate(raw)
+    except ValidationError as exc:
+        raise DataFileError(format_validation_error(path, exc)) from exc
+
+
+def load_world(path: Path, override: Mapping[str, Any] | None = None) -> World:
+    """A world from a scenario file (any path: tests feed broken ones)."""
+    return World(load_spec(path), load_tables(override), str(path))
+
+
+_WORLDS: dict[tuple[str, str], World] = {}
+
+
+def world_for(scenario: str, override: Mapping[str, Any] | None = None) -> World:
+    import json
+
+    key = (scenario, json.dumps(override or {}, sort_keys=True))
+    found = _WORLDS.get(key)
+    if found is None:
+        found = _WORLDS[key] = load_world(scenario_path(scenario), override)
+    return found
+
+
+# -- the rule catalogue -------------------------------------------------------------------------
+def rule_catalog() -> dict[str, RuleEntry]:
+    return load_catalog(DATA / "rules.yaml", "rhine")
+
+
+def rules_markdown() -> str:
+    return catalog_markdown(
+        "7 Days to the Rhine (operational hex game)",
+        "rhine",
+        "Provenance: **published** (the publisher, or the Japanese one-page player summary of the "
+        "rules, cited as `ja-summary Lnn`), **reconstructed** (our reading where the summary is "
+        "ambiguous or silent), **house** (ours, so the game is playable; the tables are in "
+        "`tables.yaml` and can be replaced by the official section 13.0 charts with "
+        "`--house-rules FILE`). The specification is `shared/rules/rhine-operational.md`.",
+        rule_catalog(),
+    )

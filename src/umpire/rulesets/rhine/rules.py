@@ -1,0 +1,779 @@
+"""The rules of 7 Days to the Rhine as functions over a board (the state, or a player's copy of
+it built from an observation) and the :class:`~umpire.rulesets.rhine.model.World`.
+
+Chance is defined once with :mod:`umpire.core.chance`: the air and EW contests, the helicopter
+loss roll and the combat results table are sampled in play and enumerated exactly for odds."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Protocol
+
+from umpire.core.chance import Chance, Modifier, Opposed, Roll, Stream, TableLookup, Test
+from umpire.core.events import Event
+from umpire.geometry.reach import reach
+
+if TYPE_CHECKING:
+    from umpire.rulesets.rhine.model import UnitInfo, World
+
+
+def other(side: str) -> str:
+    return "nato" if side == "pact" else "pact"
+
+
+class Board(Protocol):
+    """What the rules read of a position (the state has it; so does a player's copy)."""
+
+    pos: dict[str, str | None]
+    ew: dict[str, int]
+    control: dict[str, str]
+    air_holder: str | None
+    air_markers: list[str]
+    refugees: list[str]
+
+
+# -- occupancy, stacking, zones -----------------------------------------------------------------
+def occupancy(world: World, board: Board) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for u, h in board.pos.items():
+        if h is not None:
+            out.setdefault(h, []).append(u)
+    return out
+
+
+def side_of_hex(world: World, units: Sequence[str]) -> str | None:
+    return world.units[units[0]].side if units else None
+
+
+def stack_ok(world: World, infos: Sequence[UnitInfo]) -> bool:
+    """rhine.stack.pact / .nato / .independent: may these units share a hex?"""
+    if not infos:
+        return True
+    side = infos[0].side
+    if side == "pact":
+        counted = list(infos)
+        limit = 2
+    else:
+        # West German static garrisons do not count and stack with anyone
+        counted = [i for i in infos if not (i.static and i.nation == "FRG")]
+        limit = 3
+    if len(counted) > limit:
+        return False
+    if len({i.nation for i in counted}) > 1:
+        return False
+    divisions = {i.division for i in counted if i.division is not None}
+    return len(divisions) <= 1
+
+
+def can_join(world: World, occ: Mapping[str, list[str]], h: str, units: Iterable[str]) -> bool:
+    """Whether ``units`` may be in ``h`` together with what is there (friendly only)."""
+    here = [u for u in occ.get(h, []) if u not in set(units)]
+    infos = [world.units[u] for u in here] + [world.units[u] for u in units]
+    return stack_ok(world, infos)
+
+
+def ezoc(world: World, occ: Mapping[str, list[str]], side: str) -> set[str]:
+    """rhine.zoc.exert: hexes adjacent to any unit of the other side."""
+    out: set[str] = set()
+    enemy = other(side)
+    for h, units in occ.items():
+        if units and world.units[units[0]].side == enemy:
+            out.update(world.neighbours[h])
+    return out
+
+
+def air_range(world: World, board: Board, holder: str) -> set[str]:
+    """Hexes within range of ``holder``'s air markers (empty if it holds none)."""
+    if board.air_holder != holder:
+        return set()
+    out: set[str] = set()
+    for m in board.air_markers:
+        out |= world.in_range[m]
+    return out
+
+
+def air_markers_covering(world: World, board: Board, h: str) -> int:
+    return sum(1 for m in board.air_markers if h in world.in_range[m])
+
+
+# -- movement -----------------------------------------------------------------------------------
+def movement_allowance(world: World, board: Board, unit: str) -> int:
+    """rhine.unit.ma with rhine.ew.effect.one / .two."""
+    info = world.units[unit]
+    markers = board.ew.get(unit, 0)
+    if markers >= 2:
+        return 0
+    if markers == 1:
+        return -(-info.ma // 2)
+    return info.ma
+
+
+@dataclass(frozen=True)
+class MoveOption:
+    dest: str  # hex id or "exit"
+    mode: str  # normal | column | heli
+    cost: float
+    path: tuple[str, ...]
+
+
+OFF = ""  # the virtual hex reinforcements enter from
+
+
+def step_cost(
+    world: World,
+    a: str,
+    b: str,
+    *,
+    zone: set[str],
+    enemy_air: set[str],
+    refugees: set[str],
+    recon: bool,
+    night: bool,
+) -> float | None:
+    """The MP to step from ``a`` into ``b`` (rhine.move.costs, TEC, roads, river, EZOC,
+    refugees, air range); ``None`` if forbidden (non-recon leaving an EZOC by day)."""
+    tec = world.tables.tec
+    if a == OFF:
+        cost = tec.terrain[world.terrain[b]].cost
+    else:
+        edge = frozenset((a, b))
+        if edge in world.autobahn_edges:
+            cost = tec.autobahn_cost
+        elif edge in world.road_edges:
+            cost = tec.road_cost
+        else:
+            cost = tec.terrain[world.terrain[b]].cost
+            river = world.rivers.get(edge)
+            if river is not None:
+                cost += tec.hexsides[river].cost
+        if a in zone:
+            if not recon and not night:
+                return None
+            cost += tec.ezoc_cost
+    if b in zone:
+        cost += tec.ezoc_cost
+    if b in refugees:
+        cost += tec.refugee_cost
+    if b in enemy_air:
+        cost += tec.air_range_cost
+    return cost
+
+
+def move_options(
+    world: World,
+    board: Board,
+    unit: str,
+    turn: int,
+    entry: Sequence[str] | None = None,
+    paths: bool = False,
+) -> list[MoveOption]:
+    """Every destination of ``unit`` this movement phase, by each allowed mode."""
+    info = world.units[unit]
+    if info.static:
+        return []
+    occ = occupancy(world, board)
+    if info.heliborne:
+        return heli_options(world, board, unit, turn, occ, entry)
+    out: dict[tuple[str, str], MoveOption] = {}
+    for mode in ("normal", "column"):
+        for opt in ground_options(world, board, unit, turn, occ, mode, entry, paths):
+            key = (opt.dest, opt.mode)
+            if key not in out:
+                out[key] = opt
+    return list(out.values())
+
+
+def ground_options(
+    world: World,
+    board: Board,
+    unit: str,
+    turn: int,
+    occ: Mapping[str, list[str]],
+    mode: str,
+    entry: Sequence[str] | None,
+    paths: bool = False,
+) -> list[MoveOption]:
+    info = world.units[unit]
+    side = info.side
+    start = board.pos.get(unit)
+    zone = ezoc(world, occ, side)
+    enemy_air = air_range(world, board, other(side))
+    refugees = set(board.refugees)
+    night = world.night(turn)
+    budget = float(movement_allowance(world, board, unit))
+    friendly_ew = {h for u, h in board.pos.items() if h and board.ew.get(u) and u != unit}
+    if mode == "column":
+        # rhine.move.column: not EW-marked, not starting in air range or an EZOC
+        if board.ew.get(unit, 0) or budget <= 0:
+            return []
+        if start is not None and (start in enemy_air or start in zone):
+            return []
+        budget *= 2
+    if budget <= 0:
+        return []
+
+    # hexes this unit may not enter, computed once (only occupied hexes can refuse it)
+    blocked: set[str] = set()
+    for h, here in occ.items():
+        if world.units[here[0]].side != side:
+            blocked.add(h)  # rhine.move.enemy
+        elif side == "pact" and not can_join(world, occ, h, [unit]):
+            blocked.add(h)  # rhine.stack.pact: at all times
+    if mode == "column":
+        blocked |= enemy_air | zone | friendly_ew  # rhine.move.column, rhine.ew.effect.entry
+        blocked.update(
+            h for h, name in world.city_of.items() if board.control.get(h) == other(side)
+        )
+        if world.switches.get("column_refugees", True):
+            blocked |= refugees
+
+    recon = info.recon
+    Cell = tuple[str, bool]
+
+    def neighbours(cell: Cell) -> list[Cell]:
+        h, stopped = cell
+        if stopped:
+            return []
+        nxt = entry if h == OFF else world.neighbours[h]
+        if nxt is None:
+            return []
+        out: list[Cell] = []
+        for n in nxt:
+            if n in blocked:
+                continue
+            stop = False
+            if n in zone:
+                if h != OFF and h in zone:
+                    if not recon:
+                        continue  # no ZOC-to-ZOC
+                    stop = True  # recon stops after ZOC-to-ZOC
+                elif not recon:
+                    stop = True  # rhine.zoc.nonrecon: must stop
+            if h != OFF:
+                river = world.rivers.get(frozenset((h, n)))
+                if river is not None and world.tables.tec.hexsides[river].ends_move:
+                    edge = frozenset((h, n))
+                    if edge not in world.road_edges and edge not in world.autobahn_edges:
+                        stop = True
+            out.append((n, stop))
+        return out
+
+    def cost(a: Cell, b: Cell) -> float | None:
+        return step_cost(
+            world,
+            a[0],
+            b[0],
+            zone=zone,
+            enemy_air=enemy_air,
+            refugees=refugees,
+            recon=recon,
+            night=night,
+        )
+
+    origin: Cell = (start if start is not None else OFF, False)
+    found = reach(origin, budget, neighbours, cost)
+    best: dict[str, MoveOption] = {}
+    exit_col = world.exit_column if side == "pact" else None
+    for cell, spent in found.items():
+        h = cell[0]
+        if h in (OFF, start):
+            continue
+        if side == "nato" and not can_join(world, occ, h, [unit]):
+            continue  # rhine.stack.nato: at the end of the phase
+        known = best.get(h)
+        if known is None or spent < known.cost:
+            path = tuple(c[0] for c in found.path(cell) if c[0] != OFF) if paths else ()
+            best[h] = MoveOption(h, mode, spent, path)
+        if exit_col is not None and world.column(h) == exit_col and spent + 1 <= budget:
+            ex = best.get("exit")
+            if ex is None or spent + 1 < ex.cost:
+                path = tuple(c[0] for c in found.path(cell) if c[0] != OFF) if paths else ()
+                best["exit"] = MoveOption("exit", mode, spent + 1, path)
+    if (
+        start is not None
+        and exit_col is not None
+        and world.column(start) == exit_col
+        and budget >= 1
+        and "exit" not in best
+    ):
+        best["exit"] = MoveOption("exit", mode, 1, (start,))
+    return list(best.values())
+
+
+def heli_options(
+    world: World,
+    board: Board,
+    unit: str,
+    turn: int,
+    occ: Mapping[str, list[str]],
+    entry: Sequence[str] | None,
+) -> list[MoveOption]:
+    """rhine.heli.*: flights avoid enemy air range entirely; the route crossing the fewest
+    enemy-held or EZOC hexes is flown (rhine.heli.path, house)."""
+    info = world.units[unit]
+    side = info.side
+    start = board.pos.get(unit)
+    markers = board.ew.get(unit, 0)
+    if markers >= 2:
+        return []
+    limit = len(world.ids)
+    if markers == 1:
+        if unit not in getattr(board, "heli_ma", {}):
+            return []
+        limit = board.heli_ma[unit]  # type: ignore[attr-defined]
+    enemy_air = air_range(world, board, other(side))
+    if start is not None and start in enemy_air:
+        return []
+    zone = ezoc(world, occ, side)
+    friendly_ew = {h for u, h in board.pos.items() if h and board.ew.get(u) and u != unit}
+
+    def hostile(h: str) -> int:
+        here = occ.get(h)
+        return 1 if (here and world.units[here[0]].side != side) or h in zone else 0
+
+    # Dijkstra on (hostile hexes crossed, hexes flown)
+    origin = start if start is not None else OFF
+    best: dict[str, tuple[int, int]] = {origin: (0, 0)}
+    parent: dict[str, str] = {}
+    queue: list[tuple[int, int, str]] = [(0, 0, origin)]
+    done: set[str] = set()
+    while queue:
+        hk, steps, h = heapq.heappop(queue)
+        if h in done:
+            continue
+        done.add(h)
+        nxt = (entry or ()) if h == OFF else world.neighbours[h]
+        for n in nxt:
+            if n in enemy_air or n in friendly_ew:
+                continue
+            key = (hk + hostile(n), steps + 1)
+            if key[1] > limit:
+                continue
+            if n in best and best[n] <= key:
+                continue
+            best[n] = key
+            parent[n] = h
+            heapq.heappush(queue, (key[0], key[1], n))
+    out: list[MoveOption] = []
+    for h, (hk, _steps) in best.items():
+        if h in (origin, OFF):
+            continue
+        here = occ.get(h)
+        if here and world.units[here[0]].side != side:
+            continue  # may overfly, never end in, enemy hexes
+        if not can_join(world, occ, h, [unit]):
+            continue
+        path = [h]
+        while path[-1] != origin:
+            path.append(parent[path[-1]])
+        path.reverse()
+        route = tuple(p for p in path if p != OFF)
+        out.append(MoveOption(h, "heli", float(hk), route))
+    return out
+
+
+def heli_loss_test(world: World, enemy_air: bool, crossed: bool, city: bool, unit: str) -> Test:
+    """rhine.heli.loss: one d6 per move, eliminated on a modified 6+."""
+    t = world.tables.heliborne
+    mods: list[Modifier] = []
+    if enemy_air:
+        mods.append(Modifier("rhine.heli.loss", t.enemy_air, "enemy air superiority"))
+    if crossed:
+        mods.append(Modifier("rhine.heli.loss", t.entered_enemy, "crossed enemy hex or zone"))
+    if city:
+        mods.append(Modifier("rhine.heli.loss", t.city, "landed in a city"))
+    return Test(
+        sides=6,
+        need=t.need,
+        rule="rhine.heli.loss",
+        modifiers=tuple(mods),
+        keep="sum",
+        text=lambda faces, total, ok: (
+            f"{unit} helicopter loss roll d6 {list(faces)}"
+            + "".join(f" {m.value:+d} ({m.why})" for m in mods)
+            + f" = {total}, {t.need}+ eliminates: {'eliminated' if ok else 'lands safely'}"
+        ),
+    )
+
+
+# -- air and EW contests --------------------------------------------------------------------------
+class _Rerolled(Chance[int]):
+    """A contest rolled again while it is tied (``rhine.air.roll.*``)."""
+
+    def __init__(self, inner: Chance[int]) -> None:
+        self.inner = inner
+
+    def sample(self, stream: Stream, log: list[Event]) -> int:
+        while True:
+            value = self.inner.sample(stream, log)
+            if value != 0:
+                return value
+
+    def _enumerate(self) -> dict[int, Fraction]:
+        dist = self.inner.outcomes()
+        tie = dist.get(0, Fraction(0))
+        return {k: v / (1 - tie) for k, v in dist.items() if k != 0}
+
+
+def _total(dice: int, bonus_div: int | None, rule: str, who: str) -> Chance[int]:
+    base: Chance[int] = Roll(
+        dice, 6, rule, lambda f: f"{who} rolls {dice}d6 {list(f)} = {sum(f)}"
+    ).map(sum)
+    if bonus_div is None:
+        return base
+
+    def add_bonus(total: int) -> Chance[int]:
+        return Roll(
+            1,
+            6,
+            rule,
+            lambda f: (
+                f"{who} adds the holder's bonus: d6 {f[0]} / {bonus_div} rounded up = "
+                f"{-(-f[0] // bonus_div)}"
+            ),
+        ).map(lambda f: total + -(-f[0] // bonus_div))
+
+    return base.then(add_bonus)
+
+
+def air_contest(world: World, night: bool, holder: str | None) -> Chance[int]:
+    """Pact total minus NATO total (re-rolled on a tie): positive -> the Pact holds air
+    superiority with that many markers (capped by the caller)."""
+    t = world.tables.air
+    dice = t.night_dice if night else t.day_dice
+    div = t.night_bonus_divisor if night else t.day_bonus_divisor
+    rule = "rhine.air.roll.night" if night else "rhine.air.roll.day"
+    return _Rerolled(
+        Opposed(
+            _total(dice, div if holder == "pact" else None, rule, "Pact"),
+            _total(dice, div if holder == "nato" else None, rule, "NATO"),
+        )
+    )
+
+
+def ew_contest(world: World, holder: str | None) -> Chance[int]:
+    """rhine.ew.roll: Pact total minus NATO total; 0 = nobody holds EW superiority."""
+    t = world.tables.ew
+    return Opposed(
+        _total(t.dice, t.bonus_divisor if holder == "pact" else None, "rhine.ew.roll", "Pact"),
+        _total(t.dice, t.bonus_divisor if holder == "nato" else None, "rhine.ew.roll", "NATO"),
+    )
+
+
+def contest_markers(margin: int, cap: int) -> tuple[str | None, int]:
+    if margin > 0:
+        return "pact", min(cap, margin)
+    if margin < 0:
+        return "nato", min(cap, -margin)
+    return None, 0
+
+
+def contest_odds(chance: Chance[int], cap: int, holder: str | None) -> dict[str, Any]:
+    """Exact odds of a contest: each side's chance to win and mean markers when it wins."""
+    dist = chance.outcomes()
+    out: dict[str, Any] = {}
+    for side, sign in (("pact", 1), ("nato", -1)):
+        p = sum((q for m, q in dist.items() if m * sign > 0), Fraction(0))
+        mean = (
+            sum((q * min(cap, abs(m)) for m, q in dist.items() if m * sign > 0), Fraction(0)) / p
+            if p
+            else Fraction(0)
+        )
+        out[side] = {"p": p, "mean_markers": mean}
+    out["none"] = dist.get(0, Fraction(0))
+    out["markers"] = {
+        k: v
+        for k, v in sorted(
+            _sum_by(((contest_markers(m, cap)), q) for m, q in dist.items()).items(),
+            key=lambda kv: (str(kv[0][0]), kv[0][1]),
+        )
+    }
+    return out
+
+
+def _sum_by(items: Iterable[tuple[Any, Fraction]]) -> dict[Any, Fraction]:
+    out: dict[Any, Fraction] = {}
+    for k, p in items:
+        out[k] = out.get(k, Fraction(0)) + p
+    return out
+
+
+# -- combat -------------------------------------------------------------------------------------
+def odds_column(world: World, attack: int, defence: int) -> int | None:
+    """rhine.combat.odds: the column index, rounded in the defender's favour; ``None`` below
+    the first column (an attack that may not be made)."""
+    best: int | None = None
+    for index, (a, b) in enumerate(world.crt_columns):
+        if attack * b >= defence * a:
+            best = index
+    if defence <= 0:
+        return len(world.crt_columns) - 1
+    return best
+
+
+def crt_chance(world: World, column: int, drm: int, text: str = "") -> TableLookup[str]:
+    crt = world.tables.crt
+    row = {v: crt.rows[v][column] for v in range(crt.low, crt.high + 1)}
+    label = world.tables.crt.columns[column]
+    return TableLookup(
+        sides=6,
+        row=row,
+        rule="rhine.crt.table",
+        drm=drm,
+        low=crt.low,
+        high=crt.high,
+        text=lambda f, v, r: f"{text}combat at {label}, d6 {f[0]} {drm:+d} = {v}: {r}",
+    )
+
+
+@dataclass(frozen=True)
+class CombatFigures:
+    attack: int
+    defence: int
+    column: int | None
+    drms: tuple[Modifier, ...]
+
+    @property
+    def drm(self) -> int:
+        return sum(m.value for m in self.drms)
+
+
+def combat_figures(
+    world: World,
+    board: Board,
+    attacker: str,
+    target: str,
+    units: Sequence[str],
+    defenders: Sequence[str],
+    cs: Mapping[str, int] | None = None,
+) -> CombatFigures:
+    """Odds column and every DRM of a proposed attack (rhine.drm.*)."""
+    attack = sum(world.units[u].strength for u in units)
+    defence = sum(world.units[u].strength for u in defenders)
+    drms: list[Modifier] = []
+    # air
+    if board.air_holder is not None:
+        n = air_markers_covering(world, board, target)
+        if n:
+            cap = world.air_cap
+            n_used = min(n, cap) if cap is not None else n
+            value = n_used if board.air_holder == attacker else -n_used
+            why = f"{n} air marker(s) in range"
+            if n_used != n:
+                why += f", capped at {cap}"
+            drms.append(Modifier("rhine.drm.air", value, why))
+    # armour superiority
+    att_tanks = [u for u in units if world.units[u].tank]
+    def_tanks = [u for u in defenders if world.units[u].tank]
+    if att_tanks and not def_tanks:
+        big = any(world.units[u].nation in ("USSR", "US") for u in att_tanks)
+        drms.append(
+            Modifier(
+                "rhine.drm.armour",
+                2 if big else 1,
+                "armour superiority" + (" (Soviet/US tanks)" if big else ""),
+            )
+        )
+    # EW
+    if any(board.ew.get(u, 0) for u in units):
+        drms.append(Modifier("rhine.drm.ew", -1, "EW-marked attacker"))
+    if any(board.ew.get(u, 0) for u in defenders):
+        drms.append(Modifier("rhine.drm.ew", 1, "EW-marked defender"))
+    # terrain: the single best of hex and river hexside
+    tec = world.tables.tec
+    hex_drm = tec.terrain[world.terrain[target]].drm
+    river_drm = 0
+    rivers = [world.rivers.get(frozenset((board.pos[u] or "", target))) for u in units]
+    if units and all(r is not None for r in rivers):
+        river_drm = min(tec.hexsides[str(r)].drm for r in rivers)
+    terrain = min(hex_drm, river_drm)
+    if terrain:
+        why = world.terrain[target] if terrain == hex_drm else "river hexside"
+        drms.append(Modifier("rhine.drm.terrain", terrain, f"defender in/behind {why}"))
+    if cs:
+        if cs.get(attacker, 0):
+            drms.append(Modifier("rhine.drm.cs", cs[attacker], "attacker's support"))
+        d = other(attacker)
+        if cs.get(d, 0):
+            drms.append(Modifier("rhine.drm.cs", -cs[d], "defender's support"))
+    return CombatFigures(attack, defence, odds_column(world, attack, defence), tuple(drms))
+
+
+def attackers_eligible(
+    world: World, board: Board, side: str, target: str, attacked: set[str], only: set[str] | None
+) -> list[str]:
+    out = []
+    for n in world.neighbours[target]:
+        for u in sorted(_units_at(board, n)):
+            info = world.units[u]
+            if info.side != side or info.defence_only or info.strength <= 0:
+                continue
+            if only is not None:
+                if u not in only:
+                    continue
+            elif u in attacked:
+                continue
+            out.append(u)
+    return out
+
+
+def _units_at(board: Board, h: str) -> list[str]:
+    return [u for u, p in board.pos.items() if p == h]
+
+
+def attack_groups(world: World, candidates: Sequence[str]) -> list[tuple[str, ...]]:
+    """The attacking groups offered for one defending hex: every subset when there are few
+    candidates, else the whole set, each hex's units and the whole set less each hex
+    (any other valid subset is accepted when submitted)."""
+    if not candidates:
+        return []
+    if len(candidates) <= 4:
+        groups = [
+            tuple(c)
+            for k in range(1, len(candidates) + 1)
+            for c in itertools.combinations(candidates, k)
+        ]
+    else:
+        groups = [tuple(candidates)]
+    return [g for g in groups if heliborne_ok(world, g)]
+
+
+def heliborne_ok(world: World, units: Sequence[str]) -> bool:
+    """rhine.combat.heliborne_div."""
+    if not any(world.units[u].heliborne for u in units):
+        return True
+    return len({world.units[u].division for u in units}) == 1
+
+
+def cs_limits(
+    world: World,
+    board: Board,
+    side: str,
+    attacker: str,
+    target: str,
+    own_units: Sequence[str],
+    order: Mapping[str, str],
+) -> tuple[int, int, set[str] | None]:
+    """(artillery limit, helicopter limit, allowed nations or None for any) for ``side``."""
+    t = world.tables.cs
+    art = t.artillery_limit.get(order.get(side, "move-fight"), 1)  # type: ignore[call-overload]
+    nations: set[str] | None = {world.units[u].nation for u in own_units}
+    if side == "pact" and attacker == "pact" and world.is_city(target):
+        art = t.pact_city_artillery  # rhine.cs.limit.artillery: any Pact nation
+        nations = None
+    heli = t.helicopter_limit
+    if target in air_range(world, board, other(side)):
+        heli = 0  # rhine.air.heli_cs
+    if any(world.units[u].heliborne for u in own_units):
+        art = 0  # rhine.cs.heliborne
+    return art, heli, nations
+
+
+def cs_choices(
+    ready: Mapping[tuple[str, str], int], art: int, heli: int, nations: set[str] | None
+) -> list[dict[tuple[str, str], int]]:
+    """Every commitment within the limits: {(type, nation): count}."""
+    per_type: dict[str, list[dict[tuple[str, str], int]]] = {}
+    for kind, limit in (("artillery", art), ("helicopter", heli)):
+        pools = sorted(
+            (nat, n)
+            for (k, nat), n in ready.items()
+            if k == kind and n > 0 and (nations is None or nat in nations)
+        )
+        combos: list[dict[tuple[str, str], int]] = [{}]
+        for nat, n in pools:
+            combos = [
+                {**c, (kind, nat): k} if k else dict(c)
+                for c in combos
+                for k in range(0, n + 1)
+                if sum(c.values()) + k <= limit
+            ]
+        per_type[kind] = combos
+    return [{**a, **h} for a in per_type["artillery"] for h in per_type["helicopter"]]
+
+
+def cs_code(choice: Mapping[tuple[str, str], int]) -> str:
+    if not choice:
+        return "none"
+    return ";".join(f"{k}:{nat}={n}" for (k, nat), n in sorted(choice.items()))
+
+
+def parse_cs(code: str) -> dict[tuple[str, str], int]:
+    if code in ("", "none"):
+        return {}
+    out: dict[tuple[str, str], int] = {}
+    for part in code.split(";"):
+        left, _, n = part.partition("=")
+        kind, _, nat = left.partition(":")
+        out[(kind, nat)] = int(n)
+    return out
+
+
+def retreat_options(
+    world: World,
+    board: Board,
+    units: Sequence[str],
+    start: str,
+    away_from: Sequence[str],
+    length: int,
+) -> list[tuple[str, ...]]:
+    """rhine.retreat.*: paths of ``length`` hexes, each farther from every hex of
+    ``away_from``, never into enemy units, obeying stacking (Pact: on the way too), into an
+    EZOC only if no other path exists. Empty when the units cannot retreat."""
+    side = world.units[units[0]].side
+    occ = occupancy(world, board)
+    zone = ezoc(world, occ, side)
+
+    def ok(h: str, final: bool) -> bool:
+        here = occ.get(h, [])
+        if here and world.units[here[0]].side != side:
+            return False
+        return not ((final or side == "pact") and not can_join(world, occ, h, units))
+
+    paths: list[tuple[str, ...]] = [(start,)]
+    for step in range(length):
+        final = step == length - 1
+        nxt = []
+        for p in paths:
+            last = p[-1]
+            for n in world.neighbours[last]:
+                if all(world.distance(n, a) > world.distance(last, a) for a in away_from) and ok(
+                    n, final
+                ):
+                    nxt.append(p + (n,))
+        paths = nxt
+    clean = [p for p in paths if not any(h in zone for h in p[1:])]
+    chosen = clean or paths
+    # one path per destination
+    seen: dict[str, tuple[str, ...]] = {}
+    for p in chosen:
+        seen.setdefault(p[-1], p[1:])
+    return list(seen.values())
+
+
+def ex_loss_options(world: World, units: Sequence[str], need: int) -> list[tuple[str, ...]]:
+    """EX: minimal sets of attackers whose printed strength totals at least ``need``."""
+    total = sum(world.units[u].strength for u in units)
+    if total <= need:
+        return [tuple(units)]
+    out: list[tuple[str, ...]] = []
+    for k in range(1, len(units) + 1):
+        for combo in itertools.combinations(units, k):
+            s = sum(world.units[u].strength for u in combo)
+            if s < need:
+                continue
+            if (
+                any(sum(world.units[u].strength for u in combo if u != x) >= need for x in combo)
+                and need > 0
+            ):
+                continue
+            out.append(combo)
+    return out or [tuple(units)]
+
+
+def crt_distribution(world: World, column: int, drm: int) -> dict[str, Fraction]:
+    return crt_chance(world, column, drm).outcomes()

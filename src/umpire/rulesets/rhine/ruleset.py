@@ -1,0 +1,1367 @@
+"""7 Days to the Rhine on the shared core: the turn as a :class:`~umpire.core.flow.Flow` of
+phases, every decision an :class:`~umpire.core.flow.ActionKind` defined once, retreats,
+losses, advances and momentum as pending decisions, and combat support as a secret
+simultaneous commitment of both sides."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from umpire.core.actions import Action
+from umpire.core.errors import IllegalActionError
+from umpire.core.events import Event, note
+from umpire.core.flow import ActionKind, Flow, FlowRules, FlowState, Pending, Phase, SecretCommit
+from umpire.core.rng import RandomStream
+from umpire.core.ruleset import Outcome, RulesetBase, RulesetMeta, ScenarioInfo
+from umpire.rulesets.rhine import rules as R
+from umpire.rulesets.rhine.model import SIDES, World, scenario_ids, world_for
+from umpire.rulesets.rhine.state import CSMarker, RhineState
+
+ORDERS = ("move-fight", "fight-move")
+SEGMENTS = ("pact_1", "pact_2", "nato_1", "nato_2")
+ST = RhineState
+
+
+def world(state: RhineState) -> World:
+    found = state.world_memo
+    if found is None:
+        found = state.world_memo = world_for(state.scenario, state.options.get("house_rules"))
+    assert isinstance(found, World)
+    return found
+
+
+def segment(state: RhineState) -> str | None:
+    """``move`` or ``combat`` for the current player-turn phase (rhine.order.effect.phases)."""
+    phase = state.flow.phase
+    if phase not in SEGMENTS:
+        return None
+    side, index = phase.split("_")
+    first = "move" if state.order.get(side, "move-fight") == "move-fight" else "combat"
+    if index == "1":
+        return first
+    return "combat" if first == "move" else "move"
+
+
+def phase_side(state: RhineState) -> str | None:
+    phase = state.flow.phase
+    return phase.split("_")[0] if phase in SEGMENTS else None
+
+
+def top(state: RhineState) -> Any:
+    return state.flow.stack[-1] if state.flow.stack else None
+
+
+def momentum_units(state: RhineState) -> set[str] | None:
+    t = top(state)
+    if isinstance(t, Pending) and t.stage == "momentum":
+        return set(t.data["units"])
+    return None
+
+
+def eliminate(state: RhineState, unit: str, why: str, rule: str) -> Event:
+    info = world(state).units[unit]
+    state.pos[unit] = None
+    state.status[unit] = "eliminated"
+    state.ew.pop(unit, None)
+    state.losses[info.side] += 1
+    return note("eliminated", f"{unit} eliminated ({why})", rule, unit=unit)
+
+
+def enter(state: RhineState, unit: str, path: Iterable[str]) -> None:
+    """Move a unit along ``path``; every hex entered comes under its side's control
+    (rhine.control.change)."""
+    side = world(state).units[unit].side
+    last = None
+    for h in path:
+        state.control[h] = side
+        last = h
+    if last is not None:
+        state.pos[unit] = last
+        state.status[unit] = "on"
+
+
+# -- action kinds -------------------------------------------------------------------------------
+class OrderKind(ActionKind[ST]):
+    name = "order"
+    rule = "rhine.order.choose"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        return [Action("order", option=o) for o in ORDERS]
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        assert action.option is not None
+        state.order[side] = action.option
+        limit = world(state).tables.cs.artillery_limit[action.option]  # type: ignore[index]
+        return [
+            note(
+                "order",
+                f"{side} chooses {action.option} (artillery support up to {limit} per combat)",
+                "rhine.order.choose",
+                side=side,
+                order=action.option,
+            )
+        ]
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return f"choose {action.option}"
+
+
+class PlaceAirKind(ActionKind[ST]):
+    name = "place_air"
+    rule = "rhine.air.place"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        taken = set(state.air_markers)
+        return [Action("place_air", cell=h) for h in world(state).ids if h not in taken]
+
+    def check(self, state: ST, side: str, action: Action) -> None:
+        if action.cell not in world(state).hex:
+            raise IllegalActionError(f"{action.cell!r} is not a hex of the map", self.rule)
+        if action.cell in state.air_markers:
+            raise IllegalActionError(f"{action.cell} already holds an air marker", self.rule)
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        assert action.cell is not None
+        state.air_markers.append(action.cell)
+        state.air_to_place -= 1
+        return [
+            note("air_marker", f"{side} air marker to {action.cell}", self.rule, cell=action.cell)
+        ]
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return f"air marker to {action.cell}"
+
+
+class StopKind(ActionKind[ST]):
+    """Stop placing markers (air, EW) or end a phase."""
+
+    def __init__(self, name: str, rule: str, words: str) -> None:
+        self.name = name
+        self.rule = rule
+        self.words = words
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        return [Action(self.name)]
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        if self.name == "stop_air":
+            state.air_to_place = 0
+        elif self.name == "stop_ew":
+            state.ew_to_place = 0
+        elif self.name == "end_phase":
+            state.phase_done = True
+        elif self.name == "decline":
+            state.flow.stack.pop()
+            return [note("momentum", f"{side} makes no momentum attack", "rhine.momentum")]
+        return [note(self.name, f"{side} {self.words}", self.rule)]
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return self.words
+
+
+def hex_ew(state: ST, h: str) -> int:
+    return max((state.ew.get(u, 0) for u in state.units_at(h)), default=0)
+
+
+class EWMarkKind(ActionKind[ST]):
+    name = "ew_mark"
+    rule = "rhine.ew.use"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        w = world(state)
+        occ = R.occupancy(w, state)
+        out = []
+        for h in w.ids:
+            here = occ.get(h)
+            if here and w.units[here[0]].side != side and hex_ew(state, h) < w.tables.ew.per_hex:
+                out.append(Action("ew_mark", cell=h))
+        return out
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        assert action.cell is not None
+        for u in state.units_at(action.cell):
+            state.ew[u] = state.ew.get(u, 0) + 1
+        state.ew_to_place -= 1
+        return [
+            note(
+                "ew_marker",
+                f"{side} EW marker on the stack in {action.cell} "
+                f"({hex_ew(state, action.cell)} there)",
+                "rhine.ew.status",
+                cell=action.cell,
+            )
+        ]
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return f"EW marker on {action.cell}"
+
+
+class EWStripKind(ActionKind[ST]):
+    name = "ew_strip"
+    rule = "rhine.ew.use"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        if state.air_holder != R.other(side):
+            return []
+        return [Action("ew_strip", cell=h) for h in state.air_markers]
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        assert action.cell is not None
+        state.air_markers.remove(action.cell)
+        state.ew_to_place -= 1
+        return [
+            note(
+                "ew_strip",
+                f"{side} spends an EW marker to remove the enemy air marker in {action.cell}",
+                self.rule,
+                cell=action.cell,
+            )
+        ]
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return f"jam the air marker in {action.cell}"
+
+
+def movable(state: ST, side: str) -> list[str]:
+    w = world(state)
+    turn = state.flow.turn
+    out = []
+    for u, info in w.units.items():
+        if info.side != side or u in state.moved or info.static:
+            continue
+        status = state.status[u]
+        if status == "on":
+            out.append(u)
+        elif status == "waiting":
+            spec = next(s for s in w.spec.units if s.id == u)
+            if spec.enter is not None and spec.enter.turn <= turn:
+                out.append(u)
+    return out
+
+
+def entry_hexes(state: ST, unit: str) -> list[str] | None:
+    if state.status[unit] != "waiting":
+        return None
+    w = world(state)
+    spec = next(s for s in w.spec.units if s.id == unit)
+    assert spec.enter is not None
+    occ = R.occupancy(w, state)
+    side = w.units[unit].side
+    return [h for h in spec.enter.hexes if not (occ.get(h) and w.units[occ[h][0]].side != side)]
+
+
+def unit_moves(state: ST, unit: str, paths: bool = False) -> list[R.MoveOption]:
+    """A unit's moves, remembered until the next action changes the position."""
+    key = ("moves", unit, paths)
+    found = state.memo.get(key)
+    if found is None:
+        w = world(state)
+        found = R.move_options(w, state, unit, state.flow.turn, entry_hexes(state, unit), paths)
+        state.memo[key] = found
+    return list(found)
+
+
+class MoveKind(ActionKind[ST]):
+    name = "move"
+    rule = "rhine.move.costs"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        if segment(state) != "move":
+            return []
+        out = []
+        for u in movable(state, side):
+            for opt in unit_moves(state, u):
+                out.append(Action("move", unit=u, cell=opt.dest, option=opt.mode))
+        return out
+
+    def _find(self, state: ST, side: str, action: Action, paths: bool = False) -> R.MoveOption:
+        if segment(state) != "move":
+            raise IllegalActionError("units move only in their movement phase", self.rule)
+        u = action.unit
+        if u is None or u not in movable(state, side):
+            raise IllegalActionError(f"{u} cannot move now (moved, static or not yours)", self.rule)
+        for opt in unit_moves(state, u, paths):
+            if opt.dest == action.cell and opt.mode == action.option:
+                return opt
+        raise IllegalActionError(
+            f"{u} cannot reach {action.cell} by {action.option} movement", self.rule
+        )
+
+    def check(self, state: ST, side: str, action: Action) -> None:
+        self._find(state, side, action)
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        w = world(state)
+        opt = self._find(state, side, action, paths=True)
+        u = opt_unit = action.unit
+        assert u is not None and opt_unit is not None
+        state.moved.append(u)
+        frm = state.pos[u] or "off-map"
+        events: list[Event] = []
+        path = [h for h in opt.path if h != state.pos[u]]
+        if opt.dest == "exit":
+            enter(state, u, path)
+            state.pos[u] = None
+            state.status[u] = "exited"
+            return [
+                note(
+                    "exit", f"{u} leaves the map westward from {frm}", "rhine.scenario.exit", unit=u
+                )
+            ]
+        enter(state, u, path)
+        rule = {"column": "rhine.move.column", "heli": "rhine.heli.ignore"}.get(
+            opt.mode, "rhine.move.costs"
+        )
+        words = "" if opt.mode == "normal" else f" in {opt.mode} mode"
+        spent = "" if opt.mode == "heli" else f" ({opt.cost:g} MP)"
+        events.append(
+            note(
+                "move",
+                f"{u} moves {frm} -> {opt.dest}{words}{spent}",
+                rule,
+                unit=u,
+                path=list(opt.path),
+                mode=opt.mode,
+            )
+        )
+        if frm == "off-map":
+            events.append(note("arrive", f"{u} enters the map at {path[0]}", "rhine.reinf.entry"))
+        if opt.mode == "heli":
+            crossed = opt.cost > 0
+            city = w.is_city(opt.dest)
+            if crossed or city:
+                test = R.heli_loss_test(w, state.air_holder == R.other(side), crossed, city, u)
+                if test.sample(state.rng, events):
+                    events.append(eliminate(state, u, "helicopter loss roll", "rhine.heli.loss"))
+        return events
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        mode = "" if action.option == "normal" else f" ({action.option})"
+        if action.cell == "exit":
+            return f"{action.unit} exits the map{mode}"
+        return f"move {action.unit} to {action.cell}{mode}"
+
+
+class HeliMAKind(ActionKind[ST]):
+    name = "heli_ma"
+    rule = "rhine.ew.effect.one"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        if segment(state) != "move":
+            return []
+        return [
+            Action("heli_ma", unit=u)
+            for u in movable(state, side)
+            if world(state).units[u].heliborne
+            and state.ew.get(u, 0) == 1
+            and u not in state.heli_ma
+        ]
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        from umpire.core.chance import Roll
+
+        assert action.unit is not None
+        events: list[Event] = []
+        faces = Roll(
+            2,
+            6,
+            self.rule,
+            lambda f: f"{action.unit} is jammed: its helicopter MA is 2d6 {list(f)} = {sum(f)}",
+        ).sample(state.rng, events)
+        state.heli_ma[action.unit] = sum(faces)
+        return events
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return f"roll {action.unit}'s jammed helicopter MA"
+
+
+def attack_targets(state: ST, side: str, only: set[str] | None) -> dict[str, list[str]]:
+    w = world(state)
+    occ = R.occupancy(w, state)
+    attacked = set(state.attacked)
+    out: dict[str, list[str]] = {}
+    for h, here in occ.items():
+        if w.units[here[0]].side == side:
+            continue
+        cands = R.attackers_eligible(w, state, side, h, attacked, only)
+        if cands:
+            out[h] = cands
+    return out
+
+
+def attack_ok(state: ST, side: str, target: str, units: tuple[str, ...]) -> str | None:
+    """Why this attack may not be made, or None."""
+    w = world(state)
+    only = momentum_units(state)
+    if only is None and segment(state) != "combat":
+        return "attacks are made in the combat phase"
+    if not units or len(set(units)) != len(units):
+        return "name the attacking units"
+    here = state.units_at(target)
+    if not here or w.units[here[0]].side == side:
+        return f"{target} holds no enemy unit"
+    cands = set(R.attackers_eligible(w, state, side, target, set(state.attacked), only))
+    bad = [u for u in units if u not in cands]
+    if bad:
+        return (
+            f"{', '.join(bad)} may not attack {target} "
+            "(not adjacent, already attacked or defence-only)"
+        )
+    if not R.heliborne_ok(w, units):
+        return "heliborne units may not attack with another division"
+    fig = R.combat_figures(w, state, side, target, units, here)
+    if fig.column is None:
+        return f"odds {fig.attack}:{fig.defence} are below the lowest column"
+    return None
+
+
+class AttackKind(ActionKind[ST]):
+    name = "attack"
+    rule = "rhine.combat.one_hex"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        only = momentum_units(state)
+        if only is None and segment(state) != "combat":
+            return []
+        w = world(state)
+        out = []
+        for target, cands in attack_targets(state, side, only).items():
+            defenders = state.units_at(target)
+            for g in R.attack_groups(w, cands):
+                fig = R.combat_figures(w, state, side, target, g, defenders)
+                if fig.column is not None:
+                    out.append(Action("attack", cell=target, units=g))
+        return out
+
+    def check(self, state: ST, side: str, action: Action) -> None:
+        why = attack_ok(state, side, action.cell or "", action.units)
+        if why:
+            raise IllegalActionError(why, "rhine.combat.odds" if "odds" in why else self.rule)
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        assert action.cell is not None
+        w = world(state)
+        is_momentum = momentum_units(state) is not None
+        if is_momentum:
+            state.flow.stack.pop()
+            state.momentum_used.extend(action.units)
+        else:
+            state.attacked.extend(action.units)
+        defenders = state.units_at(action.cell)
+        fig = R.combat_figures(w, state, side, action.cell, action.units, defenders)
+        state.combat = {
+            "attacker": side,
+            "target": action.cell,
+            "units": list(action.units),
+            "from": sorted({state.pos[u] or "" for u in action.units}),
+            "defenders": defenders,
+            "momentum": is_momentum,
+            "todo": [],
+        }
+        cols = w.tables.crt.columns
+        assert fig.column is not None
+        state.flow.stack.append(
+            SecretCommit(
+                sides=(side, R.other(side)),
+                kinds=("cs",),
+                stage="cs",
+                data={"target": action.cell, "units": list(action.units)},
+            )
+        )
+        kind = "momentum attack" if is_momentum else "attack"
+        return [
+            note(
+                "attack",
+                f"{side} {kind} on {action.cell} ({', '.join(defenders)}) with "
+                f"{', '.join(action.units)}: {fig.attack}:{fig.defence}, "
+                f"column {cols[fig.column]}, "
+                f"modifiers before support {fig.drm:+d}"
+                + "".join(f"; {m.label()}" for m in fig.drms),
+                "rhine.momentum" if is_momentum else self.rule,
+                target=action.cell,
+                units=list(action.units),
+            )
+        ]
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        w = world(state)
+        here = state.units_at(action.cell or "")
+        fig = R.combat_figures(w, state, side, action.cell or "", action.units, here)
+        col = w.tables.crt.columns[fig.column] if fig.column is not None else "-"
+        return f"attack {action.cell} with {'+'.join(action.units)} ({col}, {fig.drm:+d})"
+
+
+def probe_options(state: ST, side: str, only: set[str] | None) -> list[Action]:
+    """rhine.probe / rhine.probe.limits."""
+    w = world(state)
+    occ = R.occupancy(w, state)
+    zone = R.ezoc(w, occ, side)
+    out = []
+    for u, h in state.pos.items():
+        if h is None:
+            continue
+        info = w.units[u]
+        if info.side != side or info.defence_only or info.strength <= 0 or info.static:
+            continue
+        if u in state.probed:
+            continue
+        if only is not None:
+            if u not in only:
+                continue
+        elif u in state.attacked:
+            continue
+        nbrs = w.neighbours[h]
+        if not any(occ.get(n) and w.units[occ[n][0]].side != side for n in nbrs):
+            continue
+        for n in nbrs:
+            if n in zone and not occ.get(n):
+                out.append(Action("probe", unit=u, cell=n))
+    return out
+
+
+def push_momentum(state: ST, side: str, units: list[str]) -> None:
+    fresh = [u for u in units if u not in state.momentum_used and state.pos.get(u)]
+    if not fresh:
+        return
+    pending = Pending(side, ("attack", "probe", "decline"), "momentum", {"units": fresh})
+    state.flow.stack.append(pending)
+    if not list(AttackKind().options(state, side)) and not probe_options(state, side, set(fresh)):
+        state.flow.stack.pop()
+
+
+class ProbeKind(ActionKind[ST]):
+    name = "probe"
+    rule = "rhine.probe"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        only = momentum_units(state)
+        if only is None and segment(state) != "combat":
+            return []
+        return probe_options(state, side, only)
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        assert action.unit is not None and action.cell is not None
+        only = momentum_units(state)
+        if only is not None:
+            state.flow.stack.pop()
+            state.momentum_used.append(action.unit)
+        else:
+            state.attacked.append(action.unit)
+        state.probed.append(action.unit)
+        frm = state.pos[action.unit]
+        enter(state, action.unit, [action.cell])
+        events = [
+            note(
+                "probe",
+                f"{action.unit} probes from {frm} into the empty hex {action.cell}",
+                self.rule,
+                unit=action.unit,
+                cell=action.cell,
+            )
+        ]
+        if only is None:
+            push_momentum(state, side, [action.unit])
+        return events
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return f"probe with {action.unit} into {action.cell}"
+
+
+def cs_ready(state: ST, side: str) -> dict[tuple[str, str], int]:
+    out: dict[tuple[str, str], int] = {}
+    for m in state.cs:
+        if m.side == side and m.status == "ready":
+            out[(m.type, m.nation)] = out.get((m.type, m.nation), 0) + 1
+    return out
+
+
+def cs_options_for(state: ST, side: str) -> list[str]:
+    combat = state.combat
+    assert combat is not None
+    w = world(state)
+    own = combat["units"] if side == combat["attacker"] else combat["defenders"]
+    art, heli, nations = R.cs_limits(
+        w, state, side, combat["attacker"], combat["target"], own, state.order
+    )
+    return [R.cs_code(c) for c in R.cs_choices(cs_ready(state, side), art, heli, nations)]
+
+
+class CSKind(ActionKind[ST]):
+    name = "cs"
+    rule = "rhine.cs.secret"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        return [Action("cs", option=c) for c in cs_options_for(state, side)]
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        return []  # resolved jointly in Rhine.reveal
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return "no support" if action.option == "none" else f"support {action.option}"
+
+
+class RetreatKind(ActionKind[ST]):
+    name = "retreat"
+    rule = "rhine.retreat.path"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        t = top(state)
+        return [Action("retreat", cell=p[-1]) for p in t.data["paths"]]
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        t = state.flow.stack.pop()
+        path = next(p for p in t.data["paths"] if p[-1] == action.cell)
+        return do_retreat(state, t.data["units"], t.data["from"], path) + proceed_combat(state)
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return f"retreat to {action.cell}"
+
+
+class ExLossKind(ActionKind[ST]):
+    name = "ex_loss"
+    rule = "rhine.crt.results"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        t = top(state)
+        return [Action("ex_loss", units=tuple(o)) for o in t.data["options"]]
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        state.flow.stack.pop()
+        events = [eliminate(state, u, "exchange", self.rule) for u in action.units]
+        return events + proceed_combat(state)
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return f"lose {'+'.join(action.units)} in the exchange"
+
+
+def advance_options(state: ST) -> list[tuple[str, ...]]:
+    combat = state.combat
+    assert combat is not None
+    w = world(state)
+    target = combat["target"]
+    if state.units_at(target):
+        return []
+    alive = [
+        u
+        for u in combat["units"]
+        if state.pos.get(u) and target in w.neighbours[state.pos[u] or ""] and not w.units[u].static
+    ]
+    occ = R.occupancy(w, state)
+    out: list[tuple[str, ...]] = []
+    import itertools
+
+    for k in range(1, len(alive) + 1):
+        for combo in itertools.combinations(alive, k):
+            if R.can_join(w, occ, target, combo):
+                out.append(combo)
+    return out
+
+
+class AdvanceKind(ActionKind[ST]):
+    name = "advance"
+    rule = "rhine.advance"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        opts = [Action("advance", units=o) for o in advance_options(state)]
+        if side == "nato" or not opts:
+            opts.append(Action("advance", units=()))
+        return opts
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        state.flow.stack.pop()
+        combat = state.combat
+        assert combat is not None
+        target = combat["target"]
+        for u in action.units:
+            enter(state, u, [target])
+        combat["advanced"] = list(action.units)
+        if not action.units:
+            ev = note("advance", f"{side} does not advance into {target}", self.rule)
+        else:
+            ev = note(
+                "advance",
+                f"{', '.join(action.units)} advance into {target}",
+                self.rule,
+                units=list(action.units),
+                cell=target,
+            )
+        return [ev] + proceed_combat(state)
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return f"advance {'+'.join(action.units)}" if action.units else "do not advance"
+
+
+class RefugeeKind(ActionKind[ST]):
+    name = "refugee"
+    rule = "rhine.admin.refugees"
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        return [Action("refugee", cell=h) for h in refugee_hexes(state)]
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        assert action.cell is not None
+        state.refugees.append(action.cell)
+        state.refugees_to_place -= 1
+        return [note("refugee", f"refugees clog {action.cell}", self.rule, cell=action.cell)]
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return f"refugees to {action.cell}"
+
+
+def refugee_hexes(state: ST) -> list[str]:
+    w = world(state)
+    occ = R.occupancy(w, state)
+    have = set(state.refugees)
+    return [h for h in w.ids if state.control.get(h) == "nato" and not occ.get(h) and h not in have]
+
+
+# -- combat resolution --------------------------------------------------------------------------
+def do_retreat(state: ST, units: list[str], frm: str, path: list[str]) -> list[Event]:
+    for u in units:
+        enter(state, u, path)
+    return [
+        note(
+            "retreat",
+            f"{', '.join(units)} retreat {frm} -> {' -> '.join(path)}",
+            "rhine.retreat.path",
+            units=list(units),
+            path=list(path),
+        )
+    ]
+
+
+def proceed_combat(state: ST) -> list[Event]:
+    """Work through the steps a combat result left (retreats, losses, advance, momentum),
+    settling those with one possible outcome and pushing a decision for the others."""
+    combat = state.combat
+    events: list[Event] = []
+    w = world(state)
+    while combat is not None and combat["todo"]:
+        step = combat["todo"].pop(0)
+        kind = step["step"]
+        if kind == "retreat":
+            units = [u for u in step["units"] if state.pos.get(u)]
+            if not units:
+                continue
+            paths = R.retreat_options(w, state, units, step["from"], step["away"], step["length"])
+            if not paths:
+                for u in units:
+                    events.append(eliminate(state, u, "no retreat open", "rhine.retreat.path"))
+            elif len(paths) == 1:
+                events += do_retreat(state, units, step["from"], list(paths[0]))
+            else:
+                state.flow.stack.append(
+                    Pending(
+                        step["side"],
+                        ("retreat",),
+                        "retreat",
+                        {"units": units, "from": step["from"], "paths": [list(p) for p in paths]},
+                    )
+                )
+                return events
+        elif kind == "ex_loss":
+            units = [u for u in step["units"] if state.pos.get(u)]
+            opts = R.ex_loss_options(w, units, step["need"])
+            if len(opts) == 1:
+                for u in opts[0]:
+                    events.append(eliminate(state, u, "exchange", "rhine.crt.results"))
+            else:
+                state.flow.stack.append(
+                    Pending(
+                        combat["attacker"],
+                        ("ex_loss",),
+                        "ex_loss",
+                        {"options": [list(o) for o in opts]},
+                    )
+                )
+                return events
+        elif kind == "advance":
+            opts = advance_options(state)
+            if not opts:
+                continue
+            state.flow.stack.append(
+                Pending(combat["attacker"], ("advance",), "advance", {"target": combat["target"]})
+            )
+            return events
+        elif kind == "momentum" and not combat.get("momentum") and combat.get("advanced"):
+            side = combat["attacker"]
+            state.combat = None
+            push_momentum(state, side, list(combat["advanced"]))
+            return events
+    state.combat = None
+    return events
+
+
+def apply_result(state: ST, result: str) -> list[Event]:
+    combat = state.combat
+    assert combat is not None
+    w = world(state)
+    attacker = combat["attacker"]
+    target = combat["target"]
+    units = [u for u in combat["units"] if state.pos.get(u)]
+    defenders = [u for u in combat["defenders"] if state.pos.get(u)]
+    events: list[Event] = []
+    todo: list[dict[str, Any]] = []
+    if result == "AE":
+        events += [eliminate(state, u, "AE", "rhine.crt.results") for u in units]
+    elif result == "AR":
+        by_hex: dict[str, list[str]] = {}
+        for u in units:
+            by_hex.setdefault(state.pos[u] or "", []).append(u)
+        for h, group in sorted(by_hex.items()):
+            todo.append(
+                {
+                    "step": "retreat",
+                    "side": attacker,
+                    "units": group,
+                    "from": h,
+                    "away": [target],
+                    "length": 1,
+                }
+            )
+    elif result == "EX":
+        need = sum(w.units[u].strength for u in defenders)
+        events += [eliminate(state, u, "EX", "rhine.crt.results") for u in defenders]
+        todo.append({"step": "ex_loss", "units": units, "need": need})
+        todo += [{"step": "advance"}, {"step": "momentum"}]
+    elif result in ("DR1", "DR2"):
+        mobile = [u for u in defenders if not w.units[u].static]
+        for u in defenders:
+            if w.units[u].static:
+                events.append(
+                    eliminate(state, u, "a static garrison cannot retreat", "rhine.move.static")
+                )
+        if mobile:
+            todo.append(
+                {
+                    "step": "retreat",
+                    "side": R.other(attacker),
+                    "units": mobile,
+                    "from": target,
+                    "away": combat["from"],
+                    "length": 1 if result == "DR1" else 2,
+                }
+            )
+        todo += [{"step": "advance"}, {"step": "momentum"}]
+    elif result == "DE":
+        events += [eliminate(state, u, "DE", "rhine.crt.results") for u in defenders]
+        todo += [{"step": "advance"}, {"step": "momentum"}]
+    combat["todo"] = todo
+    return events + proceed_combat(state)
+
+
+# -- phases -------------------------------------------------------------------------------------
+def on_turn_begin(state: ST) -> list[Event]:
+    w = world(state)
+    turn = state.flow.turn
+    state.order = {}
+    state.momentum_used = []
+    state.probed = []
+    state.heli_ma = {}
+    back = []
+    for m in state.cs:
+        if m.status in ("later", "resting") and m.back <= turn:
+            m.status = "ready"
+            back.append(m.id)
+    label = w.turns[turn - 1].label
+    events = [
+        note("turn", f"Turn {turn} of {len(w.turns)}: {label}", "rhine.scale.turn", turn=turn)
+    ]
+    if back:
+        events.append(
+            note(
+                "cs_back",
+                f"support available again or arriving: {', '.join(back)}",
+                "rhine.cs.pool",
+            )
+        )
+    return events
+
+
+def order_to_act(state: ST) -> str | None:
+    for s in SIDES:
+        if s not in state.order:
+            return s
+    return None
+
+
+def air_begin(state: ST) -> list[Event]:
+    w = world(state)
+    t = w.tables.air
+    events: list[Event] = []
+    state.air_markers = []
+    if state.flow.turn == 1:
+        from umpire.core.chance import Roll
+
+        faces = Roll(
+            t.turn1_dice,
+            6,
+            "rhine.air.turn1",
+            lambda f: f"turn 1: the Pact holds air superiority with {sum(f)} markers",
+        ).sample(state.rng, events)
+        holder: str | None = "pact"
+        n = min(t.max_markers, sum(faces))
+    else:
+        night = w.night(state.flow.turn)
+        margin = R.air_contest(w, night, state.air_holder).sample(state.rng, events)
+        holder, n = R.contest_markers(margin, t.max_markers)
+        events.append(
+            note(
+                "air",
+                f"{holder} wins air superiority by {abs(margin)}: {n} air markers",
+                "rhine.air.roll.night" if night else "rhine.air.roll.day",
+                holder=holder,
+                markers=n,
+            )
+        )
+    state.air_holder = holder
+    state.air_to_place = min(n, len(w.ids))
+    return events
+
+
+def ew_begin(state: ST) -> list[Event]:
+    w = world(state)
+    t = w.tables.ew
+    events: list[Event] = []
+    if state.flow.turn == 1:
+        from umpire.core.chance import Roll
+
+        faces = Roll(
+            t.turn1_dice,
+            6,
+            "rhine.ew.turn1",
+            lambda f: f"turn 1: the Pact holds EW superiority with {sum(f)} markers",
+        ).sample(state.rng, events)
+        holder: str | None = "pact"
+        n = min(t.max_markers, sum(faces))
+    else:
+        margin = R.ew_contest(w, state.ew_holder).sample(state.rng, events)
+        holder, n = R.contest_markers(margin, t.max_markers)
+        if holder is None:
+            events.append(note("ew", "EW contest tied: nobody has EW superiority", "rhine.ew.roll"))
+        else:
+            events.append(
+                note(
+                    "ew",
+                    f"{holder} wins EW superiority by {abs(margin)}: {n} EW markers",
+                    "rhine.ew.roll",
+                    holder=holder,
+                    markers=n,
+                )
+            )
+    state.ew_holder = holder
+    state.ew_to_place = n
+    return events
+
+
+def placing_to_act(attr: str, holder_attr: str, kinds: tuple[str, ...]) -> Any:
+    def to_act(state: ST) -> str | None:
+        holder = getattr(state, holder_attr)
+        if holder is None or getattr(state, attr) <= 0:
+            return None
+        return str(holder)
+
+    return to_act
+
+
+def ew_to_act(state: ST) -> str | None:
+    holder = state.ew_holder
+    if holder is None or state.ew_to_place <= 0:
+        return None
+    if not list(EWMarkKind().options(state, holder)) and not list(
+        EWStripKind().options(state, holder)
+    ):
+        return None
+    return holder
+
+
+def segment_begin(state: ST) -> list[Event]:
+    state.phase_done = False
+    state.moved = []
+    state.attacked = []
+    side = phase_side(state)
+    return [note("phase", f"{side} {segment(state)} phase", "rhine.order.effect.phases")]
+
+
+def segment_to_act(state: ST) -> str | None:
+    return None if state.phase_done else phase_side(state)
+
+
+def admin_begin(state: ST) -> list[Event]:
+    w = world(state)
+    t = w.tables.refugees
+    events: list[Event] = [note("phase", "administrative phase", "rhine.sequence.turn")]
+    if state.flow.turn >= t.first_turn and t.dice > 0:
+        state.refugees = []
+        from umpire.core.chance import Roll
+
+        faces = Roll(
+            t.dice,
+            6,
+            "rhine.admin.refugees",
+            lambda f: f"refugees: {t.dice}d6 {list(f)} = {sum(f)} markers for the Pact to place",
+        ).sample(state.rng, events)
+        state.refugees_to_place = min(sum(faces), len(refugee_hexes(state)))
+    return events
+
+
+def refugee_to_act(state: ST) -> str | None:
+    return "pact" if state.refugees_to_place > 0 and refugee_hexes(state) else None
+
+
+def admin_end(state: ST) -> list[Event]:
+    w = world(state)
+    events: list[Event] = []
+    turn = state.flow.turn
+    state.refugees_to_place = 0
+    # helicopter attrition and ammunition (optional), then markers off the map
+    from umpire.core.chance import Roll, Test
+
+    for m in state.cs:
+        if m.status != "used":
+            continue
+        if m.type == "helicopter" and w.switches.get("heli_attrition"):
+            lost = Test(
+                6,
+                w.tables.attrition.heli_loss_on,
+                "rhine.admin.heli_attrition",
+                keep="sum",
+                text=f"helicopter attrition {m.id}: a 6 on d6 loses it for good",
+            ).sample(state.rng, events)
+            if lost:
+                m.status = "lost"
+                continue
+        if m.type == "artillery" and w.switches.get("ammunition"):
+            div = (
+                w.tables.attrition.ammo_pact_divisor
+                if m.side == "pact"
+                else w.tables.attrition.ammo_nato_divisor
+            )
+            faces = Roll(
+                1, 6, "rhine.admin.ammo", f"ammunition {m.id}: back in d6/{div} turns, rounded up"
+            ).sample(state.rng, events)
+            m.status = "resting"
+            m.back = turn + -(-faces[0] // div)
+            continue
+        m.status = "ready"
+    state.ew = {}
+    state.air_markers = []
+    events.append(
+        note("clear", "EW, air and used support markers leave the map", "rhine.admin.clear")
+    )
+    # artillery attrition (cumulative)
+    for side in SIDES:
+        per = w.tables.attrition.losses_per_marker[side]  # type: ignore[index]
+        due = state.losses[side] // per - state.attrition_taken[side]
+        for _ in range(max(0, due)):
+            state.attrition_taken[side] += 1
+            pool = [
+                m
+                for m in state.cs
+                if m.side == side and m.type == "artillery" and m.status != "lost"
+            ]
+            if not pool:
+                continue
+            counts: dict[str, int] = {}
+            for m in pool:
+                counts[m.nation] = counts.get(m.nation, 0) + 1
+            nation = max(sorted(counts), key=lambda n: counts[n])
+            victim = sorted(
+                (m for m in pool if m.nation == nation), key=lambda m: (m.status != "ready", m.id)
+            )[0]
+            victim.status = "lost"
+            events.append(
+                note(
+                    "attrition",
+                    f"{side} artillery attrition: {victim.id} lost for good "
+                    f"({state.losses[side]} units lost)",
+                    "rhine.admin.artillery_attrition",
+                )
+            )
+    events += check_victory(state)
+    return events
+
+
+def victory_points(state: ST) -> dict[str, int]:
+    w = world(state)
+    v = w.spec.victory
+    cities = 0
+    for h, name in w.city_of.items():
+        if name in v.city_vp and state.control.get(h) == "pact":
+            cities += v.city_vp[name]
+    exits = sum(
+        v.exit_vp
+        for u, s in state.status.items()
+        if s == "exited" and w.units[u].strength >= v.exit_min_strength
+    )
+    kills = state.losses["nato"] // v.per_nato_losses
+    own = state.losses["pact"] // v.per_pact_losses
+    return {
+        "cities": cities,
+        "exits": exits,
+        "nato_losses": kills,
+        "pact_losses": -own,
+        "total": cities + exits + kills - own,
+    }
+
+
+def check_victory(state: ST) -> list[Event]:
+    w = world(state)
+    v = w.spec.victory
+    for name in v.sudden_death:
+        hexes = [h for h, n in w.city_of.items() if n == name]
+        if hexes and all(state.control.get(h) == "pact" for h in hexes):
+            state.outcome = {
+                "winner": "pact",
+                "how": f"sudden death: the Pact holds all of {name}",
+                "level": "decisive",
+                "vp": victory_points(state),
+            }
+            return [note("victory", state.outcome["how"], "rhine.victory.scenario")]
+    if state.flow.turn >= len(w.turns):
+        vp = victory_points(state)
+        total = vp["total"]
+        if total >= v.pact_decisive:
+            winner, level = "pact", "decisive"
+        elif total >= v.pact_marginal:
+            winner, level = "pact", "marginal"
+        elif total >= v.draw:
+            winner, level = "draw", "draw"
+        else:
+            winner, level = "nato", "victory"
+        how = f"victory points {total} at the end of turn {state.flow.turn}: {level}"
+        state.outcome = {"winner": winner, "how": how, "level": level, "vp": vp}
+        return [note("victory", how, "rhine.victory.scenario", vp=vp)]
+    return []
+
+
+# -- the ruleset --------------------------------------------------------------------------------
+class RhineRules(FlowRules[ST]):
+    def reveal(self, state: ST, commit: SecretCommit) -> list[Event]:
+        """Both sides' support, revealed together, then the combat is resolved."""
+        combat = state.combat
+        assert combat is not None
+        w = world(state)
+        attacker = combat["attacker"]
+        counts: dict[str, int] = {}
+        words = []
+        for side in commit.sides:
+            code = str(commit.committed[side].get("option") or "none")
+            choice = R.parse_cs(code)
+            counts[side] = sum(choice.values())
+            for (kind, nation), n in choice.items():
+                ready = [
+                    m
+                    for m in state.cs
+                    if m.side == side
+                    and m.status == "ready"
+                    and m.type == kind
+                    and m.nation == nation
+                ]
+                for m in ready[:n]:
+                    m.status = "used"
+            words.append(f"{side} {code}")
+        events = [
+            note(
+                "cs_reveal",
+                "support revealed: " + "; ".join(words),
+                "rhine.cs.secret",
+                committed={s: commit.committed[s].get("option") for s in commit.sides},
+            )
+        ]
+        units = combat["units"]
+        fig = R.combat_figures(
+            w, state, attacker, combat["target"], units, combat["defenders"], counts
+        )
+        assert fig.column is not None
+        mods = "".join(f" {m.value:+d} {m.why};" for m in fig.drms)
+        chance = R.crt_chance(w, fig.column, fig.drm, text=f"{mods} " if mods else "")
+        result = chance.sample(state.rng, events)
+        return events + apply_result(state, str(result))
+
+
+KINDS: list[ActionKind[ST]] = [
+    OrderKind(),
+    PlaceAirKind(),
+    StopKind("stop_air", "rhine.air.place", "places no more air markers"),
+    EWMarkKind(),
+    EWStripKind(),
+    StopKind("stop_ew", "rhine.ew.use", "uses no more EW markers"),
+    MoveKind(),
+    HeliMAKind(),
+    AttackKind(),
+    ProbeKind(),
+    StopKind("end_phase", "rhine.sequence.turn", "ends the phase"),
+    StopKind("decline", "rhine.momentum", "makes no momentum attack"),
+    CSKind(),
+    RetreatKind(),
+    ExLossKind(),
+    AdvanceKind(),
+    RefugeeKind(),
+]
+SEGMENT_KINDS = ("move", "heli_ma", "attack", "probe", "end_phase")
+
+FLOW: Flow[ST] = Flow(
+    [
+        Phase("order", ("order",), to_act=order_to_act),
+        Phase(
+            "air",
+            ("place_air", "stop_air"),
+            to_act=placing_to_act("air_to_place", "air_holder", ()),
+            on_begin=air_begin,
+        ),
+        Phase("ew", ("ew_mark", "ew_strip", "stop_ew"), to_act=ew_to_act, on_begin=ew_begin),
+        *[
+            Phase(name, SEGMENT_KINDS, to_act=segment_to_act, on_begin=segment_begin)
+            for name in SEGMENTS
+        ],
+        Phase("admin", ("refugee",), to_act=refugee_to_act, on_begin=admin_begin, on_end=admin_end),
+    ],
+    lambda s: s.flow,
+    on_turn_begin=on_turn_begin,
+    game_over=lambda s: s.outcome is not None,
+)
+ENGINE = RhineRules(FLOW, KINDS)
+
+
+class Rhine(RulesetBase[RhineState]):
+    """7 Days to the Rhine, the operational hex-and-counter game."""
+
+    meta = RulesetMeta(
+        id="rhine",
+        version="0.1",
+        title="7 Days to the Rhine (operational)",
+        players=SIDES,
+        chance="sampled",
+        information="imperfect",  # combat support is committed blind
+        max_turns=None,
+    )
+
+    def scenario_ids(self) -> list[str]:
+        return scenario_ids()
+
+    def scenario_info(self, scenario: str) -> ScenarioInfo:
+        spec = world_for(scenario).spec
+        return ScenarioInfo(scenario, spec.title, spec.briefing)
+
+    def new_state(self, scenario: str, seed: int, options: Mapping[str, Any]) -> RhineState:
+        w = world_for(scenario, options.get("house_rules"))
+        pos: dict[str, str | None] = {}
+        status: dict[str, str] = {}
+        for u in w.spec.units:
+            pos[u.id] = u.at
+            status[u.id] = "on" if u.at is not None else "waiting"
+        control: dict[str, str] = {}
+        c = w.spec.control
+        for h in w.ids:
+            col = w.column(h)
+            if c.nato_columns[0] <= col <= c.nato_columns[1]:
+                control[h] = "nato"
+            elif c.pact_columns[0] <= col <= c.pact_columns[1]:
+                control[h] = "pact"
+        cs: list[CSMarker] = []
+        for spec in w.spec.cs:
+            for _k in range(spec.count):
+                cs.append(
+                    CSMarker(
+                        id=f"{spec.side}-{spec.nation}-{spec.type[:3]}-{len(cs) + 1}",
+                        side=spec.side,
+                        nation=spec.nation,
+                        type=spec.type,
+                        status="ready" if spec.from_turn <= 1 else "later",
+                        back=spec.from_turn,
+                    )
+                )
+        opts = dict(options)
+        for key in ("heli_attrition", "ammunition"):
+            if key in opts and opts[key] is not None:
+                hr = dict(opts.get("house_rules") or {})
+                hr.setdefault("switches", {})
+                hr["switches"] = {**hr["switches"], key: bool(opts[key])}
+        state = RhineState(
+            scenario=scenario,
+            seed=int(seed),
+            rng=RandomStream(seed),
+            flow=FlowState(),
+            options=opts,
+            pos=pos,
+            status=status,
+            control=control,
+            cs=cs,
+        )
+        on = [k for k, v in sorted(w.switches.items()) if v]
+        state.setup_events = [
+            note(
+                "setup",
+                f"{w.spec.title}: {w.spec.map.width}x{w.spec.map.height} hexes, "
+                f"{len(w.turns)} turns, seed {seed}; optional rules on: {', '.join(on) or 'none'}; "
+                f"air DRM cap {w.air_cap}",
+                "rhine.victory.scenario",
+            )
+        ]
+        state.setup_events += FLOW.start(state)
+        return state
+
+    def to_act(self, state: RhineState) -> str | None:
+        return ENGINE.to_act(state)
+
+    def legal_actions(self, state: RhineState) -> list[Action]:
+        return ENGINE.legal_actions(state)
+
+    def apply(self, state: RhineState, action: Action) -> list[Event]:
+        try:
+            return ENGINE.apply(state, action)
+        finally:
+            state.memo.clear()
+
+    def describe(self, state: RhineState, action: Action) -> str:
+        return ENGINE.describe(state, action)
+
+    def outcome(self, state: RhineState) -> Outcome | None:
+        if state.outcome is None:
+            return None
+        o = state.outcome
+        return Outcome(
+            o["winner"], o["how"], {k: v for k, v in o.items() if k not in ("winner", "how")}
+        )
+
+    def observation(self, state: RhineState, player: str) -> dict[str, Any]:
+        obs = state.to_dict(player, with_rng=False)
+        obs["side"] = player
+        obs["to_act"] = self.to_act(state)
+        obs["segment"] = segment(state)
+        obs["vp"] = victory_points(state)
+        return obs
+
+    def resample(self, state: RhineState, player: str, rng: random.Random) -> RhineState:
+        """Everything is open but the other side's combat-support commitment, which is
+        redrawn among its legal choices; the dice are re-seeded."""
+        twin = state.clone()
+        twin.rng = RandomStream(rng.randrange(2**31))
+        for d in twin.flow.stack:
+            if isinstance(d, SecretCommit):
+                for s in list(d.committed):
+                    if s != player:
+                        opts = cs_options_for(twin, s)
+                        d.committed[s] = Action("cs", option=rng.choice(opts)).to_dict()
+        return twin
+
+    def state_to_dict(self, state: RhineState) -> dict[str, Any]:
+        return state.to_dict()
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> RhineState:
+        return RhineState.from_dict(dict(data))
+
+    def clone(self, state: RhineState) -> RhineState:
+        return state.clone()
+
+    def summary(self, state: RhineState) -> dict[str, Any]:
+        return {
+            "turn": state.flow.turn,
+            "phase": state.flow.phase,
+            "losses": dict(state.losses),
+            "vp": victory_points(state),
+            "outcome": state.outcome,
+        }
