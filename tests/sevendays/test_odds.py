@@ -74,3 +74,34 @@ def test_odds_agree_with_the_games_dice(make_game: MakeGame) -> None:
         out += not state.units["pact-t"].alive
     sigma = (odds.out * (1 - odds.out) / n) ** 0.5
     assert abs(out / n - odds.out) < 3 * sigma + 1e-9
+
+
+# rules: sevendays.fire.base
+def test_play_and_odds_share_the_roll_to_hit_and_d6_definitions() -> None:
+    from fractions import Fraction
+
+    from umpire.core.rng import RandomStream
+    from umpire.rulesets.sevendays.dice import d6_chance
+    from umpire.rulesets.sevendays.odds import d6_test_odds
+    from umpire.rulesets.sevendays.orbat import Weapon
+    from umpire.rulesets.sevendays.shots import to_hit
+
+    # a d6 test needing 5+ where a natural 6 always passes: 2 faces of 6
+    assert d6_test_odds(5) == Fraction(1, 3)
+    assert d6_chance("r", 7, six_passes=True).outcomes() == {
+        True: Fraction(1, 6),
+        False: Fraction(5, 6),
+    }
+    # two d10 at infantry needing 7+: each die hits on 4 faces in 10
+    plan = ShotPlan("a", "b", "gun", Weapon(value=3), 2, 7, 7, 10.0, False)
+    dist = to_hit(plan).outcomes()
+    assert dist == {0: Fraction(9, 25), 1: Fraction(12, 25), 2: Fraction(4, 25)}
+    # against a vehicle the dice give one chance between them
+    vehicle = plan._replace(target_is_vehicle=True)
+    assert to_hit(vehicle).outcomes() == {0: Fraction(9, 25), 1: Fraction(16, 25)}
+    # sampling reads the stream like the old hand-written roll: two d10 in order
+    stream, twin = RandomStream(5), RandomStream(5)
+    log: list = []  # type: ignore[type-arg]
+    hits = to_hit(plan).sample(stream, log)
+    dice = twin.dice(2, 10)
+    assert log[0]["dice"] == dice and hits == sum(d >= 7 for d in dice)

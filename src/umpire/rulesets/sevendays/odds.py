@@ -29,7 +29,7 @@ from umpire.rulesets.sevendays.damage import (
     penetration_dice,
     penetration_die,
 )
-from umpire.rulesets.sevendays.dice import d6_passes
+from umpire.rulesets.sevendays.dice import d6_chance
 from umpire.rulesets.sevendays.orbat import UnitProfile
 from umpire.rulesets.sevendays.shots import ShotPlan, hits_scored
 from umpire.rulesets.sevendays.state import Unit
@@ -278,7 +278,10 @@ def shot_odds(world: World, plan: ShotPlan, firer: Unit, target: Unit) -> ShotOd
 
 
 def d6_test_odds(need: int | None, six_passes: bool = True) -> Fraction:
-    """Exact chance of passing a d6 test (activation, reaction) through ``d6_passes``."""
+    """Exact chance of passing a d6 test (activation, reaction): the same chance definition
+    play samples (:func:`~umpire.rulesets.sevendays.dice.d6_chance`)."""
     if need is None:
         return Fraction(1)
-    return Fraction(icepool.d6.map(lambda d: d6_passes(d, need, six_passes)).probability(True))
+    return (
+        d6_chance("sevendays.odds", need, six_passes=six_passes).outcomes().get(True, Fraction(0))
+    )

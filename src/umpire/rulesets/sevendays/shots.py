@@ -10,8 +10,11 @@ importing each other in a circle.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import NamedTuple
 
+from umpire.core.chance import Chance, Roll, Stream
 from umpire.core.events import Event, roll
 from umpire.geometry.table import in_arc
 from umpire.rulesets.sevendays.config import HouseRules, default_house_rules
@@ -140,30 +143,68 @@ def hits_scored(dice: Sequence[int], need: int, target_is_vehicle: bool) -> int:
     return sum(1 for d in dice if d >= need)
 
 
+@dataclass(frozen=True, eq=False)
+class ToHit(Chance[int]):
+    """Rule sevendays.fire.base as one chance definition: the shot's d10s, judged by
+    :func:`hits_scored`; sampled in play (one ``roll`` event worded as before), enumerated
+    exactly for the odds. The outcome is the number of hits."""
+
+    plan: ShotPlan
+    firer: tuple[str, str] = ("", "")  # uid, name
+    target: tuple[str, str] = ("", "")
+
+    def judge(self, faces: Sequence[int]) -> int:
+        return hits_scored(faces, self.plan.need, self.plan.target_is_vehicle)
+
+    def sample(self, stream: Stream, log: list[Event]) -> int:
+        plan = self.plan
+        dice = stream.dice(plan.dice, 10)
+        hits = self.judge(dice)
+        result = max(dice) if plan.target_is_vehicle else hits
+        verb = "hits" if hits else "misses"
+        what = "AA fire" if plan.weapon_kind == "aa" else f"{plan.weapon_kind} ({plan.weapon})"
+        text = (
+            f"{self.firer[1]} fires {what} at {self.target[1]} "
+            f'at {plan.range:.1f}": {plan.dice}d10 {dice} need {plan.need}+ '
+            f"[{describe_modifiers(plan)}] -> {verb}" + (f" x{hits}" if hits > 1 else "")
+        )
+        log.append(
+            roll(
+                "sevendays.fire.base",
+                text,
+                dice,
+                result,
+                plan.need,
+                hits > 0,
+                firer=self.firer[0],
+                target=self.target[0],
+                hits=hits,
+                modifiers=[m.rule for m in plan.modifiers],
+            )
+        )
+        return hits
+
+    def _enumerate(self) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        for faces, p in Roll(self.plan.dice, 10).outcomes().items():
+            k = self.judge(faces)
+            out[k] = out.get(k, Fraction(0)) + p
+        return out
+
+
+def to_hit(plan: ShotPlan, firer: Unit | None = None, target: Unit | None = None) -> ToHit:
+    """The roll to hit of ``plan`` (units named in the event when given)."""
+    return ToHit(
+        plan,
+        (firer.uid, firer.name) if firer is not None else (plan.firer, plan.firer),
+        (target.uid, target.name) if target is not None else (plan.target, plan.target),
+    )
+
+
 def roll_to_hit(
     state: SevenDaysState, plan: ShotPlan, firer: Unit, target: Unit
 ) -> tuple[int, Event]:
     """Roll the shot's d10s; returns the number of hits and the roll event."""
-    dice = state.rng.dice(plan.dice, 10)
-    hits = hits_scored(dice, plan.need, plan.target_is_vehicle)
-    result = max(dice) if plan.target_is_vehicle else hits
-    verb = "hits" if hits else "misses"
-    what = "AA fire" if plan.weapon_kind == "aa" else f"{plan.weapon_kind} ({plan.weapon})"
-    text = (
-        f"{firer.name} fires {what} at {target.name} "
-        f'at {plan.range:.1f}": {plan.dice}d10 {dice} need {plan.need}+ '
-        f"[{describe_modifiers(plan)}] -> {verb}" + (f" x{hits}" if hits > 1 else "")
-    )
-    event = roll(
-        "sevendays.fire.base",
-        text,
-        dice,
-        result,
-        plan.need,
-        hits > 0,
-        firer=firer.uid,
-        target=target.uid,
-        hits=hits,
-        modifiers=[m.rule for m in plan.modifiers],
-    )
-    return hits, event
+    log: list[Event] = []
+    hits = to_hit(plan, firer, target).sample(state.rng, log)
+    return hits, log[0]
