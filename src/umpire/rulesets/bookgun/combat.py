@@ -1,0 +1,962 @@
+"""Spotting, concealment, fire, casualty cards, close combat, morale and the civilians."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from umpire.core.chance import Modifier, Roll
+from umpire.core.events import Event, note
+from umpire.geometry.table import Vec, angle_between, bearing, segment_point_distance
+from umpire.rulesets.bookgun.chances import (
+    HitsUnder,
+    RollUnder,
+    casualty_effect,
+    draw_card,
+    pair_roll,
+)
+from umpire.rulesets.bookgun.common import (
+    active_units,
+    centre,
+    dist,
+    known_enemies,
+    secret,
+    world,
+)
+from umpire.rulesets.bookgun.movement import flee, place_outside, unit_room
+from umpire.rulesets.bookgun.state import (
+    CAPTURED,
+    FIT,
+    GONE,
+    KILLED,
+    OK,
+    OUT,
+    PINNED,
+    ROUTED,
+    SHAKEN,
+    WOUNDED,
+    BookGunState,
+    Figure,
+    Marker,
+    Unit,
+)
+from umpire.rulesets.bookgun.world import World
+
+BANDS = ("short", "medium", "long")
+CATS = ("I", "II", "III", "IV")
+
+
+# -- concealment ----------------------------------------------------------------------------------
+def reveal(state: BookGunState, marker: Marker, why: str) -> list[Event]:
+    """Turn a marker over (bookgun.conceal.reveal): a dummy is removed, a unit is placed."""
+    del state.markers[marker.id]
+    if marker.unit is None:
+        return [
+            note(
+                "reveal",
+                f"marker {marker.id} {why}: a dummy, removed",
+                "bookgun.conceal.reveal",
+                marker=marker.id,
+                dummy=True,
+            )
+        ]
+    unit = state.units[marker.unit]
+    unit.concealed = False
+    unit.marker = None
+    figs = state.unit_figures(unit)
+    where = [{"id": f.id, "x": round(f.x, 2), "y": round(f.y, 2), "room": f.room} for f in figs]
+    text = f"marker {marker.id} {why}: {unit.name}, {len(figs)} figures, placed on the table"
+    return [
+        note(
+            "reveal", text, "bookgun.conceal.reveal", marker=marker.id, unit=unit.id, figures=where
+        )
+    ]
+
+
+def marker_points(state: BookGunState, marker: Marker) -> list[Vec]:
+    if marker.unit is None:
+        return [(marker.x, marker.y)]
+    return [f.pos for f in state.unit_figures(marker.unit)] or [(marker.x, marker.y)]
+
+
+def check_reveals(state: BookGunState) -> list[Event]:
+    """Markers the army has come close to (within 4 in., or 6 in. in sight) are turned over."""
+    w = world(state)
+    c = w.tables.conceal
+    army = [f for u in active_units(state, "army") for f in state.fit_figures(u)]
+    events: list[Event] = []
+    for marker in list(state.markers.values()):
+        pts = marker_points(state, marker)
+        hit = False
+        for a in army:
+            for p in pts:
+                d = dist(a.pos, p)
+                if d <= c.reveal_near or (d <= c.reveal_sight and w.sight(a.pos, p)):
+                    hit = True
+                    break
+            if hit:
+                break
+        if hit:
+            events += reveal(state, marker, "is closed with")
+    return events
+
+
+# -- sight and spotting ----------------------------------------------------------------------------
+def sees(w: World, a: Figure, b: Figure) -> bool:
+    if a.room is not None and b.room is not None:
+        ra, rb = w.rooms[a.room], w.rooms[b.room]
+        if a.room == b.room:
+            return True
+        return ra.building == rb.building and ra.floor == rb.floor and b.room in ra.neighbours
+    if (a.room is None) != (b.room is None):
+        inside = a if a.room is not None else b
+        if w.rooms[inside.room or ""].floor > 0 and dist(a.pos, b.pos) < 1.0:
+            return False
+    return w.sight(a.pos, b.pos)
+
+
+def spot_number(w: World, spotter: Unit, d: float, leader: bool) -> int | None:
+    """The spotting chart (bookgun.spot.chart): None = automatic, 0 = cannot spot."""
+    chart = w.tables.spotting.for_type(spotter.troop)
+    if d <= chart.auto:
+        return None
+    for edge, with_leader, without in chart.bands:
+        if d <= edge:
+            return with_leader if leader else without
+    return 0
+
+
+def fired_on(unit: Unit, by_side: str, state: BookGunState) -> bool:
+    targets = unit.fired_at + unit.fired_at_last
+    return any(state.units[t].side == by_side for t in targets if t in state.units)
+
+
+def spotting(state: BookGunState) -> list[Event]:
+    """Start of the fire phase: each side looks for the enemy (bookgun.spot.*)."""
+    w = world(state)
+    events: list[Event] = []
+    for side in ("army", "insurgents"):
+        spotters = [u for u in active_units(state, side) if u.status != ROUTED]
+        for target in known_enemies(state, side):
+            if fired_on(target, side, state) or target.fought or target.fought_last:
+                target.spotted = True
+                continue
+            if target.moved or target.moved_last:
+                target.spotted = False
+                continue
+            target.spotted = _look(
+                state,
+                w,
+                spotters,
+                [f for f in state.unit_figures(target)],
+                target.name,
+                events,
+                static=True,
+            )
+        if side == "army":
+            for marker in list(state.markers.values()):
+                pts = marker_points(state, marker)
+                probe = [
+                    Figure("probe", "", "", "", "unarmed", None, "ordinary", p[0], p[1], 0.0)
+                    for p in pts
+                ]
+                if _look(state, w, spotters, probe, f"marker {marker.id}", events, static=False):
+                    events += reveal(state, marker, "is spotted")
+    return events
+
+
+def _look(
+    state: BookGunState,
+    w: World,
+    spotters: list[Unit],
+    targets: list[Figure],
+    name: str,
+    events: list[Event],
+    static: bool,
+) -> bool:
+    best: tuple[float, Unit, Figure] | None = None
+    for u in spotters:
+        for f in state.fit_figures(u):
+            for t in targets:
+                d = dist(f.pos, t.pos)
+                if (best is None or d < best[0]) and sees(w, f, t):
+                    best = (d, u, f)
+    if best is None:
+        return False
+    d, u, f = best
+    if static and d <= w.tables.spotting.static_range:
+        return False  # fireable anyway: no roll needed
+    number = spot_number(w, u, d, state.leader_of(u) is not None)
+    if number is None:
+        events.append(
+            note("spot", f"{u.name} spots {name} at {d:.1f} in. (automatic)", "bookgun.spot.roll")
+        )
+        return True
+    if number == 0:
+        return False
+    test = RollUnder(
+        20, number, "bookgun.spot.roll", text=f"{u.name} looks for {name} at {d:.1f} in."
+    )
+    return test.sample(state.rng, events)
+
+
+# -- fire ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Shot:
+    """One figure's fire at a unit: its dice and the number it needs."""
+
+    firer: str
+    dice: int
+    number: int
+    band: str
+    category: str
+    distance: float
+    blast: str | None = None  # weapon fired as a blast
+
+
+def category(w: World, state: BookGunState, fig: Figure, unit: Unit, firer: Vec) -> str:
+    """Target category of one figure (bookgun.fire.category, bookgun.building.cover)."""
+    if fig.room is not None:
+        return "IV"
+    for wall in w.low_walls:
+        if wall.polygon.distance(_point(fig.pos)) <= 1.0 and wall.touches_segment(
+            firer[0], firer[1], fig.x, fig.y
+        ):
+            return "IV"
+    if fig.prone or w.in_rough(fig.pos):
+        return "III"
+    if unit.formation in ("open", "unformed"):
+        return "II"
+    return "I"
+
+
+def _point(p: Vec) -> object:
+    from shapely.geometry import Point
+
+    return Point(p)
+
+
+def charged_by(state: BookGunState, unit: Unit) -> bool:
+    return any(u.charging == unit.id for u in state.units.values())
+
+
+def firing_figures(state: BookGunState, unit: Unit) -> list[Figure]:
+    """Fit figures able to shoot: carriers of wounded do not (bookgun.move.wounded)."""
+    fit = state.fit_figures(unit)
+    wounded = sum(1 for f in state.unit_figures(unit) if f.status == WOUNDED)
+    carriers = {f.id for f in [f for f in reversed(fit) if f.role == "ordinary"][:wounded]}
+    w = world(state)
+    return [f for f in fit if f.id not in carriers and w.tables.weapons.types[f.weapon].dice[0] > 0]
+
+
+def visible_targets(
+    state: BookGunState, w: World, f: Figure, target: Unit, any_arc: bool
+) -> list[Figure]:
+    out = []
+    for t in state.unit_figures(target):
+        if not any_arc and f.room is None and angle_between(f.facing, bearing(f.pos, t.pos)) > 90.0:
+            continue
+        if sees(w, f, t):
+            out.append(t)
+    return out
+
+
+def plan_shots(
+    state: BookGunState, unit: Unit, figs: list[Figure], target: Unit, blast: bool
+) -> list[Shot]:
+    """What each figure would roll against ``target`` (bookgun.fire.procedure)."""
+    w = world(state)
+    tb = w.tables
+    any_arc = unit.concealed or charged_by(state, unit)
+    shots: list[Shot] = []
+    ground = state.options.get("double_ranges") and 2.0 or 1.0
+    for f in figs:
+        seen = visible_targets(state, w, f, target, any_arc)
+        if not seen:
+            continue
+        d = min(dist(f.pos, t.pos) for t in seen)
+        weapon_name = f.weapon
+        blast_name = None
+        if blast:
+            if f.second in ("rpg", "grenade_launcher") and (
+                f.rounds > 0 or f.second == "grenade_launcher"
+            ):
+                weapon_name = blast_name = f.second
+            elif f.grenades > 0 and d <= tb.blast.grenade_range:
+                blast_name = "grenade"
+        weapon = tb.weapons.types[weapon_name]
+        band_index = next((i for i, edge in enumerate(weapon.bands) if d <= edge * ground), None)
+        if blast_name == "grenade":
+            band_index = 0
+        if band_index is None or (weapon.min_range and d < weapon.min_range):
+            if blast_name is None:
+                continue
+            blast_name, weapon = None, tb.weapons.types[f.weapon]
+            band_index = next(
+                (i for i, edge in enumerate(weapon.bands) if d <= edge * ground), None
+            )
+            if band_index is None:
+                continue
+        band = BANDS[band_index]
+        cats = Counter(category(w, state, t, target, f.pos) for t in seen)
+        cat = max(cats, key=lambda c: (cats[c], CATS.index(c)))
+        number = tb.fire_table.number(band, cat)
+        number += tb.fire_mods.quality.get(unit.quality, 0) + weapon.hit_mod
+        if unit.moved:
+            number += tb.fire_mods.moved
+        number = max(tb.fire_table.minimum, number)
+        dice = 1 if blast_name else weapon.dice[band_index]
+        if dice <= 0:
+            continue
+        shots.append(Shot(f.id, dice, number, band, cat, d, blast_name))
+    return shots
+
+
+def roe_problem(state: BookGunState, unit: Unit, figs: list[Figure], target_id: str) -> str | None:
+    """Why the rules of engagement forbid this fire (army only), or None."""
+    if unit.side != "army":
+        return None
+    roe = world(state).spec.roe
+    w = world(state)
+    if target_id in state.markers:
+        return (
+            None
+            if roe == 4
+            else f"no speculative fire at markers under ROE {roe} [rule bookgun.roe.3]"
+        )
+    target = state.units[target_id]
+    if target.side == "civilians":
+        return (
+            None
+            if roe == 4
+            else f"civilians may not be targeted under ROE {roe} [rule bookgun.roe.{roe}]"
+        )
+    if roe <= 2:
+        civs = [f for f in state.figures.values() if f.side == "civilians" and f.present]
+        for f in figs:
+            for t in state.unit_figures(target):
+                if any(
+                    segment_point_distance(f.pos, t.pos, c.pos) <= w.tables.collateral.line
+                    for c in civs
+                ):
+                    return (
+                        f"civilians near the line of fire under ROE {roe} [rule bookgun.roe.{roe}]"
+                    )
+    if roe == 1 and not (target.spotted and fired_on(target, "army", state)):
+        return "ROE 1: fire only back at a spotted unit that fired on us [rule bookgun.roe.1]"
+    if roe == 2 and state.leader_of(unit) is None:
+        return "ROE 2: no leader to authorise fire [rule bookgun.roe.2]"
+    return None
+
+
+def fireable(state: BookGunState, target: Unit, shots: list[Shot]) -> bool:
+    """bookgun.spot.static: a static unseen unit may be fired at only within 6 in. or spotted."""
+    if target.side == "civilians" or target.spotted or target.moved or target.moved_last:
+        return True
+    static = world(state).tables.spotting.static_range
+    return any(s.distance <= static for s in shots)
+
+
+def fire_targets(state: BookGunState, unit: Unit, figs: list[Figure]) -> list[str]:
+    out: list[str] = []
+    enemies = known_enemies(state, unit.side)
+    if unit.side == "army":
+        enemies += [u for u in active_units(state, "civilians")]
+    for target in enemies:
+        shots = plan_shots(state, unit, figs, target, False)
+        if (
+            shots
+            and fireable(state, target, shots)
+            and roe_problem(state, unit, figs, target.id) is None
+        ):
+            out.append(target.id)
+    if unit.side == "army" and world(state).spec.roe == 4:
+        for m in state.markers.values():
+            if any(dist(f.pos, (m.x, m.y)) <= 32 for f in figs):
+                out.append(m.id)
+    return out
+
+
+def choose_victim(
+    state: BookGunState, target: Unit, effect: str, visible: list[Figure]
+) -> Figure | None:
+    fit = [f for f in visible if f.fit]
+    if effect == "leader":
+        officers = [f for f in fit if f.role == "officer"]
+        lead = [f for f in fit if f.role == "leader"]
+        return (officers or lead or [None])[0]
+    order = (
+        ("key", "ordinary", "officer", "leader")
+        if effect.startswith("key")
+        else ("ordinary", "key", "officer", "leader")
+    )
+    for role in order:
+        pool = [f for f in fit if f.role == role]
+        if pool:
+            return pool[0]
+    hurt = [f for f in visible if f.status == WOUNDED]
+    return hurt[0] if hurt else None
+
+
+def apply_hit(
+    state: BookGunState, fig: Figure, killed: bool, by: str, rule: str, events: list[Event]
+) -> None:
+    unit = state.units[fig.unit]
+    was = fig.status
+    fig.status = KILLED if killed or was == WOUNDED else WOUNDED
+    fig.hit_by = by
+    fig.prone = fig.prone and fig.status == WOUNDED
+    if was == FIT:
+        unit.lost += 1
+    if fig.status == KILLED and fig.id == unit.leader:
+        unit.leader_killed = True
+    words = "killed" if fig.status == KILLED else "wounded"
+    extra = " (the Commander-in-Chief)" if fig.id == state.commander else ""
+    events.append(
+        note(
+            "casualty",
+            f"{fig.name} ({fig.id}) is {words}{extra}",
+            rule,
+            figure=fig.id,
+            status=fig.status,
+        )
+    )
+
+
+def casualty_cards(
+    state: BookGunState,
+    target: Unit,
+    hits: int,
+    visible: list[Figure],
+    by: str,
+    why: str,
+    events: list[Event],
+) -> None:
+    """One card per hit (bookgun.casualty.card); hits beyond the visible figures are lost."""
+    for _ in range(min(hits, len(visible))):
+        pile = state.casualties
+        if not pile.pile:
+            pile.pile, pile.discard = sorted(pile.discard), []
+            pile.reshuffles += 1
+        card = draw_card(sorted(pile.pile), "bookgun.casualty.card", why).sample(state.rng, events)
+        pile.pile.remove(card)
+        pile.discard.append(card)
+        lead_here = any(f.fit and f.role in ("leader", "officer") for f in visible)
+        effect = casualty_effect(card, lead_here)
+        victim = choose_victim(state, target, effect, visible)
+        if victim is None:
+            continue
+        rule = "bookgun.lead.ace" if effect == "leader" else "bookgun.casualty.card"
+        if effect == "leader" and victim.role == "officer":
+            rule = "bookgun.lead.higher"
+        apply_hit(state, victim, effect in ("leader", "killed", "key_killed"), by, rule, events)
+
+
+def resolve_fire(
+    state: BookGunState, unit: Unit, figs: list[Figure], target_id: str, blast: bool
+) -> list[Event]:
+    w = world(state)
+    events: list[Event] = []
+    if unit.concealed and unit.marker is not None and unit.marker in state.markers:
+        events += reveal(state, state.markers[unit.marker], "opens fire")
+    if target_id in state.markers:
+        marker = state.markers[target_id]
+        events.append(
+            note("fire", f"{unit.name} fires on marker {marker.id} (ROE 4)", "bookgun.roe.4")
+        )
+        events += reveal(state, marker, "is fired on")
+        if marker.unit is None:
+            unit.fired = True
+            unit.reload += w.tables.fire_mods.reload_base
+            return events
+        target_id = marker.unit
+    target = state.units[target_id]
+    if target.side == "civilians":
+        for f in figs:
+            f.status = GONE
+            events.append(
+                note(
+                    "sanction",
+                    f"{f.name} deliberately fired on civilians and is removed",
+                    "bookgun.roe.4",
+                )
+            )
+        unit.fired = True
+        return events
+    shots = plan_shots(state, unit, figs, target, blast)
+    events.append(
+        note(
+            "fire",
+            f"{unit.name} fires on {target.name} with {len(shots)} figure(s)",
+            "bookgun.fire.procedure",
+            unit=unit.id,
+            target=target.id,
+        )
+    )
+    total = 0
+    twenties: list[Figure] = []
+    extra_reload = 0
+    for s in shots:
+        f = state.figures[s.firer]
+        if s.blast:
+            extra_reload = max(
+                extra_reload,
+                w.tables.weapons.types.get(s.blast, w.tables.weapons.types["rpg"]).reload_extra,
+            )
+            events += blast_at(state, f, unit, target, s)
+            continue
+        chance = HitsUnder(
+            s.dice,
+            20,
+            s.number,
+            "bookgun.fire.table",
+            w.tables.fire_table.always_miss,
+            text=f"{f.name} at {s.distance:.1f} in. ({s.band}, Cat {s.category})",
+            data={"figure": f.id},
+        )
+        hits, faces = chance.sample_faces(state.rng, events)
+        total += hits
+        twenties += [f] * sum(1 for x in faces if x == w.tables.fire_table.always_miss)
+        f.facing = bearing(f.pos, centre(state, target))
+    visible = sorted(
+        {t.id: t for f in figs for t in visible_targets(state, w, f, target, True)}.values(),
+        key=lambda t: t.id,
+    )
+    casualty_cards(state, target, total, visible, unit.side, f"hit on {target.name}", events)
+    for f in twenties:
+        events += collateral(state, f, target)
+    tm = w.tables.fire_mods
+    unit.reload += tm.reload_base + (tm.reload_moved if unit.moved else 0) + extra_reload
+    if any(f.prone for f in figs):
+        unit.reload += tm.reload_prone
+    unit.fired = True
+    unit.fired_at.append(target.id)
+    for f in figs[:1]:
+        state.fire_points.append([float(state.flow.turn), f.x, f.y])
+    return events
+
+
+def collateral(state: BookGunState, firer: Figure, target: Unit) -> list[Event]:
+    """bookgun.fire.collateral: a natural 20 hits a civilian near the line or the target."""
+    w = world(state)
+    c = w.tables.collateral
+    events: list[Event] = []
+    tpos = centre(state, target)
+    for civ in sorted(
+        (f for f in state.figures.values() if f.side == "civilians" and f.fit), key=lambda f: f.id
+    ):
+        if (
+            segment_point_distance(firer.pos, tpos, civ.pos) <= c.line
+            or dist(civ.pos, tpos) <= c.target
+        ):
+            casualty_cards(
+                state,
+                state.units[civ.unit],
+                1,
+                [civ],
+                firer.side,
+                f"a stray round near {civ.name}",
+                events,
+            )
+            break
+    return events
+
+
+def blast_at(state: BookGunState, f: Figure, unit: Unit, target: Unit, s: Shot) -> list[Event]:
+    """bookgun.fire.blast: on target on a d20 roll, else scatter; everyone near rolls."""
+    w = world(state)
+    b = w.tables.blast
+    events: list[Event] = []
+    if s.blast == "grenade":
+        f.grenades -= 1
+    elif s.blast == "rpg":
+        f.rounds -= 1
+    seen = visible_targets(state, w, f, target, True)
+    aim = (
+        (sum(t.x for t in seen) / len(seen), sum(t.y for t in seen) / len(seen))
+        if seen
+        else centre(state, target)
+    )
+    need = b.on_target_short if s.band == "short" else b.on_target_beyond
+    on = RollUnder(20, need, "bookgun.fire.blast", text=f"{f.name}'s {s.blast} on target").sample(
+        state.rng, events
+    )
+    if not on:
+        drift = Roll(1, 6, "bookgun.fire.blast", "scatter distance").sample(state.rng, events)[0]
+        way = Roll(1, 10, "bookgun.fire.blast", "scatter direction").sample(state.rng, events)[0]
+        ang = math.radians(90 - 36 * (way - 1))
+        aim = (aim[0] + math.cos(ang) * drift, aim[1] + math.sin(ang) * drift)
+    events.append(
+        note(
+            "burst",
+            f"the {s.blast} bursts at ({aim[0]:.1f}, {aim[1]:.1f})",
+            "bookgun.fire.blast",
+            x=aim[0],
+            y=aim[1],
+        )
+    )
+    events += burst(state, aim, unit.side, f.pos)
+    return events
+
+
+def burst(state: BookGunState, at: Vec, by: str, origin: Vec) -> list[Event]:
+    w = world(state)
+    b = w.tables.blast
+    events: list[Event] = []
+    for fig in sorted(state.figures.values(), key=lambda x: x.id):
+        if not fig.present or dist(fig.pos, at) > b.radius:
+            continue
+        u = state.units[fig.unit]
+        cat = category(w, state, fig, u, origin)
+        if RollUnder(
+            20, b.numbers[cat], "bookgun.fire.blast", text=f"{fig.name} in the burst (Cat {cat})"
+        ).sample(state.rng, events):
+            casualty_cards(state, u, 1, [fig], by, f"blast on {fig.name}", events)
+    return events
+
+
+# -- close combat ------------------------------------------------------------------------------
+def half_strength(state: BookGunState, unit: Unit) -> bool:
+    fit = len(state.fit_figures(unit))
+    return fit * 2 <= unit.start
+
+
+def cc_mod(state: BookGunState, f: Figure, unit: Unit, charged: bool, defending_cover: bool) -> int:
+    cc = world(state).tables.close_combat
+    m = 0
+    if charged:
+        m += cc.charged_bonus
+    if f.role in ("leader", "officer"):
+        m += cc.leader_bonus
+    if defending_cover:
+        m += cc.defending_cover_bonus
+    if f.weapon in ("smg", "pistol"):
+        m += cc.short_weapon_bonus
+    if f.weapon in ("lmg", "mmg", "hmg"):
+        m += cc.heavy_weapon_penalty
+    if f.weapon == "unarmed":
+        m += cc.unarmed_penalty
+    if unit.quality == "special_forces":
+        m += 1
+    return m
+
+
+def close_combats(state: BookGunState) -> list[Event]:
+    """bookgun.turn.close_combat: complete every charge, in unit order."""
+    events: list[Event] = []
+    for unit in sorted(state.units.values(), key=lambda u: u.id):
+        if unit.charging is None:
+            continue
+        target = state.units.get(unit.charging)
+        unit.charging = None
+        if (
+            target is None
+            or not state.on_table(target)
+            or not state.on_table(unit)
+            or unit.status in (ROUTED, OUT)
+        ):
+            continue
+        events += fight(state, unit, target)
+    return events
+
+
+def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
+    w = world(state)
+    cc = w.tables.close_combat
+    events: list[Event] = [
+        note("charge", f"{unit.name} charges home on {target.name}", "bookgun.move.charge")
+    ]
+    if target.concealed and target.marker in state.markers:
+        events += reveal(state, state.markers[str(target.marker)], "is charged")
+    lead = state.leader_of(unit) is not None
+    mods: list[Modifier] = []
+    if unit.lost:
+        mods.append(Modifier("bookgun.cc.close", 1, "lost figures this turn"))
+    if half_strength(state, unit):
+        mods.append(Modifier("bookgun.cc.close", 1, "at half strength"))
+    if unit.quality == "special_forces":
+        mods.append(Modifier("bookgun.cc.close", -1, "special forces"))
+    need = cc.close[unit.troop][0 if lead else 1]
+    if not RollUnder(6, need, "bookgun.cc.close", tuple(mods), text=f"{unit.name} closes").sample(
+        state.rng, events
+    ):
+        unit.status = PINNED
+        for f in state.unit_figures(unit):
+            f.prone = True
+        events.append(
+            note(
+                "pinned", f"{unit.name} is pinned and goes prone", "bookgun.cc.close", unit=unit.id
+            )
+        )
+        return events
+    if target.status == SHAKEN:
+        events.append(
+            note(
+                "flee", f"{target.name} is shaken and flees from the charge", "bookgun.rally.chart"
+            )
+        )
+        flee(
+            state,
+            target,
+            w.tables.morale.rout_dice,
+            "bookgun.morale.rout",
+            "flees",
+            events,
+            centre(state, unit),
+        )
+        return events
+    in_cover = unit_room(state, target) is not None or any(
+        category(w, state, f, target, centre(state, unit)) == "IV"
+        for f in state.unit_figures(target)
+    )
+    smods: list[Modifier] = []
+    if in_cover:
+        smods.append(Modifier("bookgun.cc.stand", -1, "in a building or behind a wall"))
+    if half_strength(state, target):
+        smods.append(Modifier("bookgun.cc.stand", 1, "at half strength"))
+    lead_t = state.leader_of(target) is not None
+    sneed = cc.stand[target.troop][0 if lead_t else 1]
+    if not RollUnder(
+        6, sneed, "bookgun.cc.stand", tuple(smods), text=f"{target.name} stands"
+    ).sample(state.rng, events):
+        target.status = SHAKEN
+        events.append(
+            note(
+                "shaken",
+                f"{target.name} falls back shaken; no fight",
+                "bookgun.cc.stand",
+                unit=target.id,
+            )
+        )
+        old = centre(state, target)
+        flee(state, target, 3, "bookgun.cc.stand", "falls back", events, centre(state, unit))
+        if state.on_table(unit):
+            place_outside(
+                state,
+                unit,
+                old if w.building_at(old) is None else centre(state, unit),
+                bearing(centre(state, unit), old),
+            )
+        return events
+    attackers = state.fit_figures(unit)
+    defenders = state.fit_figures(target)
+    room = unit_room(state, target)
+    if room is not None:
+        defenders = [f for f in defenders if f.room == room][:4] or defenders[:4]
+        attackers = attackers[: w.tables.building.room_capacity]
+    else:
+        attackers = attackers[: 2 * max(1, len(defenders))]
+    if not defenders or not attackers:
+        return events
+    losses = {unit.id: 0, target.id: 0}
+    for i, a in enumerate(attackers):
+        d = defenders[i % len(defenders)]
+        if not (a.fit and d.fit):
+            continue
+        am = cc_mod(state, a, unit, True, False)
+        dm = cc_mod(state, d, target, False, in_cover)
+        diff = pair_roll(
+            am, dm, "bookgun.cc.roll", lambda faces: f"{a.name} against {d.name}: d6 {list(faces)}"
+        ).sample(state.rng, events)
+        if diff == 0:
+            continue
+        loser, lu = (d, target) if diff > 0 else (a, unit)
+        by = unit.side if diff > 0 else target.side
+        casualty_cards(state, lu, 1, [loser], by, f"{loser.name} loses the fight", events)
+        losses[lu.id] += 1
+    for side_unit in (unit, target):
+        fit_left = state.fit_figures(side_unit)
+        if not fit_left:
+            for f in state.unit_figures(side_unit):
+                if f.status == WOUNDED:
+                    f.status = CAPTURED
+                    f.hit_by = (target if side_unit is unit else unit).side
+                    events.append(
+                        note("capture", f"{f.name} is captured", "bookgun.capture", figure=f.id)
+                    )
+    unit.fought = target.fought = True
+    loser_unit = unit if losses[unit.id] > losses[target.id] else target
+    winner = target if loser_unit is unit else unit
+    margin = abs(losses[unit.id] - losses[target.id])
+    loser_unit.cc_margin = margin
+    events.append(
+        note(
+            "cc_result",
+            f"{winner.name} wins the close combat ({losses[winner.id]} to {losses[loser_unit.id]} casualties)",
+            "bookgun.cc.outcome",
+        )
+    )
+    if state.on_table(loser_unit):
+        if morale_test(state, loser_unit, events):
+            loser_unit.status = SHAKEN
+            flee(
+                state,
+                loser_unit,
+                3,
+                "bookgun.cc.outcome",
+                "falls back",
+                events,
+                centre(state, winner),
+            )
+        else:
+            rout(state, loser_unit, events)
+    return events
+
+
+# -- morale ----------------------------------------------------------------------------------------
+def morale_test(state: BookGunState, unit: Unit, events: list[Event]) -> bool:
+    w = world(state)
+    lead = state.leader_of(unit) is not None
+    mods: list[Modifier] = []
+    if half_strength(state, unit):
+        mods.append(Modifier("bookgun.morale.table", 1, "at half strength"))
+    if unit.leader_killed:
+        mods.append(Modifier("bookgun.morale.table", 1, "leader killed this turn"))
+    if unit.cc_margin >= 2:
+        mods.append(Modifier("bookgun.morale.table", 1, "lost a close combat by 2+"))
+    if unit_room(state, unit) is not None:
+        mods.append(Modifier("bookgun.morale.table", -1, "in a building"))
+    cinc = False
+    if state.commander is not None and unit.side == "army":
+        c = state.figures[state.commander]
+        if c.fit and dist(c.pos, centre(state, unit)) <= w.tables.command.radius:
+            mods.append(Modifier("bookgun.lead.cinc", -1, "Commander-in-Chief near"))
+            cinc = True
+    need = w.tables.morale.table[unit.troop][0 if lead else 1]
+    test = RollUnder(
+        6,
+        need,
+        "bookgun.morale.table",
+        tuple(mods),
+        frozenset({1}),
+        frozenset({6}),
+        text=f"{unit.name} tests morale",
+    )
+    if cinc:
+        log: list[Event] = []
+        ok = test.sample(state.rng, log)
+        public = note(
+            "roll",
+            f"{unit.name} tests morale: {'passes' if ok else 'fails'}",
+            "bookgun.morale.table",
+        )
+        events += [e.restricted(("army",), public=public) for e in log]
+        return ok
+    return test.sample(state.rng, events)
+
+
+def rout(state: BookGunState, unit: Unit, events: list[Event]) -> None:
+    unit.status = ROUTED
+    unit.routed_turn = state.flow.turn
+    unit.charging = None
+    events.append(note("rout", f"{unit.name} routs", "bookgun.morale.rout", unit=unit.id))
+    flee(state, unit, world(state).tables.morale.rout_dice, "bookgun.morale.rout", "runs", events)
+
+
+def rally_test(state: BookGunState, unit: Unit, events: list[Event]) -> bool:
+    w = world(state)
+    lead = state.leader_of(unit)
+    near = lead is not None and dist(lead.pos, centre(state, unit)) <= w.tables.rally.leader_range
+    need = w.tables.rally.table[unit.troop][0 if near else 1]
+    if need <= 0:
+        return False
+    return RollUnder(6, need, "bookgun.rally.chart", text=f"{unit.name} tries to rally").sample(
+        state.rng, events
+    )
+
+
+def morale_phase(state: BookGunState) -> list[Event]:
+    """bookgun.turn.morale: routed units rally or go, reloads come off, tests are taken."""
+    events: list[Event] = []
+    for unit in sorted(state.units.values(), key=lambda u: u.id):
+        if unit.side == "civilians" or not state.on_table(unit):
+            continue
+        unit.reload = max(0, unit.reload - 1)
+        if unit.status == ROUTED:
+            if unit.routed_turn < state.flow.turn:
+                if rally_test(state, unit, events):
+                    unit.status = SHAKEN
+                    events.append(
+                        note(
+                            "rally",
+                            f"{unit.name} rallies, shaken",
+                            "bookgun.rally.chart",
+                            unit=unit.id,
+                        )
+                    )
+                else:
+                    unit.status = OUT
+                    for f in state.unit_figures(unit):
+                        f.status = GONE
+                    events.append(
+                        note(
+                            "removed",
+                            f"{unit.name} fails to rally and is removed",
+                            "bookgun.rally.chart",
+                            unit=unit.id,
+                        )
+                    )
+            continue
+        needs = (unit.lost and half_strength(state, unit)) or unit.leader_killed
+        if needs:
+            ev: list[Event] = []
+            ok = morale_test(state, unit, ev)
+            if unit.concealed:
+                ev = [secret(unit.side, e, "a hidden unit tests its morale") for e in ev]
+            events += ev
+            if not ok:
+                rout(state, unit, events)
+    return events
+
+
+# -- civilians ------------------------------------------------------------------------------------
+def civilians_move(state: BookGunState) -> list[Event]:
+    """bookgun.civ.automaton: a mob that heard firing runs from the nearest firer."""
+    w = world(state)
+    events: list[Event] = []
+    hear = w.tables.civilians.hear
+    for unit in active_units(state, "civilians"):
+        c = centre(state, unit)
+        recent = [(p[1], p[2]) for p in state.fire_points if p[0] >= state.flow.turn - 1]
+        near = [p for p in recent if dist(p, c) <= hear]
+        if not near:
+            continue
+        src = min(near, key=lambda p: dist(p, c))
+        dice = w.tables.movement.dice["civilians"]["open"].cross
+        flee(state, unit, dice, "bookgun.civ.flee", "flees from the firing", events, src)
+    return events
+
+
+def ied_check(state: BookGunState) -> list[Event]:
+    """bookgun.scenario.ied: the device goes off when an army figure first comes near."""
+    if state.ied is None or state.ied_done:
+        return []
+    w = world(state)
+    spec = w.spec.ied
+    assert spec is not None
+    at = (state.ied[0], state.ied[1])
+    for u in active_units(state, "army"):
+        for f in state.fit_figures(u):
+            if dist(f.pos, at) <= spec.trigger:
+                state.ied_done = True
+                events = [
+                    note(
+                        "ied",
+                        f"an IED explodes at ({at[0]:.1f}, {at[1]:.1f})",
+                        "bookgun.scenario.ied",
+                        x=at[0],
+                        y=at[1],
+                    )
+                ]
+                return events + burst(state, at, "insurgents", at)
+    return []
+
+
+def unit_state_words(unit: Unit) -> str:
+    return {OK: "", SHAKEN: "shaken", ROUTED: "routed", PINNED: "pinned", OUT: "out"}.get(
+        unit.status, unit.status
+    )
+
+
+__all__ = ["CAPTURED", "GONE", "FIT", "KILLED", "WOUNDED", "OK"]

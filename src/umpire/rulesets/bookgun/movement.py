@@ -1,0 +1,455 @@
+"""Movement: dice by troop type and formation, terrain, buildings, charges, flight.
+
+House approximations (catalogued): a unit moves along its leader's path and re-forms around
+its destination; rout and fall-back moves run straight toward a table edge, stopping short of
+buildings and high walls."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from umpire.core.events import Event, note
+from umpire.geometry.table import Vec, bearing
+from umpire.rulesets.bookgun.chances import movement_roll
+from umpire.rulesets.bookgun.common import centre, dist, enemy, known_enemies, room_figures, world
+from umpire.rulesets.bookgun.state import GONE, OUT, BookGunState, Figure, Unit
+from umpire.rulesets.bookgun.world import World
+
+SPACING = {"close": 1.1, "open": 2.0, "column": 1.1, "mass": 1.1, "unformed": 1.5}
+
+
+@dataclass(frozen=True)
+class Allowance:
+    clear: float
+    rough: float
+    road: float
+    prone: bool = False
+
+    def to_dict(self) -> dict[str, float | bool]:
+        return {"clear": self.clear, "rough": self.rough, "road": self.road, "prone": self.prone}
+
+
+def dice_for(w: World, unit: Unit, column: str, formation: str | None = None) -> int:
+    table = w.tables.movement.dice[unit.troop]
+    form = formation or unit.formation
+    row = table.get(form) or table.get("unformed") or next(iter(table.values()))
+    return int(getattr(row, column))
+
+
+def keep_dice(faces: list[int], drop: str) -> list[int]:
+    if not faces or drop == "none":
+        return list(faces)
+    out = sorted(faces)
+    if drop == "highest":
+        return out[:-1]
+    return out[1:]
+
+
+def roll_allowance(
+    state: BookGunState, unit: Unit, formation: str | None, prone: bool, events: list[Event]
+) -> Allowance:
+    """Roll the unit's movement dice (bookgun.move.dice) and read what it may move in clear
+    ground, rough ground and on a road (one roll serves all three)."""
+    w = world(state)
+    mv = w.tables.movement
+    start = centre(state, unit)
+    if prone:
+        count_cross = count_road = mv.prone_dice
+    else:
+        slow = formation if formation else unit.formation
+        count_cross = min(dice_for(w, unit, "cross"), dice_for(w, unit, "cross", slow))
+        road = dice_for(w, unit, "road", slow)
+        count_road = road if road and w.on_road(start) else count_cross
+    count_cross += unit.extra_die
+    count_road += unit.extra_die
+    faces = list(
+        movement_roll(
+            max(count_cross, count_road), "bookgun.move.dice", f"{unit.name} moves"
+        ).sample(state.rng, events)
+    )
+    cross = faces[:count_cross]
+    road_faces = faces[:count_road]
+    reasons: list[str] = []
+    lead = state.leader_of(unit)
+    radius = w.tables.command.radius
+    if lead is not None and any(dist(f.pos, lead.pos) > radius for f in state.fit_figures(unit)):
+        cross, road_faces = keep_dice(cross, "highest"), keep_dice(road_faces, "highest")
+        reasons.append("bookgun.lead.radius: figures beyond 6 inches drop the highest die")
+    if any(f.status == "wounded" for f in state.unit_figures(unit)):
+        cross, road_faces = keep_dice(cross, "highest"), keep_dice(road_faces, "highest")
+        reasons.append("bookgun.move.wounded: carrying wounded drops the highest die")
+    rough = keep_dice(cross, mv.rough_drop.get(unit.troop, "none"))
+    minus = 0
+    if unit.minus_d6:
+        minus = state.rng.d(6)
+        reasons.append(f"bookgun.turn.joker: -1D6 ({minus})")
+    floor = mv.minimum_move
+    allowance = Allowance(
+        clear=max(floor, sum(cross) - minus),
+        rough=max(floor, sum(rough) - minus),
+        road=max(floor, sum(road_faces) - minus),
+        prone=prone,
+    )
+    text = (
+        f"{unit.name} may move {allowance.clear:g} in. in the open, {allowance.rough:g} in rough "
+        f"ground" + (f", {allowance.road:g} on the road" if count_road != count_cross else "")
+    )
+    if reasons:
+        text += " (" + "; ".join(reasons) + ")"
+    events.append(
+        note("allowance", text, "bookgun.move.chart", unit=unit.id, **allowance.to_dict())
+    )
+    return allowance
+
+
+# -- placing figures ------------------------------------------------------------------------------
+def formation_points(n: int, at: Vec, facing: float, formation: str) -> list[Vec]:
+    """Figure positions of a unit in ``formation`` centred on ``at``, front toward ``facing``."""
+    gap = SPACING.get(formation, 1.5)
+    rad = math.radians(facing)
+    fx, fy = math.cos(rad), math.sin(rad)
+    sx, sy = -fy, fx
+    if formation == "column":
+        wide = 2
+    elif formation in ("close", "mass"):
+        wide = max(2, (n + 2) // 3 if formation == "mass" else (n + 1) // 2)
+    else:
+        wide = n
+    out = []
+    for i in range(n):
+        rank, file = divmod(i, wide)
+        across = (file - (min(wide, n) - 1) / 2) * gap
+        back = -rank * gap
+        out.append((at[0] + sx * across + fx * back, at[1] + sy * across + fy * back))
+    return out
+
+
+def _legal_spot(w: World, p: Vec, fallback: Vec) -> Vec:
+    x, y = w.table.clamp(p[0], p[1], 0.5)
+    if w.building_at((x, y)) is not None or w.in_area((x, y), w.high_walls):
+        return fallback
+    return (x, y)
+
+
+def place_outside(state: BookGunState, unit: Unit, at: Vec, facing: float) -> None:
+    w = world(state)
+    figs = state.unit_figures(unit)
+    lead = state.leader_of(unit)
+    if lead is not None:
+        figs = [lead] + [f for f in figs if f is not lead]
+    for f, p in zip(figs, formation_points(len(figs), at, facing, unit.formation), strict=True):
+        f.x, f.y = _legal_spot(w, p, at)
+        f.facing = facing
+        f.room = None
+
+
+def room_space(state: BookGunState, room: str, unit: Unit) -> int:
+    cap = world(state).tables.building.room_capacity
+    used = sum(1 for f in room_figures(state, room) if f.fit and f.unit != unit.id)
+    return max(0, cap - used)
+
+
+def place_in_rooms(state: BookGunState, unit: Unit, room: str, outside: Vec) -> list[str]:
+    """Put the unit's figures in ``room`` (then its same-floor neighbours) up to capacity; the
+    rest wait at ``outside``. Returns the rooms used."""
+    w = world(state)
+    figs = state.unit_figures(unit)
+    order = [room] + [r for r in w.rooms[room].neighbours if r not in (room,)]
+    used: list[str] = []
+    placed: set[str] = set()
+    for r in order:
+        enemies = [f for f in room_figures(state, r) if f.side == enemy(unit.side)]
+        if enemies and r != room:
+            continue
+        space = room_space(state, r, unit)
+        slots = w.rooms[r].slots
+        k = 0
+        for f in figs:
+            if f.id in placed or k >= space:
+                continue
+            f.x, f.y = slots[k % len(slots)]
+            f.room = r
+            k += 1
+            placed.add(f.id)
+        if k:
+            used.append(r)
+    rest = [f for f in figs if f.id not in placed]
+    for i, f in enumerate(rest):
+        f.x, f.y = _legal_spot(
+            w, (outside[0] + 0.8 * (i % 3), outside[1] - 0.8 * (i // 3)), outside
+        )
+        f.room = None
+    return used
+
+
+def unit_room(state: BookGunState, unit: Unit) -> str | None:
+    lead = state.leader_of(unit)
+    if lead is not None:
+        return lead.room
+    rooms = [f.room for f in state.unit_figures(unit) if f.room]
+    return rooms[0] if rooms else None
+
+
+# -- where a unit may go ---------------------------------------------------------------------------
+def entry_door(w: World, room: str) -> tuple[Vec, Vec] | None:
+    """The door (and the point just outside it) by which ``room`` is entered from outside:
+    one of its own doors or a ground-floor neighbour's."""
+    r = w.rooms[room]
+    b = w.buildings[r.building]
+    for cand in [room, *r.neighbours]:
+        for at in w.rooms[cand].doors:
+            return at, w.door_outside(at, b)
+    return None
+
+
+def path_length(state: BookGunState, unit: Unit, al: Allowance, dest: Vec) -> tuple[float, float]:
+    """(length, allowed length) of a move in the open from the unit's centre to ``dest``."""
+    w = world(state)
+    start = centre(state, unit)
+    length = dist(start, dest)
+    if w.crosses(start, dest, w.rough) or w.in_rough(dest):
+        return length, al.rough
+    if unit.formation == "column" and w.on_road(start) and w.on_road(dest):
+        return length, max(al.road, al.clear)
+    return length, al.clear
+
+
+def move_problem(
+    state: BookGunState, unit: Unit, al: Allowance, point: Vec | None, room: str | None
+) -> str | None:
+    """Why the unit may not end its move at ``point`` (in the open) or in ``room``, or None."""
+    w = world(state)
+    start = centre(state, unit)
+    here = unit_room(state, unit)
+    if room is not None:
+        if room not in w.rooms:
+            return f"no room {room}"
+        target = w.rooms[room]
+        if any(
+            f.side == enemy(unit.side) and not state.units[f.unit].concealed
+            for f in room_figures(state, room)
+        ):
+            return f"{room} is held by the enemy (bookgun.building.windows / doors)"
+        if room_space(state, room, unit) == 0:
+            return f"{room} is full (bookgun.building.capacity)"
+        if here is not None:
+            if room == here:
+                return "already there"
+            if room in w.rooms[here].neighbours or room in w.rooms[here].stairs:
+                return None
+            return f"{room} does not connect to {here}"
+        if target.floor != 0:
+            return f"{room} is upstairs: enter the ground floor first"
+        door = entry_door(w, room)
+        if door is None:
+            return f"{room} has no door"
+        _, outside = door
+        problem = w.path_problem(start, outside) if dist(start, outside) > 0.05 else None
+        if problem is not None:
+            return problem
+        if dist(start, outside) + 1.0 > al.rough and dist(start, outside) + 1.0 > al.clear:
+            return f"the door is {dist(start, outside) + 1:.1f} in. away, beyond the move"
+        return None
+    assert point is not None
+    if here is not None:
+        if w.rooms[here].floor != 0:
+            return "come downstairs before leaving the building"
+        door = entry_door(w, here)
+        if door is None:
+            return "no way out"
+        _, outside = door
+        problem = w.path_problem(outside, point) if dist(outside, point) > 0.05 else None
+        if problem is not None:
+            return problem
+        if dist(start, outside) + dist(outside, point) > al.rough:
+            return "beyond the move (leaving a building counts as rough going)"
+        return None
+    problem = w.path_problem(start, point)
+    if problem is not None:
+        return problem
+    for wall in w.low_walls:
+        if wall.touches_segment(start[0], start[1], point[0], point[1]):
+            if wall.polygon.distance(_pt(start)) > 1.5:
+                return f"{wall.id}: move up to the wall and stop first (bookgun.obstacle.cross)"
+            if dist(start, point) > 2.5:
+                return f"{wall.id}: crossing the wall ends the move (bookgun.obstacle.cross)"
+    length, allowed = path_length(state, unit, al, point)
+    if length > allowed + 1e-6:
+        return f"{length:.1f} in. is beyond the {allowed:g} in. rolled"
+    return None
+
+
+def _pt(p: Vec) -> object:
+    from shapely.geometry import Point
+
+    return Point(p)
+
+
+def candidate_moves(
+    state: BookGunState, unit: Unit, al: Allowance
+) -> list[tuple[Vec | None, str | None]]:
+    """A menu of destinations: eight directions at full and half reach, toward each known
+    enemy, door, site and marker; rooms next door or up the stairs. Each is checked."""
+    w = world(state)
+    start = centre(state, unit)
+    here = unit_room(state, unit)
+    reach = max(al.clear, al.rough, al.road)
+    points: list[Vec] = []
+    rooms: list[str] = []
+    if here is not None:
+        rooms += list(w.rooms[here].neighbours) + list(w.rooms[here].stairs)
+        door = entry_door(w, here)
+        if door is not None:
+            _, outside = door
+            for k in range(8):
+                a = math.radians(45 * k)
+                for frac in (1.0, 0.5):
+                    d = max(0.5, (al.rough - dist(start, outside)) * frac)
+                    points.append((outside[0] + math.cos(a) * d, outside[1] + math.sin(a) * d))
+            points.append(outside)
+    else:
+        for k in range(8):
+            a = math.radians(45 * k)
+            for frac in (1.0, 0.5):
+                for allowed in {al.clear, al.rough}:
+                    d = allowed * frac
+                    points.append((start[0] + math.cos(a) * d, start[1] + math.sin(a) * d))
+        goals: list[Vec] = [centre(state, e) for e in known_enemies(state, unit.side)]
+        goals += [(m.x, m.y) for m in state.markers.values()] if unit.side == "army" else []
+        goals += [p for p, _ in w.sites.values()]
+        for b in w.buildings.values():
+            for at, room in b.doors:
+                goals.append(w.door_outside(at, b))
+                rooms.append(room)
+        exit_edge = w.spec.victory.exit_edge
+        if unit.side == "army" and exit_edge != "none":
+            goals.append(_edge_point(w, start, exit_edge))
+        for g in goals:
+            d = dist(start, g)
+            if d < 0.5:
+                continue
+            for allowed in {al.clear, al.rough}:
+                step = min(d - (2.0 if g in goals[:1] else 0.0), allowed) if d > 2 else d
+                if step <= 0.3:
+                    continue
+                t = step / d
+                points.append((start[0] + (g[0] - start[0]) * t, start[1] + (g[1] - start[1]) * t))
+    out: list[tuple[Vec | None, str | None]] = []
+    seen: set[tuple[float, float]] = set()
+    for p in points:
+        key = (round(p[0], 1), round(p[1], 1))
+        if key in seen:
+            continue
+        seen.add(key)
+        q = (round(p[0], 2), round(p[1], 2))
+        if move_problem(state, unit, al, q, None) is None:
+            out.append((q, None))
+    for r in dict.fromkeys(rooms):
+        if move_problem(state, unit, al, None, r) is None:
+            out.append((None, r))
+    del reach
+    return out
+
+
+def _edge_point(w: World, p: Vec, edge: str) -> Vec:
+    if edge == "north":
+        return (p[0], w.spec.height - 0.5)
+    if edge == "south":
+        return (p[0], 0.5)
+    if edge == "east":
+        return (w.spec.width - 0.5, p[1])
+    return (0.5, p[1])
+
+
+def do_move(state: BookGunState, unit: Unit, point: Vec | None, room: str | None) -> str:
+    """Carry out a checked move; returns where the unit went, in words."""
+    w = world(state)
+    start = centre(state, unit)
+    if room is not None:
+        door = entry_door(w, room)
+        outside = door[1] if door is not None else start
+        used = place_in_rooms(state, unit, room, outside)
+        unit.formation = "unformed"
+        return f"into {', '.join(used) or 'nowhere (no room)'}"
+    assert point is not None
+    facing = (
+        bearing(start, point)
+        if dist(start, point) > 0.01
+        else state.figures[unit.figures[0]].facing
+    )
+    if unit.formation == "unformed" and unit.troop != "civilians":
+        unit.formation = "open"
+    place_outside(state, unit, point, facing)
+    return f"to ({point[0]:.1f}, {point[1]:.1f})"
+
+
+def flee(
+    state: BookGunState,
+    unit: Unit,
+    dice: int,
+    rule: str,
+    why: str,
+    events: list[Event],
+    away_from: Vec | None = None,
+) -> None:
+    """Move ``dice`` D6 inches straight toward the nearest table edge away from the enemy
+    (bookgun.morale.rout); a unit whose leader (or centre) leaves the table is out."""
+    w = world(state)
+    faces = list(movement_roll(dice, rule, f"{unit.name} {why}").sample(state.rng, events))
+    distance = float(sum(faces))
+    start = centre(state, unit)
+    if away_from is None:
+        foes = [f for e in known_enemies(state, unit.side) for f in state.unit_figures(e)]
+        if unit.side == "civilians":
+            foes = [f for f in state.figures.values() if f.present and f.side != "civilians"]
+        away_from = (
+            (sum(f.x for f in foes) / len(foes), sum(f.y for f in foes) / len(foes))
+            if foes
+            else start
+        )
+    edges = {
+        (0.0, 1.0): w.spec.height - start[1],
+        (0.0, -1.0): start[1],
+        (1.0, 0.0): w.spec.width - start[0],
+        (-1.0, 0.0): start[0],
+    }
+    away = (start[0] - away_from[0], start[1] - away_from[1])
+    choices = [e for e in edges if e[0] * away[0] + e[1] * away[1] >= 0] or list(edges)
+    ex, ey = min(choices, key=lambda e: edges[e])
+    if edges[(ex, ey)] <= distance:
+        for f in state.unit_figures(unit):
+            f.status = GONE
+            f.room = None
+        unit.status = OUT
+        events.append(
+            note("off_table", f"{unit.name} leaves the table and is out", rule, unit=unit.id)
+        )
+        return
+    step = distance
+    while step > 0:
+        dest = (start[0] + ex * step, start[1] + ey * step)
+        if w.building_at(dest) is None and not w.in_area(dest, w.high_walls):
+            break
+        step -= 0.5
+    dest = (start[0] + ex * max(step, 0.0), start[1] + ey * max(step, 0.0))
+    unit.formation = "unformed"
+    place_outside(state, unit, dest, bearing(start, dest) if step > 0 else 0.0)
+    events.append(
+        note(
+            "flee",
+            f"{unit.name} {why} {max(step, 0):.1f} in. toward the edge",
+            rule,
+            unit=unit.id,
+            x=dest[0],
+            y=dest[1],
+        )
+    )
+
+
+def charge_reach(w: World, unit: Unit) -> int:
+    return dice_for(w, unit, "charge")
+
+
+def _unused(figs: list[Figure]) -> None:  # keep the import list honest for type checkers
+    del figs

@@ -1,0 +1,1266 @@
+"""The Book and The Gun ruleset on the shared core: flow, action kinds, set-up, views."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import Any
+
+from umpire.core.actions import Action
+from umpire.core.catalog import RuleEntry, catalog_markdown, load_catalog
+from umpire.core.chance import Test
+from umpire.core.deck import Deck, card_rank, standard_deck
+from umpire.core.errors import IllegalActionError
+from umpire.core.events import Event, note
+from umpire.core.flow import ActionKind, Flow, FlowRules, FlowState, Pending, Phase
+from umpire.core.lazy import Lazy
+from umpire.core.rng import RandomStream
+from umpire.core.ruleset import (
+    Capabilities,
+    Option,
+    Outcome,
+    RulesetBase,
+    RulesetMeta,
+    ScenarioInfo,
+)
+from umpire.rulesets.bookgun import combat
+from umpire.rulesets.bookgun.chances import RollUnder
+from umpire.rulesets.bookgun.common import (
+    active_units,
+    card_owner,
+    centre,
+    dist,
+    enemy,
+    known_enemies,
+    room_figures,
+    secret,
+    world,
+)
+from umpire.rulesets.bookgun.movement import (
+    Allowance,
+    candidate_moves,
+    charge_reach,
+    do_move,
+    flee,
+    move_problem,
+    place_in_rooms,
+    place_outside,
+    roll_allowance,
+    unit_room,
+)
+from umpire.rulesets.bookgun.scenario import load_scenario, scenario_ids
+from umpire.rulesets.bookgun.state import (
+    CAPTURED,
+    GONE,
+    KILLED,
+    OK,
+    OUT,
+    PINNED,
+    ROUTED,
+    SHAKEN,
+    SIDES,
+    WOUNDED,
+    BookGunState,
+    Figure,
+    Marker,
+    Unit,
+)
+from umpire.rulesets.bookgun.tables import DATA, HOUSE_RULES
+
+VERSION = "0.1"
+S = BookGunState
+
+
+@cache
+def rule_catalog() -> dict[str, RuleEntry]:
+    return load_catalog(DATA / "rules.yaml", "bookgun")
+
+
+def rules_markdown() -> str:
+    return catalog_markdown(
+        "The Book and The Gun",
+        "bookgun",
+        "Provenance: `published` = the rulebook's pages 1-19; `reconstructed` = a reading of "
+        "garbled text or a documented TSATF mechanic; `house` = ours, replaceable by data "
+        "(`--house-rules`).",
+        rule_catalog(),
+    )
+
+
+# -- cards --------------------------------------------------------------------------------------
+def may_move(state: S, unit: Unit) -> bool:
+    return (
+        state.on_table(unit)
+        and unit.side in SIDES
+        and unit.status not in (ROUTED, OUT)
+        and unit.id not in state.acted
+        and unit.entered != state.flow.turn
+    )
+
+
+def fire_group(state: S, unit: Unit) -> list[list[Figure]]:
+    """Who one card fires (bookgun.lead.fire_cards): the whole unit when its fit leader has
+    every fit figure within 6 in.; otherwise each figure on its own card."""
+    if not state.on_table(unit) or unit.side not in SIDES or unit.status in (ROUTED, SHAKEN, OUT):
+        return []
+    if unit.reload > 0 or unit.id in state.acted:
+        return []
+    figs = [f for f in combat.firing_figures(state, unit) if f.id not in state.acted]
+    if not figs:
+        return []
+    lead = state.leader_of(unit)
+    radius = world(state).tables.command.radius
+    if lead is not None and all(dist(f.pos, lead.pos) <= radius for f in state.fit_figures(unit)):
+        return [figs]
+    return [[f] for f in figs]
+
+
+def may_fire(state: S, unit: Unit) -> bool:
+    return any(combat.fire_targets(state, unit, g) for g in fire_group(state, unit))
+
+
+def eligible(state: S, side: str) -> bool:
+    units = [u for u in state.units.values() if u.side == side]
+    if state.flow.phase == "movement":
+        return any(may_move(state, u) for u in units)
+    return any(may_fire(state, u) for u in units)
+
+
+def next_card(state: S) -> list[Event]:
+    """Turn cards until one calls a side with something to do (bookgun.cards.skip)."""
+    w = world(state)
+    events: list[Event] = []
+    state.card = None
+    if not (eligible(state, "army") or eligible(state, "insurgents")):
+        return events
+    for _ in range(120):
+        card = state.deck.draw(state.rng)
+        if card is None:
+            return events
+        state.deck.discard.append(card)
+        side = card_owner(w, card)
+        if eligible(state, side):
+            state.card = card
+            events.append(
+                note(
+                    "card",
+                    f"{card}: {side} to {state.flow.phase}",
+                    "bookgun.cards.deck",
+                    card=card,
+                    side=side,
+                )
+            )
+            return events
+        events.append(
+            note(
+                "card",
+                f"{card}: {side} has nothing left to do, set aside",
+                "bookgun.cards.skip",
+                card=card,
+            )
+        )
+    return events
+
+
+def _turn_begin(state: S) -> list[Event]:
+    w = world(state)
+    events: list[Event] = []
+    for u in state.units.values():
+        u.moved_last, u.fired_last, u.fought_last = u.moved, u.fired, u.fought
+        u.fired_at_last, u.fired_at = u.fired_at, []
+        u.moved = u.fired = u.fought = False
+        u.lost = 0
+        u.leader_killed = False
+        u.cc_margin = 0
+        u.extra_die = 0
+        u.minus_d6 = False
+        u.spotted = False
+        if u.arrives is not None and u.arrives <= state.flow.turn:
+            u.arrives = None
+            u.entered = state.flow.turn
+            events.append(
+                note(
+                    "arrives",
+                    f"{u.name} arrives on the table",
+                    "bookgun.scenario.reinforce",
+                    unit=u.id,
+                )
+            )
+    state.deck = Deck.shuffled(standard_deck(2), state.rng)
+    state.fire_points = [p for p in state.fire_points if p[0] >= state.flow.turn - 1]
+    events.append(
+        note(
+            "turn",
+            f"turn {state.flow.turn} of {w.spec.turns}: the deck is shuffled",
+            "bookgun.cards.deck",
+        )
+    )
+    return events
+
+
+def _phase_begin(state: S) -> list[Event]:
+    state.acted = []
+    events: list[Event] = []
+    if state.flow.phase == "fire":
+        events += combat.spotting(state)
+    return events + next_card(state)
+
+
+def _movement_end(state: S) -> list[Event]:
+    return combat.civilians_move(state) + _after(state)
+
+
+def _turn_end(state: S) -> list[Event]:
+    if state.flow.turn >= world(state).spec.turns:
+        return finish(state, "turn limit")
+    return []
+
+
+def _after(state: S) -> list[Event]:
+    """Checks after anything happens: sudden death, a side with nothing left."""
+    if state.over is not None:
+        return []
+    if not combat.active_units(state, "army") or all(
+        u.status == ROUTED for u in active_units(state, "army")
+    ):
+        return finish(state, "every army unit routed or removed", sudden="insurgents")
+    if not active_units(state, "insurgents") and not state.to_deploy:
+        return finish(state, "no insurgent left on the table")
+    return []
+
+
+# -- victory -----------------------------------------------------------------------------------------
+def army_points(state: S) -> dict[str, int]:
+    w = world(state)
+    v = w.spec.victory
+    figs = state.figures.values()
+    ins_down = sum(1 for f in figs if f.side == "insurgents" and f.status in (KILLED, CAPTURED))
+    gl = any(f.group_leader and f.status in (KILLED, CAPTURED) for f in figs)
+    civ = sum(
+        1
+        for f in figs
+        if f.side == "civilians" and f.status in (KILLED, WOUNDED) and f.hit_by == "army"
+    )
+    army_killed = sum(1 for f in figs if f.side == "army" and f.status == KILLED)
+    fit_army = [f for f in figs if f.side == "army" and f.fit]
+    left = sum(
+        1
+        for f in figs
+        if f.side == "army"
+        and f.status == WOUNDED
+        and not any(dist(f.pos, g.pos) <= 1.5 for g in fit_army)
+    )
+    exited = 0
+    if v.exit_edge != "none":
+        exited = sum(1 for f in fit_army if _beyond(w, f, v.exit_edge))
+    parts = {
+        "cache": v.cache if state.cache_found else 0,
+        "group_leader": v.group_leader if gl else 0,
+        "insurgents": v.per_two_insurgents * (ins_down // 2),
+        "civilians": v.civilian_hit * civ,
+        "army_killed": v.army_killed * army_killed,
+        "wounded_left": v.army_wounded_left * left,
+        "exit": v.army_exit * exited,
+    }
+    parts["total"] = sum(parts.values())
+    return parts
+
+
+def _beyond(w: Any, f: Figure, edge: str) -> bool:
+    h, wd = w.spec.height, w.spec.width
+    return {
+        "north": f.y >= h - 4,
+        "south": f.y <= 4,
+        "east": f.x >= wd - 4,
+        "west": f.x <= 4,
+    }[edge]
+
+
+def finish(state: S, how: str, sudden: str | None = None) -> list[Event]:
+    w = world(state)
+    pts = army_points(state)
+    if sudden is not None:
+        winner = sudden
+    elif pts["total"] >= w.spec.victory.army_win:
+        winner = "army"
+    elif pts["total"] <= w.spec.victory.insurgent_win:
+        winner = "insurgents"
+    else:
+        winner = "draw"
+    state.over = {
+        "winner": winner,
+        "how": how,
+        "points": pts,
+        "cache_room": state.cache_room,
+        "commander": state.commander,
+    }
+    state.flow.over = True
+    text = f"game over ({how}): army points {pts['total']} -> {winner}"
+    events = [note("end", text, "bookgun.victory.points", points=pts, winner=winner)]
+    if state.cache_room:
+        events.append(
+            note("reveal", f"the cache was in {state.cache_room}", "bookgun.conceal.cache")
+        )
+    if state.commander:
+        events.append(
+            note("reveal", f"the Commander-in-Chief was {state.commander}", "bookgun.lead.cinc")
+        )
+    return events
+
+
+# -- action kinds ---------------------------------------------------------------------------------
+class _CardKind(ActionKind[S]):
+    joker = False
+
+    def has_card(self, state: S, side: str) -> bool:
+        if state.card is None or state.flow.stack:
+            return False
+        # in the fire phase a joker is an ordinary card of its colour (bookgun.cards.skip)
+        is_joker = card_rank(state.card) == "joker" and state.flow.phase == "movement"
+        return is_joker == self.joker and card_owner(world(state), state.card) == side
+
+    def done(self, state: S, unit: Unit) -> list[Event]:
+        state.acted.append(unit.id)
+        return _after(state) + (next_card(state) if state.over is None else [])
+
+
+class Deploy(ActionKind[S]):
+    name, rule = "deploy", "bookgun.setup.deploy"
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        if not state.to_deploy or side != "insurgents":
+            return []
+        w = world(state)
+        what = state.to_deploy[0]
+        used = {m.site for m in state.markers.values()}
+        return [Action("deploy", unit=what, option=s) for s in w.sites if s not in used]
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        w = world(state)
+        what, site = str(action.unit), str(action.option)
+        state.to_deploy.pop(0)
+        pos, room = w.sites[site]
+        mid = f"M{len(state.markers) + sum(1 for _ in ()) + 1}"
+        while mid in state.markers:
+            mid = f"M{int(mid[1:]) + 1}"
+        unit_id = None if what.startswith("dummy") else what
+        state.markers[mid] = Marker(mid, pos[0], pos[1], site, unit_id)
+        if unit_id is not None:
+            unit = state.units[unit_id]
+            unit.marker = mid
+            if room is not None:
+                place_in_rooms(state, unit, room, pos)
+            else:
+                unit.formation = "unformed"
+                place_outside(state, unit, pos, 270.0)
+        text = f"marker {mid} at {site} holds {'a dummy' if unit_id is None else state.units[unit_id].name}"
+        private = note("deploy", text, self.rule, marker=mid, site=site, unit=unit_id)
+        return [
+            private.restricted(
+                ("insurgents",),
+                public=note(
+                    "deploy",
+                    f"concealment marker {mid} is placed at {site}",
+                    self.rule,
+                    marker=mid,
+                    site=site,
+                ),
+            )
+        ]
+
+    def describe(self, state: S, side: str, action: Action) -> str:
+        return f"put {action.unit} under a marker at {action.option}"
+
+
+class ChooseCache(ActionKind[S]):
+    name, rule = "cache", "bookgun.conceal.cache"
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        if side != "insurgents" or state.to_deploy or state.cache_chosen:
+            return []
+        return [Action("cache", option=r) for r in world(state).spec.cache_rooms]
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        state.cache_room, state.cache_chosen = action.option, True
+        ev = note("cache", f"the weapons cache is hidden in {action.option}", self.rule)
+        return [
+            ev.restricted(
+                ("insurgents",),
+                public=note("cache", "the insurgents record the cache's room in secret", self.rule),
+            )
+        ]
+
+
+class ChooseIed(ActionKind[S]):
+    name, rule = "ied", "bookgun.scenario.ied"
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        spec = world(state).spec.ied
+        if side != "insurgents" or state.to_deploy or spec is None or state.ied_chosen:
+            return []
+        return [Action("ied", option=str(i)) for i in range(len(spec.sites))]
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        spec = world(state).spec.ied
+        assert spec is not None
+        at = spec.sites[int(str(action.option))]
+        state.ied, state.ied_chosen = [float(at[0]), float(at[1])], True
+        ev = note("ied", f"the IED is buried at ({at[0]:g}, {at[1]:g})", self.rule)
+        return [
+            ev.restricted(
+                ("insurgents",), public=note("ied", "the insurgents prepare the road", self.rule)
+            )
+        ]
+
+
+class ChooseCommander(ActionKind[S]):
+    name, rule = "commander", "bookgun.lead.cinc"
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        if side != "army" or state.commander_chosen:
+            return []
+        return [Action("commander", unit=f) for f in world(state).spec.commander_choices]
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        state.commander, state.commander_chosen = action.unit, True
+        ev = note("commander", f"{action.unit} is secretly the Commander-in-Chief", self.rule)
+        return [
+            ev.restricted(
+                ("army",),
+                public=note(
+                    "commander", "the army names its Commander-in-Chief in secret", self.rule
+                ),
+            )
+        ]
+
+
+def _setup_to_act(state: S) -> str | None:
+    w = world(state)
+    if state.to_deploy:
+        return "insurgents"
+    if w.spec.cache_rooms and not state.cache_chosen:
+        return "insurgents"
+    if w.spec.ied is not None and not state.ied_chosen:
+        return "insurgents"
+    if w.spec.commander_choices and not state.commander_chosen:
+        return "army"
+    return None
+
+
+FORMATIONS = ("open", "close", "column")
+
+
+class Activate(_CardKind):
+    """Roll a unit's movement dice (after rallying a shaken or pinned unit); the destination
+    is then chosen from a pending decision."""
+
+    name, rule = "activate", "bookgun.turn.movement"
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        if not self.has_card(state, side):
+            return []
+        out = []
+        for u in sorted(state.units.values(), key=lambda u: u.id):
+            if u.side != side or not may_move(state, u):
+                continue
+            out.append(Action("activate", unit=u.id))
+            if unit_room(state, u) is None and not u.concealed:
+                prone = any(f.prone for f in state.unit_figures(u))
+                out.append(Action("activate", unit=u.id, option="stand" if prone else "prone"))
+                out += [
+                    Action("activate", unit=u.id, option=f)
+                    for f in FORMATIONS
+                    if f != u.formation and u.troop != "civilians"
+                ]
+        return out
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        unit = state.units[str(action.unit)]
+        events: list[Event] = []
+        if unit.status in (SHAKEN, PINNED):
+            if combat.rally_test(state, unit, events):
+                events.append(
+                    note("rally", f"{unit.name} rallies", "bookgun.rally.chart", unit=unit.id)
+                )
+                unit.status = OK
+                for f in state.unit_figures(unit):
+                    f.prone = False
+            elif unit.status == SHAKEN:
+                flee(state, unit, 4, "bookgun.rally.chart", "retreats", events)
+                unit.moved = True
+                return self._hide(unit, events) + self.done(state, unit)
+            else:
+                events.append(
+                    note("pinned", f"{unit.name} stays pinned", "bookgun.rally.chart", unit=unit.id)
+                )
+                return events + self.done(state, unit)
+        prone = action.option == "prone" or (
+            action.option != "stand" and any(f.prone for f in state.unit_figures(unit))
+        )
+        for f in state.unit_figures(unit):
+            f.prone = prone
+        formation = action.option if action.option in FORMATIONS else None
+        al = roll_allowance(state, unit, formation, prone, events)
+        if formation is not None:
+            unit.formation = formation
+            events.append(
+                note(
+                    "formation",
+                    f"{unit.name} forms {formation} order",
+                    "bookgun.form.change",
+                    unit=unit.id,
+                )
+            )
+        state.flow.stack.append(
+            Pending(side, ("move_to", "stay"), "move", {"unit": unit.id, **al.to_dict()})
+        )
+        return self._hide(unit, events)
+
+    @staticmethod
+    def _hide(unit: Unit, events: list[Event]) -> list[Event]:
+        if not unit.concealed:
+            return events
+        return [secret(unit.side, e, f"marker {unit.marker} stirs") for e in events]
+
+    def describe(self, state: S, side: str, action: Action) -> str:
+        return f"activate {action.unit}" + (f" ({action.option})" if action.option else "")
+
+
+def _allowance(data: Mapping[str, Any]) -> Allowance:
+    return Allowance(
+        float(data["clear"]), float(data["rough"]), float(data["road"]), bool(data["prone"])
+    )
+
+
+class MoveTo(ActionKind[S]):
+    name, rule = "move_to", "bookgun.move.dice"
+
+    def _ctx(self, state: S) -> tuple[Unit, Allowance]:
+        top = state.flow.stack[-1]
+        assert isinstance(top, Pending)
+        return state.units[top.data["unit"]], _allowance(top.data)
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        top = state.flow.stack[-1] if state.flow.stack else None
+        if not isinstance(top, Pending) or top.stage != "move":
+            return []
+        unit, al = self._ctx(state)
+        out = []
+        for point, room in candidate_moves(state, unit, al):
+            if unit.concealed and room is None:
+                continue
+            out.append(Action("move_to", unit=unit.id, point=point, option=room))
+        return out
+
+    def check(self, state: S, side: str, action: Action) -> None:
+        top = state.flow.stack[-1] if state.flow.stack else None
+        if not isinstance(top, Pending) or top.stage != "move":
+            raise IllegalActionError("no unit is moving now", self.rule)
+        unit, al = self._ctx(state)
+        if action.unit != unit.id:
+            raise IllegalActionError(f"{unit.name} is the unit moving", self.rule)
+        if (action.point is None) == (action.option is None):
+            raise IllegalActionError("give a point or a room", self.rule)
+        problem = move_problem(state, unit, al, action.point, action.option)
+        if problem is not None:
+            raise IllegalActionError(problem, self.rule)
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        unit, _ = self._ctx(state)
+        state.flow.stack.pop()
+        events: list[Event] = []
+        was_concealed = unit.concealed
+        if was_concealed and action.option is None and unit.marker in state.markers:
+            events += combat.reveal(state, state.markers[str(unit.marker)], "breaks cover")
+        # a concealed enemy in the room entered is found first (bookgun.conceal.reveal)
+        if action.option is not None:
+            for f in room_figures(state, action.option):
+                owner = state.units[f.unit]
+                if owner.side == enemy(side) and owner.concealed and owner.marker in state.markers:
+                    events += combat.reveal(
+                        state, state.markers[str(owner.marker)], "is found in the room"
+                    )
+                    unit.moved = True
+                    return events + _post_move(state, unit) + Activate().done(state, unit)
+        where = do_move(state, unit, action.point, action.option)
+        unit.moved = True
+        ev = note("move", f"{unit.name} moves {where}", self.rule, unit=unit.id, to=where)
+        if unit.concealed:
+            m = state.markers.get(str(unit.marker))
+            if m is not None:
+                c = centre(state, unit)
+                m.x, m.y = c
+                m.site = unit_room(state, unit) or m.site
+                ev = secret(side, ev, f"marker {m.id} moves to {m.site}")
+        events.append(ev)
+        return events + _post_move(state, unit) + Activate().done(state, unit)
+
+    def describe(self, state: S, side: str, action: Action) -> str:
+        if action.option:
+            return f"{action.unit} moves into {action.option}"
+        assert action.point is not None
+        return f"{action.unit} moves to ({action.point[0]:.1f}, {action.point[1]:.1f})"
+
+
+def _post_move(state: S, unit: Unit) -> list[Event]:
+    return combat.check_reveals(state) + combat.ied_check(state)
+
+
+class Stay(ActionKind[S]):
+    name, rule = "stay", "bookgun.turn.movement"
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        top = state.flow.stack[-1] if state.flow.stack else None
+        if not isinstance(top, Pending) or top.stage != "move":
+            return []
+        return [Action("stay", unit=top.data["unit"])]
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        state.flow.stack.pop()
+        unit = state.units[str(action.unit)]
+        if any(f.prone for f in state.unit_figures(unit)):
+            unit.moved = False
+        ev = note("stay", f"{unit.name} stays where it is", self.rule, unit=unit.id)
+        if unit.concealed:
+            ev = secret(side, ev, None)
+        return [ev] + Activate().done(state, unit)
+
+
+class Hold(_CardKind):
+    name, rule = "hold", "bookgun.turn.movement"
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        if not self.has_card(state, side):
+            return []
+        if state.flow.phase == "movement":
+            return [
+                Action("hold", unit=u.id)
+                for u in sorted(state.units.values(), key=lambda u: u.id)
+                if u.side == side and may_move(state, u)
+            ]
+        out = []
+        for u in sorted(state.units.values(), key=lambda u: u.id):
+            if u.side == side:
+                for g in fire_group(state, u):
+                    if combat.fire_targets(state, u, g):
+                        out.append(
+                            Action(
+                                "hold",
+                                unit=u.id,
+                                units=tuple(f.id for f in g)
+                                if len(g) == 1 and len(fire_group(state, u)) > 1
+                                else (),
+                            )
+                        )
+        return out
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        unit = state.units[str(action.unit)]
+        if action.units:
+            state.acted.extend(action.units)
+            left = fire_group(state, unit)
+            events = [
+                note(
+                    "hold", f"{state.figures[action.units[0]].name} holds fire", "bookgun.turn.fire"
+                )
+            ]
+            if left:
+                return events + _after(state) + next_card(state)
+            return events + self.done(state, unit)
+        ev = note(
+            "hold",
+            f"{unit.name} does not {'move' if state.flow.phase == 'movement' else 'fire'}",
+            self.rule,
+            unit=unit.id,
+        )
+        if unit.concealed:
+            ev = secret(side, ev, None)
+        return [ev] + self.done(state, unit)
+
+
+class Search(_CardKind):
+    name, rule = "search", "bookgun.search"
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        if not self.has_card(state, side) or side != "army":
+            return []
+        out = []
+        for u in sorted(state.units.values(), key=lambda u: u.id):
+            if u.side != side or not may_move(state, u):
+                continue
+            rooms = sorted(
+                {f.room for f in state.fit_figures(u) if f.room and f.room not in state.searched}
+            )
+            for r in rooms:
+                if not any(
+                    f.side != side and f.present and f.side != "civilians"
+                    for f in room_figures(state, r)
+                ):
+                    out.append(Action("search", unit=u.id, option=r))
+        return out
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        unit = state.units[str(action.unit)]
+        room = str(action.option)
+        events: list[Event] = []
+        need = world(state).tables.search.need
+        unit.moved = True
+        if Test(
+            6,
+            need,
+            self.rule,
+            text=lambda faces, total, ok: (
+                f"{unit.name} searches {room}: d6 {list(faces)}, need {need}+: {'searched' if ok else 'not yet'}"
+            ),
+        ).sample(state.rng, events):
+            state.searched.append(room)
+            if room == state.cache_room:
+                state.cache_found = True
+                events.append(
+                    note(
+                        "cache",
+                        f"the weapons cache is found in {room}!",
+                        "bookgun.conceal.cache",
+                        room=room,
+                    )
+                )
+            else:
+                events.append(note("search", f"{room} is searched: nothing", self.rule, room=room))
+        return events + self.done(state, unit)
+
+
+class Charge(_CardKind):
+    name, rule = "charge", "bookgun.move.charge"
+
+    def targets(self, state: S, unit: Unit) -> list[Unit]:
+        w = world(state)
+        reach = 6 * charge_reach(w, unit) + w.tables.command.charge_stop
+        out = []
+        c = centre(state, unit)
+        for e in known_enemies(state, unit.side):
+            d = min(dist(c, f.pos) for f in state.unit_figures(e))
+            if d <= reach:
+                out.append(e)
+        return out
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        if not self.has_card(state, side):
+            return []
+        return [
+            Action("charge", unit=u.id, target=t.id)
+            for u in sorted(state.units.values(), key=lambda u: u.id)
+            if u.side == side
+            and may_move(state, u)
+            and u.status == OK
+            and not u.concealed
+            and unit_room(state, u) is None
+            for t in self.targets(state, u)
+        ]
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        unit, target = state.units[str(action.unit)], state.units[str(action.target)]
+        events = charge(state, unit, target)
+        return events + _post_move(state, unit) + self.done(state, unit)
+
+    def describe(self, state: S, side: str, action: Action) -> str:
+        return f"{action.unit} charges {action.target}"
+
+
+def charge(state: S, unit: Unit, target: Unit) -> list[Event]:
+    """bookgun.move.charge (house detail): roll the charge dice; reaching 2 in. short of the
+    target, the unit stops there charging; otherwise it moves the roll and is not charging."""
+    w = world(state)
+    events: list[Event] = []
+    from umpire.rulesets.bookgun.chances import movement_roll
+
+    faces = movement_roll(
+        charge_reach(w, unit), "bookgun.move.charge", f"{unit.name} charges"
+    ).sample(state.rng, events)
+    start = centre(state, unit)
+    troom = unit_room(state, target)
+    if troom is not None:
+        from umpire.rulesets.bookgun.movement import entry_door
+
+        door = entry_door(w, troom)
+        goal = door[1] if door else centre(state, target)
+        stop = 0.0
+    else:
+        near = min(state.unit_figures(target), key=lambda f: dist(start, f.pos))
+        goal, stop = near.pos, w.tables.command.charge_stop
+    need = max(0.0, dist(start, goal) - stop)
+    go = min(float(sum(faces)), need)
+    t = go / dist(start, goal) if dist(start, goal) > 0 else 0.0
+    dest = (start[0] + (goal[0] - start[0]) * t, start[1] + (goal[1] - start[1]) * t)
+    if w.path_problem(start, dest) is not None:
+        dest, go = start, 0.0
+    from umpire.geometry.table import bearing
+
+    place_outside(
+        state, unit, dest, bearing(start, goal) if go > 0 else state.figures[unit.figures[0]].facing
+    )
+    unit.moved = True
+    if go >= need - 1e-6:
+        unit.charging = target.id
+        events.append(
+            note(
+                "charge",
+                f"{unit.name} charges {target.name} and will close this turn",
+                "bookgun.move.charge",
+                unit=unit.id,
+                target=target.id,
+            )
+        )
+    else:
+        events.append(
+            note(
+                "charge",
+                f"{unit.name} falls short of {target.name} ({go:.1f} of {need:.1f} in.)",
+                "bookgun.move.charge",
+                unit=unit.id,
+            )
+        )
+    return events
+
+
+class Joker(_CardKind):
+    name, rule = "joker", "bookgun.turn.joker"
+    joker = True
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        if not self.has_card(state, side):
+            return []
+        return [
+            Action("joker", unit=u.id)
+            for u in sorted(state.units.values(), key=lambda u: u.id)
+            if u.side == side and may_move(state, u)
+        ]
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        unit = state.units[str(action.unit)]
+        w = world(state)
+        events: list[Event] = []
+        from umpire.core.chance import TableLookup
+
+        result = TableLookup(
+            6,
+            dict(w.tables.joker.results),
+            self.rule,
+            text=lambda faces, v, r: f"joker for {unit.name}: d6 {list(faces)}: {r}",
+        ).sample(state.rng, events)
+        if unit.concealed:
+            events = [secret(side, e, "a joker for a hidden unit") for e in events]
+        done = False
+        if result == "extra_die":
+            unit.extra_die = 1
+        elif result == "minus_d6":
+            unit.minus_d6 = True
+        elif result == "no_move":
+            done = True
+        elif result == "heal":
+            for f in state.unit_figures(unit):
+                if f.status == WOUNDED:
+                    f.status = "fit"
+                    events.append(
+                        note("heal", f"{f.name} is back on his feet", self.rule, figure=f.id)
+                    )
+        elif result == "fall_back":
+            if not unit.concealed:
+                flee(state, unit, 2, self.rule, "falls back", events)
+            done = True
+        elif result == "charge":
+            foes = known_enemies(state, side)
+            if foes and not unit.concealed and unit_room(state, unit) is None:
+                c = centre(state, unit)
+                target = min(foes, key=lambda e: dist(c, centre(state, e)))
+                events += charge(state, unit, target)
+            done = True
+        if done:
+            unit.moved = True
+            return events + _post_move(state, unit) + self.done(state, unit)
+        return events + next_card(state)
+
+
+class Fire(_CardKind):
+    name, rule = "fire", "bookgun.turn.fire"
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        if not self.has_card(state, side):
+            return []
+        out = []
+        for u in sorted(state.units.values(), key=lambda u: u.id):
+            if u.side != side:
+                continue
+            groups = fire_group(state, u)
+            for g in groups:
+                single = (
+                    tuple(f.id for f in g)
+                    if len(groups) > 1 or len(g) == 1 and state.leader_of(u) is None
+                    else ()
+                )
+                for t in combat.fire_targets(state, u, g):
+                    out.append(Action("fire", unit=u.id, target=t, units=single))
+                    if (
+                        any(
+                            f.grenades
+                            or (f.second and (f.rounds or f.second == "grenade_launcher"))
+                            for f in g
+                        )
+                        and t in state.units
+                    ):
+                        tgt = state.units[t]
+                        if any(s.blast for s in combat.plan_shots(state, u, g, tgt, True)):
+                            out.append(
+                                Action("fire", unit=u.id, target=t, units=single, option="blast")
+                            )
+        return out
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        unit = state.units[str(action.unit)]
+        figs = (
+            [state.figures[f] for f in action.units]
+            if action.units
+            else next(iter(fire_group(state, unit)), [])
+        )
+        events = combat.resolve_fire(
+            state, unit, figs, str(action.target), action.option == "blast"
+        )
+        if action.units:
+            state.acted.extend(action.units)
+            if fire_group(state, unit):
+                return events + _after(state) + (next_card(state) if state.over is None else [])
+        return events + self.done(state, unit)
+
+    def describe(self, state: S, side: str, action: Action) -> str:
+        who = ", ".join(action.units) if action.units else action.unit
+        return (
+            f"{who} fire{' blast weapons' if action.option == 'blast' else ''} at {action.target}"
+        )
+
+
+# -- the ruleset ------------------------------------------------------------------------------------
+class BookGun(FlowRules[S], RulesetBase[S]):
+    """The Book and The Gun (Dan Fraser), figure-level counter-insurgency skirmish."""
+
+    meta = RulesetMeta(
+        id="bookgun",
+        version=VERSION,
+        title="The Book and The Gun",
+        players=SIDES,
+        chance="sampled",
+        information="imperfect",
+        max_turns=12,
+        max_actions=5000,
+    )
+    capabilities = Capabilities(
+        scripted=Lazy("umpire.rulesets.bookgun.agent:BookGunScripted"),
+        odds=Lazy("umpire.rulesets.bookgun.odds_cli:ODDS"),
+        house_rules=HOUSE_RULES,
+        catalog=lambda: rule_catalog(),
+        rules_markdown=lambda: rules_markdown(),
+        render=lambda state, viewer: _render(state, viewer),
+        status_line=lambda state: (
+            f"turn {state.flow.turn}, {state.flow.phase}, card {state.card or '-'}"
+        ),
+        options=(
+            Option("double-ranges", "Double every range band (p.5).", type="bool", default=False),
+        ),
+        side_colours={"army": "#2c3e50", "insurgents": "#c0392b"},
+    )
+
+    def __init__(self) -> None:
+        phases = [
+            Phase[S]("setup", ("deploy", "cache", "ied", "commander"), to_act=_setup_to_act),
+            Phase[S](
+                "movement",
+                ("activate", "hold", "search", "charge", "joker", "move_to", "stay"),
+                to_act=self._card_side,
+                on_begin=_phase_begin,
+                on_end=_movement_end,
+                end_if=lambda s: s.card is None and not s.flow.stack,
+            ),
+            Phase[S](
+                "fire",
+                ("fire", "hold"),
+                to_act=self._card_side,
+                on_begin=_phase_begin,
+                end_if=lambda s: s.card is None,
+            ),
+            Phase[S]("close_combat", on_begin=lambda s: combat.close_combats(s) + _after(s)),
+            Phase[S]("morale", on_begin=lambda s: combat.morale_phase(s) + _after(s)),
+        ]
+        flow = Flow(
+            phases,
+            lambda s: s.flow,
+            on_turn_begin=_turn_begin,
+            on_turn_end=_turn_end,
+            game_over=lambda s: s.over is not None,
+        )
+        kinds: list[ActionKind[S]] = [
+            Deploy(),
+            ChooseCache(),
+            ChooseIed(),
+            ChooseCommander(),
+            Activate(),
+            MoveTo(),
+            Stay(),
+            Hold(),
+            Search(),
+            Charge(),
+            Joker(),
+            Fire(),
+        ]
+        FlowRules.__init__(self, flow, kinds)
+
+    def _card_side(self, state: S) -> str | None:
+        if state.flow.stack:
+            return state.flow.stack[-1].side
+        if state.card is None:
+            return None
+        return card_owner(world(state), state.card)
+
+    def scenario_ids(self) -> list[str]:
+        return scenario_ids()
+
+    def scenario_info(self, scenario: str) -> ScenarioInfo:
+        spec = load_scenario(scenario)
+        return ScenarioInfo(scenario, spec.title, spec.briefing)
+
+    def new_state(self, scenario: str, seed: int, options: Mapping[str, Any]) -> S:
+        from umpire.rulesets.bookgun.movement import formation_points
+        from umpire.rulesets.bookgun.world import world_for
+
+        w = world_for(scenario, options.get("house_rules"))
+        rng = RandomStream(seed)
+        figures: dict[str, Figure] = {}
+        units: dict[str, Unit] = {}
+        for us in w.spec.units:
+            at = us.at or (0.0, 0.0)
+            pts = formation_points(
+                len(us.figures), (float(at[0]), float(at[1])), us.facing, us.formation
+            )
+            lead = next((f.id for f in us.figures if f.role == "leader"), None)
+            for fs, p in zip(us.figures, pts, strict=True):
+                figures[fs.id] = Figure(
+                    fs.id,
+                    fs.name,
+                    us.id,
+                    us.side,
+                    fs.weapon,
+                    fs.second,
+                    fs.role,
+                    p[0],
+                    p[1],
+                    us.facing,
+                    grenades=fs.grenades,
+                    rounds=fs.rounds,
+                    crew=fs.crew,
+                    group_leader=fs.group_leader,
+                )
+            units[us.id] = Unit(
+                us.id,
+                us.name,
+                us.side,
+                us.troop,
+                us.quality,
+                us.formation,
+                [f.id for f in us.figures],
+                lead,
+                len(us.figures),
+                concealed=us.concealed,
+                arrives=us.arrives if us.arrives and us.arrives > 1 else None,
+            )
+        state = BookGunState(
+            scenario=scenario,
+            seed=int(seed),
+            options={k: v for k, v in options.items()},
+            rng=rng,
+            flow=FlowState(),
+            deck=Deck(pile=[]),
+            casualties=Deck(pile=sorted(standard_deck(0))),
+            figures=figures,
+            units=units,
+        )
+        state.world_memo = w
+        state.to_deploy = [u.id for u in w.spec.units if u.concealed] + [
+            f"dummy-{i + 1}" for i in range(w.spec.dummies)
+        ]
+        state.setup_events = [
+            note(
+                "setup",
+                f"{w.spec.title}: {w.spec.width:g} x {w.spec.height:g} in., {w.spec.turns} turns, ROE {w.spec.roe}, seed {seed}",
+                f"bookgun.roe.{w.spec.roe}",
+            )
+        ]
+        state.setup_events += self.flow.start(state)
+        return state
+
+    def setup_events(self, state: S) -> list[Event]:
+        return list(state.setup_events)
+
+    def outcome(self, state: S) -> Outcome | None:
+        if state.over is None:
+            return None
+        return Outcome(state.over["winner"], state.over["how"], {"points": state.over["points"]})
+
+    def observation(self, state: S, player: str) -> dict[str, Any]:
+        """What ``player`` sees: the army never sees concealed insurgents, what a marker holds,
+        the cache room, the IED or the deck order; the insurgents never see who commands."""
+        hidden_units = {u.id for u in state.units.values() if u.concealed and u.side != player}
+        figs = {
+            k: {
+                "id": f.id,
+                "name": f.name,
+                "unit": f.unit,
+                "side": f.side,
+                "weapon": f.weapon,
+                "second": f.second,
+                "role": f.role,
+                "x": round(f.x, 2),
+                "y": round(f.y, 2),
+                "facing": round(f.facing, 1),
+                "status": f.status,
+                "prone": f.prone,
+                "room": f.room,
+                "grenades": f.grenades,
+                "rounds": f.rounds,
+                "group_leader": f.group_leader,
+            }
+            for k, f in state.figures.items()
+            if f.unit not in hidden_units
+        }
+        units = {}
+        for u in state.units.values():
+            if u.id in hidden_units:
+                continue
+            units[u.id] = {
+                "id": u.id,
+                "name": u.name,
+                "side": u.side,
+                "troop": u.troop,
+                "formation": u.formation,
+                "status": u.status,
+                "reload": u.reload,
+                "moved": u.moved,
+                "fired": u.fired,
+                "moved_last": u.moved_last,
+                "spotted": u.spotted,
+                "charging": u.charging,
+                "concealed": u.concealed,
+                "marker": u.marker if u.side == player else None,
+                "leader": u.leader,
+                "start": u.start,
+                "on_table": state.on_table(u),
+                "arrives": u.arrives,
+                "entered": u.entered,
+            }
+        markers = {
+            m.id: {
+                "id": m.id,
+                "x": round(m.x, 2),
+                "y": round(m.y, 2),
+                "site": m.site,
+                **({"unit": m.unit} if player == "insurgents" else {}),
+            }
+            for m in state.markers.values()
+        }
+        top = state.flow.stack[-1] if state.flow.stack else None
+        out: dict[str, Any] = {
+            "player": player,
+            "scenario": state.scenario,
+            "turn": state.flow.turn,
+            "flow": state.flow.to_dict(viewer=player),
+            "card": state.card,
+            "deck": state.deck.view(player),
+            "casualty_cards_left": len(state.casualties.pile),
+            "figures": figs,
+            "units": units,
+            "markers": markers,
+            "searched": list(state.searched),
+            "cache_found": state.cache_found,
+            "acted": [a for a in state.acted if a not in hidden_units],
+            "pending": top.to_dict() if isinstance(top, Pending) and top.side == player else None,
+            "over": state.over,
+        }
+        if player == "insurgents":
+            out["cache_room"] = state.cache_room
+            out["ied"] = state.ied
+        else:
+            out["commander"] = state.commander
+        return out
+
+    def resample(self, state: S, player: str, rng: random.Random) -> S:
+        """A state consistent with ``player``'s view: for the army, each concealed insurgent
+        unit and dummy re-dealt among the markers, the cache among the rooms not yet searched,
+        the IED among its sites, the deck order and future dice drawn anew; for the insurgents,
+        the Commander-in-Chief among the candidates."""
+        twin = self.clone(state)
+        w = world(twin)
+        if player == "army":
+            markers = sorted(twin.markers.values(), key=lambda m: m.id)
+            contents = [m.unit for m in markers]
+            rng.shuffle(contents)
+            for m, unit_id in zip(markers, contents, strict=True):
+                m.unit = unit_id
+                if unit_id is not None:
+                    unit = twin.units[unit_id]
+                    unit.marker = m.id
+                    room = w.sites[m.site][1] if m.site in w.sites else None
+                    if room is None and m.site in w.rooms:
+                        room = m.site
+                    if room is not None:
+                        for f in twin.unit_figures(unit):
+                            f.room = None
+                        place_in_rooms(twin, unit, room, (m.x, m.y))
+                    else:
+                        place_outside(twin, unit, (m.x, m.y), 270.0)
+            if twin.cache_chosen and not twin.cache_found:
+                rooms = [r for r in w.spec.cache_rooms if r not in twin.searched]
+                twin.cache_room = rng.choice(rooms) if rooms else twin.cache_room
+            if twin.ied is not None and not twin.ied_done and w.spec.ied is not None:
+                at = rng.choice(w.spec.ied.sites)
+                twin.ied = [float(at[0]), float(at[1])]
+        else:
+            if twin.commander_chosen and w.spec.commander_choices:
+                alive = [
+                    c for c in w.spec.commander_choices if twin.figures[c].present
+                ] or w.spec.commander_choices
+                twin.commander = rng.choice(alive)
+        rng.shuffle(twin.deck.pile)
+        twin.rng = RandomStream(rng.randrange(2**32))
+        return twin
+
+    def state_to_dict(self, state: S) -> dict[str, Any]:
+        return state.to_dict()
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> S:
+        return BookGunState.from_dict(data)
+
+    def clone(self, state: S) -> S:
+        twin = BookGunState.from_dict(state.to_dict())
+        twin.world_memo = state.world_memo
+        return twin
+
+    def summary(self, state: S) -> dict[str, Any]:
+        figs = state.figures.values()
+        return {
+            "turns": state.flow.turn,
+            "points": army_points(state),
+            "losses": {
+                side: sum(
+                    1
+                    for f in figs
+                    if f.side == side and f.status in (KILLED, WOUNDED, CAPTURED, GONE)
+                )
+                for side in (*SIDES, "civilians")
+            },
+        }
+
+
+def _render(state: S, viewer: str | None) -> str:
+    from umpire.rulesets.bookgun.render import render
+
+    return render(state, viewer)
+
+
+__all__ = ["BookGun", "rule_catalog", "rules_markdown", "RollUnder", "OUT", "GONE"]

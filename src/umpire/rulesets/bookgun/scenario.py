@@ -1,0 +1,198 @@
+"""Scenario files: validated YAML with one-line errors that name the file and the field."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from umpire.core.datafiles import format_validation_error, load_yaml
+from umpire.core.errors import DataFileError, UnknownScenarioError
+
+SCENARIOS = Path(__file__).parent / "data" / "scenarios"
+Point = tuple[float, float]
+Rect = tuple[float, float, float, float]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TerrainSpec(_Model):
+    id: str
+    kind: Literal["road", "rough", "dense", "wall", "high_wall"]
+    rect: Rect | None = None
+    polygon: list[Point] | None = None
+    conceal: bool = False
+
+    @model_validator(mode="after")
+    def _shape(self) -> TerrainSpec:
+        if (self.rect is None) == (self.polygon is None):
+            raise ValueError("give exactly one of rect or polygon")
+        return self
+
+
+class RoomSpec(_Model):
+    id: str
+    rect: Rect
+    floor: int = Field(default=0, ge=0)
+
+
+class OpeningSpec(_Model):
+    at: Point
+    room: str
+
+
+class BuildingSpec(_Model):
+    id: str
+    name: str
+    rect: Rect
+    rooms: list[RoomSpec] = Field(min_length=1)
+    doors: list[OpeningSpec] = Field(default_factory=list)
+    windows: list[OpeningSpec] = Field(default_factory=list)
+    inner: list[tuple[str, str]] = Field(default_factory=list)
+    stairs: list[tuple[str, str]] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _rooms_known(self) -> BuildingSpec:
+        rooms = {r.id for r in self.rooms}
+        for o in [*self.doors, *self.windows]:
+            if o.room not in rooms:
+                raise ValueError(f"opening names unknown room {o.room!r}")
+        for a, b in [*self.inner, *self.stairs]:
+            if a not in rooms or b not in rooms:
+                raise ValueError(f"connection {a}-{b} names an unknown room")
+        return self
+
+
+class SiteSpec(_Model):
+    id: str
+    room: str | None = None
+    at: Point | None = None
+
+    @model_validator(mode="after")
+    def _where(self) -> SiteSpec:
+        if (self.room is None) == (self.at is None):
+            raise ValueError("a site needs exactly one of room or at")
+        return self
+
+
+class FigureSpec(_Model):
+    id: str
+    name: str
+    weapon: str
+    second: str | None = None
+    role: Literal["leader", "officer", "key", "ordinary"] = "ordinary"
+    grenades: int = Field(default=0, ge=0)
+    rounds: int = Field(default=0, ge=0)
+    crew: int = Field(default=1, ge=1)
+    group_leader: bool = False
+
+
+class UnitSpec(_Model):
+    id: str
+    name: str
+    side: Literal["army", "insurgents", "civilians"]
+    troop: Literal["army", "insurgents", "civilians"]
+    quality: str
+    formation: Literal["close", "open", "column", "mass", "unformed"]
+    facing: float = 90.0
+    at: Point | None = None
+    concealed: bool = False
+    arrives: int | None = Field(default=None, ge=1)
+    figures: list[FigureSpec] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _placed(self) -> UnitSpec:
+        if self.at is None and not self.concealed:
+            raise ValueError("a unit that is not concealed needs at: [x, y]")
+        leaders = [f for f in self.figures if f.role == "leader"]
+        if len(leaders) > 1:
+            raise ValueError("a unit has at most one leader")
+        return self
+
+
+class VictorySpec(_Model):
+    cache: int = 0
+    group_leader: int = 0
+    per_two_insurgents: int = 0
+    civilian_hit: int = 0
+    army_killed: int = 0
+    army_wounded_left: int = 0
+    army_exit: int = 0
+    exit_edge: Literal["none", "north", "south", "east", "west"] = "none"
+    army_win: int
+    insurgent_win: int
+
+
+class IedSpec(_Model):
+    sites: list[Point] = Field(min_length=1)
+    trigger: float = Field(default=3.0, gt=0)
+
+
+class ScenarioSpec(_Model):
+    id: str
+    title: str
+    briefing: str = ""
+    width: float = Field(gt=0)
+    height: float = Field(gt=0)
+    turns: int = Field(ge=1)
+    roe: Literal[1, 2, 3, 4] = 3
+    colours: dict[Literal["army", "insurgents"], Literal["red", "black"]]
+    terrain: list[TerrainSpec] = Field(default_factory=list)
+    buildings: list[BuildingSpec] = Field(default_factory=list)
+    sites: list[SiteSpec] = Field(default_factory=list)
+    cache_rooms: list[str] = Field(default_factory=list)
+    dummies: int = Field(default=0, ge=0)
+    commander_choices: list[str] = Field(default_factory=list)
+    ied: IedSpec | None = None
+    units: list[UnitSpec] = Field(min_length=1)
+    victory: VictorySpec
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ScenarioSpec:
+        rooms = {r.id for b in self.buildings for r in b.rooms}
+        for name in self.cache_rooms:
+            if name not in rooms:
+                raise ValueError(f"cache room {name!r} is not a room of any building")
+        for site in self.sites:
+            if site.room is not None and site.room not in rooms:
+                raise ValueError(f"site {site.id!r} names unknown room {site.room!r}")
+        if set(self.colours.values()) != {"red", "black"}:
+            raise ValueError("the two sides must own different colours")
+        ids = [f.id for u in self.units for f in u.figures] + [u.id for u in self.units]
+        if len(ids) != len(set(ids)):
+            raise ValueError("unit and figure ids must all differ")
+        figures = {f.id for u in self.units for f in u.figures}
+        for name in self.commander_choices:
+            if name not in figures:
+                raise ValueError(f"commander choice {name!r} is not a figure")
+        if any(u.concealed for u in self.units) and not self.sites:
+            raise ValueError("concealed units need concealment sites")
+        return self
+
+
+def scenario_ids() -> list[str]:
+    return sorted(p.stem for p in SCENARIOS.glob("*.yaml"))
+
+
+def load_scenario_file(path: Path) -> ScenarioSpec:
+    """A scenario file, validated; a bad field is a one-line DataFileError naming it."""
+    raw = load_yaml(path)
+    if not isinstance(raw, dict):
+        raise DataFileError(f"{path}: field (top level): a scenario must be a mapping")
+    try:
+        return ScenarioSpec.model_validate(raw)
+    except ValidationError as exc:
+        raise DataFileError(format_validation_error(path, exc)) from exc
+
+
+@cache
+def load_scenario(scenario: str) -> ScenarioSpec:
+    path = SCENARIOS / f"{scenario}.yaml"
+    if not path.exists():
+        known = ", ".join(scenario_ids())
+        raise UnknownScenarioError(f"bookgun has no scenario {scenario!r}; known: {known}")
+    return load_scenario_file(path)

@@ -1,0 +1,210 @@
+"""Plain-data state of a Book and The Gun game; round-trips through JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from umpire.core.deck import Deck
+from umpire.core.events import Event
+from umpire.core.flow import FlowState
+from umpire.core.rng import RandomStream
+
+SIDES = ("army", "insurgents")
+FIT, WOUNDED, KILLED, CAPTURED, GONE = "fit", "wounded", "killed", "captured", "gone"
+OK, SHAKEN, ROUTED, PINNED, OUT = "ok", "shaken", "routed", "pinned", "out"
+
+
+@dataclass
+class Figure:
+    id: str
+    name: str
+    unit: str
+    side: str
+    weapon: str
+    second: str | None
+    role: str
+    x: float
+    y: float
+    facing: float
+    status: str = FIT
+    prone: bool = False
+    room: str | None = None
+    grenades: int = 0
+    rounds: int = 0
+    crew: int = 1
+    group_leader: bool = False
+    hit_by: str | None = None  # the side whose fire or fight hit this figure
+
+    @property
+    def pos(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+    @property
+    def fit(self) -> bool:
+        return self.status == FIT
+
+    @property
+    def present(self) -> bool:
+        """Still on the table (fit or wounded)."""
+        return self.status in (FIT, WOUNDED)
+
+
+@dataclass
+class Unit:
+    id: str
+    name: str
+    side: str
+    troop: str
+    quality: str
+    formation: str
+    figures: list[str]
+    leader: str | None
+    start: int
+    concealed: bool = False
+    marker: str | None = None
+    status: str = OK
+    reload: int = 0
+    moved: bool = False
+    fired: bool = False
+    fought: bool = False
+    moved_last: bool = False
+    fired_last: bool = False
+    fought_last: bool = False
+    fired_at: list[str] = field(default_factory=list)  # enemy units this one fired on this turn
+    fired_at_last: list[str] = field(default_factory=list)
+    spotted: bool = False  # spotted by the enemy for this fire phase
+    charging: str | None = None
+    lost: int = 0  # figures lost this turn
+    leader_killed: bool = False
+    cc_margin: int = 0
+    routed_turn: int = 0
+    arrives: int | None = None
+    entered: int = 0
+    extra_die: int = 0
+    minus_d6: bool = False
+
+
+@dataclass
+class Marker:
+    id: str
+    x: float
+    y: float
+    site: str
+    unit: str | None  # None: a dummy (the owner's secret)
+
+
+@dataclass
+class BookGunState:
+    scenario: str
+    seed: int
+    options: dict[str, Any]
+    rng: RandomStream
+    flow: FlowState
+    deck: Deck
+    casualties: Deck
+    figures: dict[str, Figure]
+    units: dict[str, Unit]
+    markers: dict[str, Marker] = field(default_factory=dict)
+    to_deploy: list[str] = field(default_factory=list)  # units, then "dummy-N", to place
+    cache_room: str | None = None
+    cache_chosen: bool = False
+    cache_found: bool = False
+    searched: list[str] = field(default_factory=list)
+    commander: str | None = None
+    commander_chosen: bool = False
+    ied: list[float] | None = None
+    ied_chosen: bool = False
+    ied_done: bool = False
+    card: str | None = None
+    acted: list[str] = field(default_factory=list)  # units (or figures) done this phase
+    fire_points: list[list[float]] = field(default_factory=list)  # [turn, x, y]
+    over: dict[str, Any] | None = None
+    setup_events: list[Event] = field(default_factory=list)
+    world_memo: Any = None
+
+    # -- queries ---------------------------------------------------------------------------
+    def unit_figures(self, unit: Unit | str, present_only: bool = True) -> list[Figure]:
+        u = self.units[unit] if isinstance(unit, str) else unit
+        out = [self.figures[f] for f in u.figures]
+        return [f for f in out if f.present] if present_only else out
+
+    def fit_figures(self, unit: Unit | str) -> list[Figure]:
+        return [f for f in self.unit_figures(unit) if f.fit]
+
+    def leader_of(self, unit: Unit) -> Figure | None:
+        if unit.leader is None:
+            return None
+        f = self.figures[unit.leader]
+        return f if f.fit else None
+
+    def on_table(self, unit: Unit) -> bool:
+        return unit.status != OUT and bool(self.unit_figures(unit)) and unit.arrives is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scenario": self.scenario,
+            "seed": self.seed,
+            "options": self.options,
+            "rng": self.rng.to_dict(),
+            "flow": self.flow.to_dict(),
+            "deck": self.deck.to_dict(),
+            "casualties": self.casualties.to_dict(),
+            "figures": {k: asdict(v) for k, v in self.figures.items()},
+            "units": {k: asdict(v) for k, v in self.units.items()},
+            "markers": {k: asdict(v) for k, v in self.markers.items()},
+            **{
+                f.name: getattr(self, f.name)
+                for f in fields(self)
+                if f.name
+                in (
+                    "to_deploy",
+                    "cache_room",
+                    "cache_chosen",
+                    "cache_found",
+                    "searched",
+                    "commander",
+                    "commander_chosen",
+                    "ied",
+                    "ied_chosen",
+                    "ied_done",
+                    "card",
+                    "acted",
+                    "fire_points",
+                    "over",
+                )
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BookGunState:
+        import copy
+
+        d = copy.deepcopy(dict(data))
+        return cls(
+            scenario=d["scenario"],
+            seed=d["seed"],
+            options=d["options"],
+            rng=RandomStream.from_dict(d["rng"]),
+            flow=FlowState.from_dict(d["flow"]),
+            deck=Deck.from_dict(d["deck"]),
+            casualties=Deck.from_dict(d["casualties"]),
+            figures={k: Figure(**v) for k, v in d["figures"].items()},
+            units={k: Unit(**v) for k, v in d["units"].items()},
+            markers={k: Marker(**v) for k, v in d["markers"].items()},
+            to_deploy=d["to_deploy"],
+            cache_room=d["cache_room"],
+            cache_chosen=d["cache_chosen"],
+            cache_found=d["cache_found"],
+            searched=d["searched"],
+            commander=d["commander"],
+            commander_chosen=d["commander_chosen"],
+            ied=d["ied"],
+            ied_chosen=d["ied_chosen"],
+            ied_done=d["ied_done"],
+            card=d["card"],
+            acted=d["acted"],
+            fire_points=d["fire_points"],
+            over=d["over"],
+        )

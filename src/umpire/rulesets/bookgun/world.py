@@ -1,0 +1,197 @@
+"""The static side of a game: the scenario's table as shapely geometry, and the tables.
+
+Buildings block sight except that an occupant sees (and is seen) about ``see_out`` inches
+through the wall; high walls block sight and movement; low walls give cover; rough and dense
+areas slow movement and give cover; roads carry the road rate."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from shapely.geometry import LineString, Point, Polygon
+
+from umpire.geometry.table import Area, Table, TerrainKind, Vec, polygon_from_spec
+from umpire.rulesets.bookgun.scenario import BuildingSpec, ScenarioSpec, load_scenario
+from umpire.rulesets.bookgun.tables import Tables, tables_with
+
+DOOR_REACH = 1.2  # inches: how near a door a path must cross a building wall (house)
+
+
+def _rect(r: tuple[float, float, float, float]) -> Polygon:
+    return polygon_from_spec({"rect": list(r)})
+
+
+@dataclass
+class Room:
+    id: str
+    building: str
+    floor: int
+    polygon: Polygon
+    centre: Vec
+    slots: list[Vec]
+    neighbours: list[str] = field(default_factory=list)
+    stairs: list[str] = field(default_factory=list)
+    doors: list[Vec] = field(default_factory=list)
+
+
+@dataclass
+class Building:
+    id: str
+    name: str
+    polygon: Polygon
+    rooms: list[str]
+    doors: list[tuple[Vec, str]]
+    windows: list[tuple[Vec, str]]
+
+
+def _slots(rect: tuple[float, float, float, float]) -> list[Vec]:
+    x0, y0, x1, y1 = rect
+    xs = (x0 + (x1 - x0) * 0.3, x0 + (x1 - x0) * 0.7)
+    ys = (y0 + (y1 - y0) * 0.3, y0 + (y1 - y0) * 0.7)
+    return [
+        (xs[0], ys[0]),
+        (xs[1], ys[1]),
+        (xs[0], ys[1]),
+        (xs[1], ys[0]),
+        ((x0 + x1) / 2, (y0 + y1) / 2),
+    ]
+
+
+class World:
+    """Scenario geometry and tables for one (scenario, house rules) pair; cached per game kind."""
+
+    def __init__(self, spec: ScenarioSpec, tables: Tables) -> None:
+        self.spec = spec
+        self.tables = tables
+        kinds = {
+            "rough": TerrainKind("rough", obscures=False),
+            "dense": TerrainKind("dense", obscures=True),
+            "road": TerrainKind("road"),
+            "wall": TerrainKind("wall"),
+            "high_wall": TerrainKind("high_wall", blocks_los=True, see_into=0.0),
+            "building": TerrainKind("building", blocks_los=True, see_into=tables.building.see_out),
+        }
+        areas: list[Area] = []
+        self.kind_of: dict[str, str] = {}
+        self.conceal_areas: list[Area] = []
+        for t in spec.terrain:
+            poly = _rect(t.rect) if t.rect is not None else Polygon(t.polygon)
+            area = Area(t.id, kinds[t.kind], poly)
+            areas.append(area)
+            self.kind_of[t.id] = t.kind
+            if t.conceal:
+                self.conceal_areas.append(area)
+        self.buildings: dict[str, Building] = {}
+        self.rooms: dict[str, Room] = {}
+        for b in spec.buildings:
+            self._add_building(b, areas, kinds["building"])
+        self.table = Table(spec.width, spec.height, areas)
+        self.rough = [a for a in areas if a.kind.name in ("rough", "dense")]
+        self.dense = [a for a in areas if a.kind.name == "dense"]
+        self.roads = [a for a in areas if a.kind.name == "road"]
+        self.low_walls = [a for a in areas if a.kind.name == "wall"]
+        self.high_walls = [a for a in areas if a.kind.name == "high_wall"]
+        self.sites: dict[str, tuple[Vec, str | None]] = {}
+        for s in spec.sites:
+            if s.room is not None:
+                self.sites[s.id] = (self.rooms[s.room].centre, s.room)
+            else:
+                assert s.at is not None
+                self.sites[s.id] = ((float(s.at[0]), float(s.at[1])), None)
+
+    def _add_building(self, b: BuildingSpec, areas: list[Area], kind: TerrainKind) -> None:
+        poly = _rect(b.rect)
+        areas.append(Area(f"building-{b.id}", kind, poly))
+        self.kind_of[f"building-{b.id}"] = "building"
+        for r in b.rooms:
+            rp = _rect(r.rect)
+            c = rp.centroid
+            self.rooms[r.id] = Room(r.id, b.id, r.floor, rp, (c.x, c.y), _slots(r.rect))
+        for a, c2 in b.inner:
+            self.rooms[a].neighbours.append(c2)
+            self.rooms[c2].neighbours.append(a)
+        for a, c2 in b.stairs:
+            self.rooms[a].stairs.append(c2)
+            self.rooms[c2].stairs.append(a)
+        doors = [((float(d.at[0]), float(d.at[1])), d.room) for d in b.doors]
+        for at, room in doors:
+            self.rooms[room].doors.append(at)
+        windows = [((float(w.at[0]), float(w.at[1])), w.room) for w in b.windows]
+        self.buildings[b.id] = Building(b.id, b.name, poly, [r.id for r in b.rooms], doors, windows)
+
+    # -- places ----------------------------------------------------------------------------
+    def building_at(self, p: Vec) -> Building | None:
+        for b in self.buildings.values():
+            if b.polygon.covers(Point(p)):
+                return b
+        return None
+
+    def in_area(self, p: Vec, areas: list[Area]) -> bool:
+        return any(a.contains(p[0], p[1]) for a in areas)
+
+    def on_road(self, p: Vec) -> bool:
+        return self.in_area(p, self.roads)
+
+    def in_rough(self, p: Vec) -> bool:
+        return self.in_area(p, self.rough)
+
+    def door_outside(self, door: Vec, building: Building) -> Vec:
+        """A point just outside ``door`` (1 inch out from the wall)."""
+        c = building.polygon.centroid
+        dx, dy = door[0] - c.x, door[1] - c.y
+        x0, y0, x1, y1 = building.polygon.bounds
+        if abs(door[0] - x0) < 1e-6:
+            return (door[0] - 1.0, door[1])
+        if abs(door[0] - x1) < 1e-6:
+            return (door[0] + 1.0, door[1])
+        if abs(door[1] - y0) < 1e-6:
+            return (door[0], door[1] - 1.0)
+        if abs(door[1] - y1) < 1e-6:
+            return (door[0], door[1] + 1.0)
+        n = math.hypot(dx, dy) or 1.0
+        return (door[0] + dx / n, door[1] + dy / n)
+
+    # -- movement --------------------------------------------------------------------------
+    def path_problem(self, a: Vec, b: Vec) -> str | None:
+        """Why a straight move from ``a`` to ``b`` outside buildings is not allowed, or None."""
+        if not self.table.inside(b[0], b[1], 0.3):
+            return "off the table"
+        line = LineString((a, b))
+        for w in self.high_walls:
+            if line.intersects(w.polygon):
+                return f"{w.id} is in the way"
+        for bd in self.buildings.values():
+            if line.intersects(bd.polygon):
+                return f"{bd.name} is in the way (enter by its door)"
+        return None
+
+    def crosses(self, a: Vec, b: Vec, areas: list[Area]) -> bool:
+        return any(x.touches_segment(a[0], a[1], b[0], b[1]) for x in areas) or self.in_area(
+            a, areas
+        )
+
+    # -- sight -----------------------------------------------------------------------------
+    def sight(self, a: Vec, b: Vec) -> bool:
+        return not self.table.terrain_blocks(a, b)
+
+    def sight_many(self, pairs: list[tuple[Vec, Vec]]) -> list[bool]:
+        return [not blocked for blocked in self.table.terrain_blocks_many(pairs)]
+
+
+_WORLDS: dict[tuple[str, str], World] = {}
+
+
+def world_for(scenario: str | ScenarioSpec, house: Mapping[str, Any] | None) -> World:
+    spec = load_scenario(scenario) if isinstance(scenario, str) else scenario
+    key = (
+        spec.id if isinstance(scenario, str) else f"file:{id(spec)}",
+        json.dumps(house or {}, sort_keys=True),
+    )
+    found = _WORLDS.get(key)
+    if found is None:
+        found = _WORLDS[key] = World(spec, tables_with(house))
+    return found
