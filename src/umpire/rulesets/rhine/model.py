@@ -316,7 +316,13 @@ class World:
     """A scenario's static side: the map with ids, neighbours and distances precomputed, the
     units' printed values, the tables (house rules merged in) and the scenario's rules."""
 
-    def __init__(self, spec: ScenarioSpec, tables: Tables, where: str) -> None:
+    def __init__(
+        self,
+        spec: ScenarioSpec,
+        tables: Tables,
+        where: str,
+        switches: Mapping[str, bool] | None = None,
+    ) -> None:
         self.spec = spec
         self.tables = tables
         self.where = where
@@ -401,13 +407,11 @@ class World:
         self.air_cap = spec.rules.air_drm_cap if spec.rules.air_drm_cap is not None else None
         if self.air_cap is None:
             self.air_cap = tables.air.drm_cap
+        # the tables' defaults, then the scenario's optional rules, then the user's choice
         self.switches = dict(tables.switches)
-        self.switches["heli_attrition"] = spec.rules.heli_attrition or self.switches.get(
-            "heli_attrition", False
-        )
-        self.switches["ammunition"] = spec.rules.ammunition or self.switches.get(
-            "ammunition", False
-        )
+        self.switches["heli_attrition"] = spec.rules.heli_attrition
+        self.switches["ammunition"] = spec.rules.ammunition
+        self.switches.update(switches or {})
         self.exit_column = spec.rules.exit_column
         self.crt_columns = [_parse_column(c, where) for c in tables.crt.columns]
         # distances and air range, precomputed once
@@ -497,7 +501,8 @@ def load_spec(path: Path) -> ScenarioSpec:
 
 def load_world(path: Path, override: Mapping[str, Any] | None = None) -> World:
     """A world from a scenario file (any path: tests feed broken ones)."""
-    return World(load_spec(path), load_tables(override), str(path))
+    user = dict((override or {}).get("switches") or {})
+    return World(load_spec(path), load_tables(override), str(path), user)
 
 
 _WORLDS: dict[tuple[str, str], World] = {}

@@ -13,10 +13,25 @@ from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
 from umpire.core.events import Event, note
 from umpire.core.flow import ActionKind, Flow, FlowRules, FlowState, Pending, Phase, SecretCommit
+from umpire.core.lazy import Lazy
 from umpire.core.rng import RandomStream
-from umpire.core.ruleset import Outcome, RulesetBase, RulesetMeta, ScenarioInfo
+from umpire.core.ruleset import (
+    Capabilities,
+    Option,
+    Outcome,
+    RulesetBase,
+    RulesetMeta,
+    ScenarioInfo,
+)
 from umpire.rulesets.rhine import rules as R
-from umpire.rulesets.rhine.model import SIDES, World, scenario_ids, world_for
+from umpire.rulesets.rhine.model import (
+    SIDES,
+    World,
+    rule_catalog,
+    rules_markdown,
+    scenario_ids,
+    world_for,
+)
 from umpire.rulesets.rhine.state import CSMarker, RhineState
 
 ORDERS = ("move-fight", "fight-move")
@@ -1238,6 +1253,20 @@ class Rhine(RulesetBase[RhineState]):
         information="imperfect",  # combat support is committed blind
         max_turns=None,
     )
+    capabilities = Capabilities(
+        odds=Lazy("umpire.rulesets.rhine.odds_cli:ODDS"),
+        house_rules=Lazy("umpire.rulesets.rhine.odds_cli:HOUSE_RULES"),
+        options=(
+            Option("heli-attrition", "optional rule: helicopter attrition", "bool"),
+            Option("ammunition", "optional rule: artillery ammunition", "bool"),
+        ),
+        scripted=Lazy("umpire.rulesets.rhine.agent:RhineScripted"),
+        catalog=rule_catalog,
+        rules_markdown=rules_markdown,
+        render=Lazy("umpire.rulesets.rhine.render:render"),
+        status_line=Lazy("umpire.rulesets.rhine.render:status_line"),
+        side_colours={"pact": "red", "nato": "blue"},
+    )
 
     def scenario_ids(self) -> list[str]:
         return scenario_ids()
@@ -1276,10 +1305,11 @@ class Rhine(RulesetBase[RhineState]):
                 )
         opts = dict(options)
         for key in ("heli_attrition", "ammunition"):
-            if key in opts and opts[key] is not None:
+            if opts.get(key) is not None:
                 hr = dict(opts.get("house_rules") or {})
-                hr.setdefault("switches", {})
-                hr["switches"] = {**hr["switches"], key: bool(opts[key])}
+                hr["switches"] = {**(hr.get("switches") or {}), key: bool(opts[key])}
+                opts["house_rules"] = hr
+        w = world_for(scenario, opts.get("house_rules"))
         state = RhineState(
             scenario=scenario,
             seed=int(seed),
@@ -1359,6 +1389,7 @@ class Rhine(RulesetBase[RhineState]):
 
     def summary(self, state: RhineState) -> dict[str, Any]:
         return {
+            "turns": state.flow.turn,
             "turn": state.flow.turn,
             "phase": state.flow.phase,
             "losses": dict(state.losses),

@@ -74,6 +74,10 @@ class RhineState:
             "seed": self.seed,
             "flow": self.flow.to_dict(viewer),
             "options": self.options,
+            "units": {
+                u: {"hex": h, "status": self.status[u], "ew": self.ew.get(u, 0)}
+                for u, h in self.pos.items()
+            },
             "pos": dict(self.pos),
             "status": dict(self.status),
             "ew": dict(self.ew),

@@ -1,0 +1,373 @@
+"""The scripted player of 7 Days to the Rhine: decides from its own observation and the
+scenario's public data only.
+
+Pact: stacks up, attacks where the odds and modifiers make the defender leave, with all the
+support it may commit where it counts (cities, thin margins); advances, uses momentum and
+probes toward Westburg and the west edge. NATO: holds cities and good terrain near the enemy,
+defends cities with support, counter-attacks only at good odds, withdraws in column when out of
+contact."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from umpire.agents.base import View
+from umpire.core.actions import Action
+from umpire.rulesets.rhine import rules as R
+from umpire.rulesets.rhine.model import World, world_for
+
+GOOD = {"DE": 1.0, "DR2": 0.9, "DR1": 0.8, "EX": 0.5, "NE": 0.0, "AR": -0.3, "AE": -1.0}
+
+
+class _Board:
+    """The rules' view of a position, rebuilt from an observation."""
+
+    def __init__(self, obs: Mapping[str, Any]) -> None:
+        self.pos: dict[str, str | None] = dict(obs["pos"])
+        self.ew: dict[str, int] = dict(obs["ew"])
+        self.control: dict[str, str] = dict(obs["control"])
+        self.air_holder: str | None = obs["air_holder"]
+        self.air_markers: list[str] = list(obs["air_markers"])
+        self.refugees: list[str] = list(obs["refugees"])
+        self.heli_ma: dict[str, int] = dict(obs.get("heli_ma", {}))
+
+
+class RhineScripted:
+    name = "scripted"
+
+    def __init__(self, side: str, seed: int = 0) -> None:
+        self.side = side
+        self.rng = random.Random(seed * 7919 + (1 if side == "pact" else 2))
+        self.last_reason = ""
+        self._stay: set[str] = set()
+        self._phase: tuple[Any, ...] = ()
+
+    # -- entry point -----------------------------------------------------------------------
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        obs = view.observation
+        w = world_for(obs["scenario"], obs["options"].get("house_rules"))
+        board = _Board(obs)
+        key = (obs["flow"]["turn"], obs["flow"]["phase"])
+        if key != self._phase:
+            self._phase, self._stay = key, set()
+        kinds = {a.kind for a in legal}
+        if "order" in kinds:
+            return self._order(w, board, obs, legal)
+        if "cs" in kinds:
+            return self._cs(w, board, obs, legal)
+        if "place_air" in kinds:
+            return self._air(w, board, legal)
+        if "ew_mark" in kinds or "ew_strip" in kinds:
+            return self._ew(w, board, legal)
+        if "retreat" in kinds:
+            return self._retreat(w, board, legal)
+        if "ex_loss" in kinds:
+            return min(legal, key=lambda a: sum(w.units[u].strength for u in a.units))
+        if "advance" in kinds:
+            return self._advance(w, board, obs, legal)
+        if "refugee" in kinds:
+            return self._refugee(w, board, legal)
+        if "heli_ma" in kinds:
+            return next(a for a in legal if a.kind == "heli_ma")
+        if "attack" in kinds or "probe" in kinds or "decline" in kinds:
+            found = self._combat(w, board, obs, legal)
+            if found is not None:
+                return found
+        if "move" in kinds:
+            found = self._move(w, board, obs, legal)
+            if found is not None:
+                return found
+        for fallback in ("decline", "end_phase", "stop_ew", "stop_air"):
+            for a in legal:
+                if a.kind == fallback:
+                    self.last_reason = "nothing worth doing"
+                    return a
+        return legal[0]
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _enemy_hexes(self, w: World, board: _Board) -> dict[str, list[str]]:
+        occ = R.occupancy(w, board)
+        return {h: us for h, us in occ.items() if w.units[us[0]].side != self.side}
+
+    def _objectives(self, w: World, board: _Board) -> list[tuple[str, float]]:
+        """Hexes the Pact wants (weighted), or NATO must hold."""
+        vp = w.spec.victory.city_vp
+        out = [(h, float(vp.get(name, 1))) for h, name in w.city_of.items()]
+        return out
+
+    def _goal_distance(self, w: World, board: _Board, h: str) -> float:
+        if self.side == "pact":
+            best = 99.0
+            for city, weight in self._objectives(w, board):
+                if board.control.get(city) == "pact":
+                    continue
+                best = min(best, w.distance(h, city) - weight * 0.7)
+            if w.exit_column is not None:
+                best = min(best, float(w.column(h) - w.exit_column) + 1.0)
+            return best
+        return 0.0
+
+    # -- decisions -------------------------------------------------------------------------
+    def _order(
+        self, w: World, board: _Board, obs: Mapping[str, Any], legal: Sequence[Action]
+    ) -> Action:
+        ready = sum(
+            1
+            for m in obs["cs"]
+            if m["side"] == self.side and m["status"] == "ready" and m["type"] == "artillery"
+        )
+        choice = "fight-move" if ready >= 3 else "move-fight"
+        if self.side == "pact":
+            enemy = self._enemy_hexes(w, board)
+            contact = any(
+                n in enemy
+                for u, h in board.pos.items()
+                if h and w.units[u].side == "pact"
+                for n in w.neighbours[h]
+            )
+            choice = "fight-move" if contact and ready >= 2 else "move-fight"
+        self.last_reason = f"{choice}: {ready} artillery ready"
+        return next(a for a in legal if a.option == choice)
+
+    def _front(self, w: World, board: _Board) -> list[str]:
+        enemy = self._enemy_hexes(w, board)
+        out = set()
+        for h in enemy:
+            out.add(h)
+            out.update(w.neighbours[h])
+        return sorted(out)
+
+    def _air(self, w: World, board: _Board, legal: Sequence[Action]) -> Action:
+        front = self._front(w, board)
+        cap = w.air_cap or 3
+        covered = {f: R.air_markers_covering(w, board, f) for f in front}
+        best, score = None, -1.0
+        for a in legal:
+            if a.kind != "place_air" or a.cell is None:
+                continue
+            rng = w.in_range[a.cell]
+            s = sum(max(0, cap - covered[f]) for f in front if f in rng)
+            if s > score:
+                best, score = a, s
+        if best is None or score <= 0:
+            stop = [a for a in legal if a.kind == "stop_air"]
+            if stop and score == 0 and best is None:
+                return stop[0]
+        self.last_reason = f"air marker covering {score:g} front hex shortfalls"
+        return best or legal[0]
+
+    def _ew(self, w: World, board: _Board, legal: Sequence[Action]) -> Action:
+        strips = [a for a in legal if a.kind == "ew_strip"]
+        own = {h for u, h in board.pos.items() if h and w.units[u].side == self.side}
+        if strips and len(board.air_markers) >= 2:
+            best = max(strips, key=lambda a: len(w.in_range[a.cell or ""] & own))
+            self.last_reason = "jam the enemy air marker over most of my units"
+            return best
+        marks = [a for a in legal if a.kind == "ew_mark"]
+        if marks:
+
+            def value(a: Action) -> float:
+                h = a.cell or ""
+                units = [u for u, p in board.pos.items() if p == h]
+                contact = any(n in own for n in w.neighbours[h])
+                already = max((board.ew.get(u, 0) for u in units), default=0)
+                return sum(w.units[u].strength for u in units) * (2 if contact else 1) - 5 * already
+
+            best = max(marks, key=value)
+            self.last_reason = f"jam the stack in {best.cell}"
+            return best
+        return next(a for a in legal if a.kind == "stop_ew")
+
+    def _crt_value(self, w: World, column: int, drm: int) -> tuple[float, Fraction]:
+        dist = R.crt_distribution(w, column, drm)
+        value = sum(float(p) * GOOD[r] for r, p in dist.items())
+        vacate = sum((p for r, p in dist.items() if r in ("DR1", "DR2", "DE", "EX")), Fraction(0))
+        return value, vacate
+
+    def _attack_score(self, w: World, board: _Board, a: Action, cs_guess: int) -> float:
+        target = a.cell or ""
+        defenders = [u for u, p in board.pos.items() if p == target]
+        fig = R.combat_figures(w, board, self.side, target, a.units, defenders)
+        if fig.column is None:
+            return -9.0
+        value, vacate = self._crt_value(w, fig.column, fig.drm + cs_guess)
+        bonus = 0.0
+        if target in w.city_of:
+            bonus += 0.4
+        if self.side == "pact":
+            bonus += 0.1 * max(0.0, 4 - self._goal_distance(w, board, target))
+        return value + bonus * float(vacate) - 0.03 * len(a.units)
+
+    def _combat(
+        self, w: World, board: _Board, obs: Mapping[str, Any], legal: Sequence[Action]
+    ) -> Action | None:
+        ready = sum(1 for m in obs["cs"] if m["side"] == self.side and m["status"] == "ready")
+        attacks = [a for a in legal if a.kind == "attack"]
+        threshold = 0.35 if self.side == "pact" else 0.55
+        if attacks:
+            scored = [
+                (self._attack_score(w, board, a, min(ready, 1)), i, a)
+                for i, a in enumerate(attacks)
+            ]
+            s, _, best = max(scored)
+            if s >= threshold:
+                self.last_reason = f"attack {best.cell} (score {s:.2f})"
+                return best
+        probes = [a for a in legal if a.kind == "probe"]
+        if probes and self.side == "pact":
+
+            def pv(a: Action) -> float:
+                h = a.cell or ""
+                enemy = self._enemy_hexes(w, board)
+                danger = sum(
+                    sum(w.units[u].strength for u in enemy.get(n, [])) for n in w.neighbours[h]
+                )
+                here = board.pos.get(a.unit or "") or h
+                gain = self._goal_distance(w, board, here) - self._goal_distance(w, board, h)
+                return gain - danger / max(1, w.units[a.unit or ""].strength) * 0.5
+
+            best = max(probes, key=pv)
+            if pv(best) > 0:
+                self.last_reason = f"probe into {best.cell}"
+                return best
+        return None
+
+    def _cs(
+        self, w: World, board: _Board, obs: Mapping[str, Any], legal: Sequence[Action]
+    ) -> Action:
+        stack = obs["flow"]["stack"]
+        data = stack[-1]["data"] if stack else {}
+        target = data.get("target", "")
+        attacking = any(
+            board.pos.get(u) and w.units[u].side == self.side for u in data.get("units", [])
+        )
+
+        def size(a: Action) -> int:
+            return sum(R.parse_cs(a.option or "none").values())
+
+        biggest = max(legal, key=size)
+        none = next((a for a in legal if a.option == "none"), legal[0])
+        if attacking:
+            use = target in w.city_of or self.side == "pact" or self.rng.random() < 0.6
+        else:
+            defenders = [u for u, p in board.pos.items() if p == target]
+            use = target in w.city_of or len(defenders) >= 2 or self.rng.random() < 0.5
+        self.last_reason = "commit support" if use else "keep support"
+        return biggest if use else none
+
+    def _retreat(self, w: World, board: _Board, legal: Sequence[Action]) -> Action:
+        enemy = self._enemy_hexes(w, board)
+
+        def v(a: Action) -> float:
+            h = a.cell or ""
+            danger = sum(1 for n in w.neighbours[h] if n in enemy)
+            east = w.column(h) if self.side == "pact" else -w.column(h)
+            return -danger * 2 - w.tables.tec.terrain[w.terrain[h]].drm + 0.1 * east
+
+        return max(legal, key=v)
+
+    def _advance(
+        self, w: World, board: _Board, obs: Mapping[str, Any], legal: Sequence[Action]
+    ) -> Action:
+        opts = [a for a in legal if a.units]
+        empty = [a for a in legal if not a.units]
+        if not opts:
+            return legal[0]
+        best = max(opts, key=lambda a: sum(w.units[u].strength for u in a.units))
+        if self.side == "pact":
+            self.last_reason = "advance in strength"
+            return best
+        stack = obs["flow"]["stack"]
+        target = stack[-1]["data"].get("target", "") if stack else ""
+        singles = [a for a in opts if len(a.units) == 1]
+        if target in w.city_of and singles:
+            self.last_reason = "retake the city"
+            return max(singles, key=lambda a: w.units[a.units[0]].strength)
+        self.last_reason = "hold the line rather than advance"
+        return empty[0] if empty else best
+
+    def _refugee(self, w: World, board: _Board, legal: Sequence[Action]) -> Action:
+        nato = [h for u, h in board.pos.items() if h and w.units[u].side == "nato"]
+
+        def v(a: Action) -> float:
+            h = a.cell or ""
+            near = sum(1 for n in nato if w.distance(h, n) <= 2)
+            road = any(
+                frozenset((h, n)) in w.road_edges or frozenset((h, n)) in w.autobahn_edges
+                for n in w.neighbours[h]
+            )
+            return near + (1.5 if road else 0) + self.rng.random() * 0.1
+
+        return max(legal, key=v)
+
+    def _move(
+        self, w: World, board: _Board, obs: Mapping[str, Any], legal: Sequence[Action]
+    ) -> Action | None:
+        by_unit: dict[str, list[Action]] = {}
+        for a in legal:
+            if a.kind == "move" and a.unit not in self._stay:
+                by_unit.setdefault(a.unit or "", []).append(a)
+        if not by_unit:
+            return None
+        enemy = self._enemy_hexes(w, board)
+        occ = R.occupancy(w, board)
+        enemy_adj: dict[str, int] = {}
+        for h, us in enemy.items():
+            s = sum(w.units[u].strength for u in us)
+            for n in w.neighbours[h]:
+                enemy_adj[n] = enemy_adj.get(n, 0) + s
+        for unit, options in by_unit.items():
+            here = board.pos.get(unit)
+            stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
+            best = max(
+                options,
+                key=lambda a: (
+                    self._score(w, board, unit, a.cell, enemy, enemy_adj, occ)
+                    + (0.01 if a.option == "normal" else 0.0)
+                ),
+            )
+            value = self._score(w, board, unit, best.cell, enemy, enemy_adj, occ)
+            if value > stay + 0.25:
+                self.last_reason = f"{unit} to {best.cell} ({value:.1f} over {stay:.1f})"
+                return best
+            self._stay.add(unit)
+        return None
+
+    def _score(
+        self,
+        w: World,
+        board: _Board,
+        unit: str,
+        h: str | None,
+        enemy: Mapping[str, list[str]],
+        enemy_adj: Mapping[str, int],
+        occ: Mapping[str, list[str]],
+    ) -> float:
+        info = w.units[unit]
+        if h is None:
+            return -99.0
+        if h == "exit":
+            return 6.0 if info.strength >= w.spec.victory.exit_min_strength else -5.0
+        terrain = -w.tables.tec.terrain[w.terrain[h]].drm
+        friends = [u for u in occ.get(h, []) if u != unit and w.units[u].side == self.side]
+        threat = enemy_adj.get(h, 0)
+        own = info.strength + sum(w.units[u].strength for u in friends)
+        if self.side == "pact":
+            s = -1.2 * self._goal_distance(w, board, h)
+            s += 0.4 * terrain + 0.6 * len(friends)
+            if threat:
+                s += 0.8 if own * 2 >= threat else -1.5
+            return s
+        # NATO: stand on good ground in cities and near the enemy, not swamped
+        near = min((w.distance(h, e) for e in enemy), default=6)
+        s = 1.0 * terrain - 0.5 * abs(near - 2)
+        if h in w.city_of and board.control.get(h) != "pact":
+            garrison = len(friends)
+            s += 3.0 if garrison < 2 else 0.5
+        if threat and own * 3 < threat:
+            s -= 3.0
+        west = 12 - w.column(h)
+        return s + 0.05 * west
