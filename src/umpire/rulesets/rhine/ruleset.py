@@ -1122,6 +1122,11 @@ def victory_points(state: ST) -> dict[str, int]:
     }
 
 
+def exited(state: ST, side: str) -> int:
+    w = world(state)
+    return sum(1 for u, s in state.status.items() if s == "exited" and w.units[u].side == side)
+
+
 def check_victory(state: ST) -> list[Event]:
     w = world(state)
     v = w.spec.victory
@@ -1392,7 +1397,9 @@ class Rhine(RulesetBase[RhineState]):
             "turns": state.flow.turn,
             "turn": state.flow.turn,
             "phase": state.flow.phase,
-            "losses": dict(state.losses),
+            "losses": {
+                s: {"eliminated": state.losses[s], "exited": exited(state, s)} for s in SIDES
+            },
             "vp": victory_points(state),
             "outcome": state.outcome,
         }
