@@ -146,7 +146,14 @@ def place_outside(state: BookGunState, unit: Unit, at: Vec, facing: float) -> No
 
 def room_space(state: BookGunState, room: str, unit: Unit) -> int:
     cap = world(state).tables.building.room_capacity
-    used = sum(1 for f in room_figures(state, room) if f.fit and f.unit != unit.id)
+    # concealed enemies are not counted: the mover cannot know of them (they are found instead)
+    used = sum(
+        1
+        for f in room_figures(state, room)
+        if f.fit
+        and f.unit != unit.id
+        and not (f.side != unit.side and state.units[f.unit].concealed)
+    )
     return max(0, cap - used)
 
 

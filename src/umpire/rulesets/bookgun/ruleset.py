@@ -1173,6 +1173,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             "card": state.card,
             "deck": state.deck.view(player),
             "casualty_cards_left": len(state.casualties.pile),
+            "casualty_discard": list(state.casualties.discard),
             "figures": figs,
             "units": units,
             "markers": markers,
@@ -1239,6 +1240,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
     def clone(self, state: S) -> S:
         twin = BookGunState.from_dict(state.to_dict())
         twin.world_memo = state.world_memo
+        twin.setup_events = list(state.setup_events)
         return twin
 
     def summary(self, state: S) -> dict[str, Any]:
@@ -1247,11 +1249,10 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             "turns": state.flow.turn,
             "points": army_points(state),
             "losses": {
-                side: sum(
-                    1
-                    for f in figs
-                    if f.side == side and f.status in (KILLED, WOUNDED, CAPTURED, GONE)
-                )
+                side: {
+                    status: sum(1 for f in figs if f.side == side and f.status == status)
+                    for status in (KILLED, WOUNDED, CAPTURED, GONE)
+                }
                 for side in (*SIDES, "civilians")
             },
         }

@@ -1,0 +1,231 @@
+"""Scripted Book and The Gun players; they decide from their own observation only.
+
+Insurgents hide under their markers and hold fire until the army is close (ambush), shoot
+when they have a target, and pull back once a cell has lost half its men (withdrawal). The army
+moves by bounds (one team covers while another moves), heads for the rooms it has not
+searched, searches, and fires only where its rules of engagement allow (the engine offers
+nothing else)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from umpire.agents.base import View
+from umpire.core.actions import Action
+
+Vec = tuple[float, float]
+AMBUSH_RANGE = 12.0
+
+
+def _dist(a: Vec, b: Vec) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def _centre(obs: Mapping[str, Any], unit: str) -> Vec | None:
+    figs = [
+        f
+        for f in obs["figures"].values()
+        if f["unit"] == unit and f["status"] in ("fit", "wounded")
+    ]
+    if not figs:
+        return None
+    return (sum(f["x"] for f in figs) / len(figs), sum(f["y"] for f in figs) / len(figs))
+
+
+def _enemy_points(obs: Mapping[str, Any], side: str) -> list[Vec]:
+    pts = [
+        (f["x"], f["y"])
+        for f in obs["figures"].values()
+        if f["side"] not in (side, "civilians") and f["status"] in ("fit", "wounded")
+    ]
+    if side == "army":
+        pts += [(m["x"], m["y"]) for m in obs["markers"].values()]
+    return pts
+
+
+class BookGunScripted:
+    name = "scripted"
+
+    def __init__(self, side: str, seed: int = 0) -> None:
+        self.side = side
+        self._rng = random.Random(seed * 7919 + len(side))
+        self.last_reason = ""
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        obs = view.observation
+        kinds: dict[str, list[Action]] = {}
+        for a in legal:
+            kinds.setdefault(a.kind, []).append(a)
+        if "deploy" in kinds:
+            return self._deploy(obs, kinds["deploy"])
+        for k in ("cache", "ied", "commander"):
+            if k in kinds:
+                self.last_reason = f"secret choice: {k}"
+                return self._rng.choice(kinds[k])
+        if "fire" in kinds:
+            return self._fire(obs, kinds["fire"], kinds.get("hold", []))
+        if "move_to" in kinds or "stay" in kinds:
+            return self._move_to(obs, kinds.get("move_to", []), kinds.get("stay", []))
+        if "joker" in kinds:
+            self.last_reason = "joker for the first unit"
+            return kinds["joker"][0]
+        if "search" in kinds:
+            self.last_reason = "search the room"
+            return kinds["search"][0]
+        if self.side == "insurgents":
+            return self._insurgent_card(obs, kinds, legal)
+        return self._army_card(obs, kinds, legal)
+
+    # -- set-up ------------------------------------------------------------------------------
+    def _deploy(self, obs: Mapping[str, Any], options: list[Action]) -> Action:
+        what = str(options[0].unit)
+        rooms = [a for a in options if str(a.option)[:1].isupper() and str(a.option)[1:].isdigit()]
+        outside = [a for a in options if a not in rooms]
+        pool = (outside or rooms) if what.startswith("dummy") else (rooms or outside)
+        self.last_reason = "cells in buildings, dummies in the brush"
+        return self._rng.choice(pool)
+
+    # -- fire ------------------------------------------------------------------------------
+    def _fire(self, obs: Mapping[str, Any], fires: list[Action], holds: list[Action]) -> Action:
+        if self.side == "insurgents":
+            units = obs["units"]
+            near = []
+            for a in fires:
+                me = _centre(obs, str(a.unit))
+                them = _centre(obs, str(a.target))
+                concealed = units.get(str(a.unit), {}).get("concealed")
+                if me and them and concealed and _dist(me, them) > AMBUSH_RANGE:
+                    continue
+                near.append(a)
+            if not near and holds:
+                self.last_reason = "hold fire: let them come closer"
+                return holds[0]
+            fires = near or fires
+        blast = [a for a in fires if a.option == "blast"]
+        pick = blast or fires
+
+        def key(a: Action) -> float:
+            me, them = _centre(obs, str(a.unit)), _centre(obs, str(a.target))
+            return _dist(me, them) if me and them else 99.0
+
+        self.last_reason = "fire at the nearest target"
+        return min(pick, key=key)
+
+    # -- movement cards ------------------------------------------------------------------------
+    def _insurgent_card(
+        self, obs: Mapping[str, Any], kinds: dict[str, list[Action]], legal: Sequence[Action]
+    ) -> Action:
+        units = obs["units"]
+        for a in kinds.get("activate", []):
+            u = units.get(str(a.unit), {})
+            if (
+                a.option is None
+                and not u.get("concealed")
+                and u.get("status") in ("shaken", "pinned")
+            ):
+                self.last_reason = "rally and pull back"
+                return a
+        for a in kinds.get("activate", []):
+            u = units.get(str(a.unit), {})
+            figs = [
+                f for f in obs["figures"].values() if f["unit"] == a.unit and f["status"] == "fit"
+            ]
+            if a.option is None and not u.get("concealed") and len(figs) * 2 <= u.get("start", 7):
+                self.last_reason = "withdraw: the cell has lost half its men"
+                return a
+        holds = kinds.get("hold", [])
+        if holds:
+            self.last_reason = "stay hidden in ambush"
+            return holds[0]
+        return legal[0]
+
+    def _army_card(
+        self, obs: Mapping[str, Any], kinds: dict[str, list[Action]], legal: Sequence[Action]
+    ) -> Action:
+        units = obs["units"]
+        charges = kinds.get("charge", [])
+        for a in charges:
+            me, them = _centre(obs, str(a.unit)), _centre(obs, str(a.target))
+            target = units.get(str(a.target), {})
+            if me and them and _dist(me, them) < 6 and target.get("status") in ("shaken", "pinned"):
+                self.last_reason = "charge a shaken enemy close by"
+                return a
+        acts = [a for a in kinds.get("activate", []) if a.option is None]
+        enemies = _enemy_points(obs, "army")
+        # bounds: a team that moved last turn covers while one that did not moves up
+        fresh = [a for a in acts if not units.get(str(a.unit), {}).get("moved_last")]
+        pool = fresh or acts
+        if enemies:
+            covering = []
+            for a in pool:
+                me = _centre(obs, str(a.unit))
+                if (
+                    me
+                    and min(_dist(me, e) for e in enemies) < 10
+                    and units[str(a.unit)]["fired"] is False
+                ):
+                    covering.append(a)
+            if covering and kinds.get("hold") and self._rng.random() < 0.3:
+                hold = [h for h in kinds["hold"] if h.unit == covering[0].unit]
+                if hold:
+                    self.last_reason = "cover the bound from where we are"
+                    return hold[0]
+        if pool:
+            self.last_reason = "bound forward"
+            return pool[0]
+        if kinds.get("hold"):
+            return kinds["hold"][0]
+        return legal[0]
+
+    def _goal(self, obs: Mapping[str, Any], unit: str) -> Vec | None:
+        me = _centre(obs, unit)
+        if me is None:
+            return None
+        if self.side == "insurgents":
+            enemies = _enemy_points(obs, self.side)
+            if not enemies:
+                return None
+            near = min(enemies, key=lambda e: _dist(me, e))
+            away = (me[0] - near[0], me[1] - near[1])
+            n = math.hypot(*away) or 1.0
+            return (me[0] + away[0] / n * 20, me[1] + away[1] / n * 20)
+        targets = [(m["x"], m["y"]) for m in obs["markers"].values()]
+        targets += [
+            (f["x"], f["y"])
+            for f in obs["figures"].values()
+            if f["side"] == "insurgents" and f["status"] == "fit"
+        ]
+        if not targets:
+            return None
+        return min(targets, key=lambda t: _dist(me, t))
+
+    def _move_to(self, obs: Mapping[str, Any], moves: list[Action], stays: list[Action]) -> Action:
+        if not moves:
+            self.last_reason = "nowhere to go"
+            return stays[0]
+        unit = str(moves[0].unit)
+        rooms = [a for a in moves if a.option]
+        searched = set(obs["searched"])
+        if self.side == "army":
+            fresh_rooms = [a for a in rooms if a.option not in searched]
+            if fresh_rooms:
+                self.last_reason = "enter a room not yet searched"
+                return fresh_rooms[0]
+        if self.side == "insurgents" and obs["units"].get(unit, {}).get("concealed"):
+            self.last_reason = "stay under cover"
+            return stays[0] if stays else moves[0]
+        goal = self._goal(obs, unit)
+        me = _centre(obs, unit)
+        points = [a for a in moves if a.point is not None]
+        if goal is None or me is None or not points:
+            self.last_reason = "hold the ground"
+            return stays[0] if stays else moves[0]
+        best = min(points, key=lambda a: _dist(a.point or me, goal))
+        if _dist(best.point or me, goal) >= _dist(me, goal) - 0.5 and stays:
+            self.last_reason = "no better ground in reach"
+            return stays[0]
+        self.last_reason = "move toward the objective"
+        return best

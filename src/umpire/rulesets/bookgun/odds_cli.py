@@ -1,0 +1,129 @@
+"""``umpire odds bookgun ...`` (``ODDS``): exact casualty distributions of a fire action and of
+a close combat, from the same chance definitions play samples."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from umpire.core.errors import UmpireError
+from umpire.core.ruleset import Option
+from umpire.rulesets.bookgun.chances import HitsUnder, close_combat_casualties, fire_casualties
+from umpire.rulesets.bookgun.tables import Tables, tables_with
+
+OPTIONS: tuple[Option, ...] = (
+    Option("mode", "fire | close-combat", choices=("fire", "close-combat"), default="fire"),
+    Option("weapons", "Fire: firing weapons, e.g. assault_rifle*5,lmg*2.", default="assault_rifle"),
+    Option("range", "Fire: range in inches.", type="float", default=10.0),
+    Option("category", "Fire: target category I | II | III | IV.", default="II"),
+    Option("quality", "Fire: firer quality (regular, trained_insurgent, ...).", default="regular"),
+    Option("moved", "Fire: the firers moved this turn.", type="bool", default=False),
+    Option("visible", "Fire: target figures visible to the firers.", type="int", default=7),
+    Option("no-leader", "Fire: the target has no leader present.", type="bool", default=False),
+    Option(
+        "pairs",
+        "Close combat: pairs as ATTACKER_MOD:DEFENDER_MOD, e.g. 1:0,1:0,2:-1.",
+        default="1:0",
+    ),
+    Option("house-rules", "YAML file overriding tables.", type="path"),
+)
+
+
+def fire_parts(
+    tables: Tables, weapons: str, range_: float, category: str, quality: str, moved: bool
+) -> list[HitsUnder]:
+    """The d20s of each firing figure (bookgun.fire.procedure), as play rolls them."""
+    parts: list[HitsUnder] = []
+    for item in [w for w in weapons.split(",") if w.strip()]:
+        name, _, times = item.strip().partition("*")
+        if name not in tables.weapons.types:
+            raise UmpireError(f"unknown weapon {name!r}; known: {', '.join(tables.weapons.types)}")
+        weapon = tables.weapons.types[name]
+        band = next((i for i, edge in enumerate(weapon.bands) if range_ <= edge), None)
+        if band is None:
+            raise UmpireError(f"{name} does not reach {range_:g} in.")
+        number = tables.fire_table.number(("short", "medium", "long")[band], category)
+        number += tables.fire_mods.quality.get(quality, 0) + weapon.hit_mod
+        number += tables.fire_mods.moved if moved else 0
+        number = max(tables.fire_table.minimum, number)
+        for _ in range(int(times or 1)):
+            parts.append(
+                HitsUnder(
+                    weapon.dice[band],
+                    20,
+                    number,
+                    "bookgun.fire.table",
+                    tables.fire_table.always_miss,
+                )
+            )
+    return parts
+
+
+def _pct(dist: Mapping[Any, Fraction]) -> dict[str, float]:
+    return {str(k): float(v) for k, v in sorted(dist.items())}
+
+
+class BookGunOdds:
+    options: Sequence[Option] = OPTIONS
+
+    def answer(self, values: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        from umpire.rulesets.bookgun.tables import HOUSE_RULES
+
+        path: Path | None = values.get("house_rules")
+        tables = tables_with(HOUSE_RULES.load(path) if path else None)
+        mode = values.get("mode") or "fire"
+        if mode == "fire":
+            cat = str(values.get("category") or "II")
+            if cat not in ("I", "II", "III", "IV"):
+                raise UmpireError("--category must be I, II, III or IV")
+            parts = fire_parts(
+                tables,
+                str(values.get("weapons") or "assault_rifle"),
+                float(values.get("range") or 10.0),
+                cat,
+                str(values.get("quality") or "regular"),
+                bool(values.get("moved")),
+            )
+            chance = fire_casualties(
+                parts, not values.get("no_leader"), int(values.get("visible") or 7)
+            )
+            dist = chance.outcomes()
+            killed: dict[int, Fraction] = {}
+            hit: dict[int, Fraction] = {}
+            for (k, w, _l), p in dist.items():
+                killed[k] = killed.get(k, Fraction(0)) + p
+                hit[k + w] = hit.get(k + w, Fraction(0)) + p
+            leader = sum((p for (_k, _w, lead), p in dist.items() if lead), Fraction(0))
+            data = {
+                "dice": [f"{p.count}d20 <= {p.number}" for p in parts],
+                "casualties": _pct(hit),
+                "killed": _pct(killed),
+                "leader_hit": float(leader),
+                "expected_casualties": float(sum(n * p for n, p in hit.items())),
+            }
+            lines = [f"fire: {', '.join(data['dice'])} at Cat {cat}"]
+        else:
+            pairs = []
+            for item in str(values.get("pairs") or "1:0").split(","):
+                a, _, d = item.partition(":")
+                pairs.append((int(a), int(d or 0)))
+            dist2 = close_combat_casualties(pairs).outcomes()
+            data = {
+                "pairs": [list(p) for p in pairs],
+                "outcomes": {
+                    f"attacker {a} / defender {d}": float(p) for (a, d), p in sorted(dist2.items())
+                },
+            }
+            lines = [f"close combat, {len(pairs)} pair(s):"]
+        for key, value in data.items():
+            if isinstance(value, dict):
+                lines.append(f"  {key}:")
+                lines += [f"    {k:>24}  {v:7.2%}" for k, v in value.items()]
+            else:
+                lines.append(f"  {key}: {value}")
+        return data, lines
+
+
+ODDS = BookGunOdds()
