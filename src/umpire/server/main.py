@@ -3,13 +3,20 @@
 Pages: ``/`` (pick a ruleset, scenario and players) and ``/play/{game}/{token}`` (the table
 for the seat the secret token opens). The JSON API lives under ``/api``; every refusal is a
 4xx with ``{"detail": "one-line reason"}`` and changes nothing.
+
+Before a request reaches a game (see :mod:`umpire.server.guard`): the Host must be one the
+server answers to (when it knows them), a POST must come from this server's own page (``Origin``
+and ``Sec-Fetch-Site``), say ``Content-Type: application/json``, and carry at most 64 KB of
+plain, shallow JSON; a seat's token is checked before its game is loaded.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import math
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -20,8 +27,19 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from umpire.server.service import ApiError, Service
+from umpire.server.guard import (
+    MAX_BODY_BYTES,
+    ApiError,
+    check_content_type,
+    check_length,
+    check_origin,
+    parse_body,
+)
+from umpire.server.service import Service
 from umpire.server.store import Store
+
+log = logging.getLogger("umpire.server")
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 WAIT_SECONDS = 25.0
@@ -48,17 +66,43 @@ def _json(data: Any) -> Response:
 
 
 async def _body(request: Request) -> Any:
-    raw = await request.body()
-    try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ApiError(400, f"malformed JSON: {exc}") from exc
+    """The request's JSON body: declared as JSON, at most 64 KB (read no further), sane."""
+    check_content_type(request.headers)
+    check_length(request.headers)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise ApiError(413, f"the body is larger than {MAX_BODY_BYTES // 1024} KB")
+        chunks.append(chunk)
+    return parse_body(b"".join(chunks))
 
 
-def create_app(db_path: Path, ai_delay: float = 0.5, synchronous: str = "FULL") -> FastAPI:
+def hosts_for(bind: str) -> frozenset[str] | None:
+    """The Host names a server bound to ``bind`` answers to: the loopback names for a loopback
+    address (a page on another site that rebinds its name to 127.0.0.1 is refused), ``None``
+    (any) for a public address, unless ``$UMPIRE_ALLOWED_HOSTS`` (comma-separated) says."""
+    named = os.environ.get("UMPIRE_ALLOWED_HOSTS")
+    if named:
+        return frozenset(h.strip().lower() for h in named.split(",") if h.strip())
+    if bind in LOOPBACK_HOSTS or bind.startswith("127.") or bind == "::1":
+        return LOOPBACK_HOSTS | {bind.lower()}
+    return None
+
+
+def create_app(
+    db_path: Path,
+    ai_delay: float = 0.5,
+    synchronous: str = "FULL",
+    allowed_hosts: Iterable[str] | None = None,
+) -> FastAPI:
     """The web table over the SQLite database at ``db_path`` (created if missing).
 
-    ``ai_delay``: seconds between the AI's actions, so a player sees them play out."""
+    ``ai_delay``: seconds between the AI's actions, so a player sees them play out.
+    ``allowed_hosts``: the Host names to answer (``None``: any; ``serve`` sets the loopback
+    names when it listens on loopback)."""
+    hosts = None if allowed_hosts is None else frozenset(h.lower() for h in allowed_hosts)
     store = Store(db_path, synchronous=synchronous)
     service = Service(store, ai_delay=ai_delay)
 
@@ -84,6 +128,24 @@ def create_app(db_path: Path, ai_delay: float = 0.5, synchronous: str = "FULL") 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         return _error(exc.status_code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> JSONResponse:
+        # a bug, never the client's input: logged here, one plain line there, no traceback
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return _error(500, "the server failed on this request; it has been logged")
+
+    @app.middleware("http")
+    async def guard(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        try:
+            check_origin(request.method, request.headers, hosts)
+            if request.method.upper() not in ("GET", "HEAD", "OPTIONS"):
+                check_length(request.headers)
+        except ApiError as exc:
+            return _error(exc.status, exc.reason)
+        return await call_next(request)
 
     @app.middleware("http")
     async def no_cache(
@@ -131,6 +193,8 @@ def create_app(db_path: Path, ai_delay: float = 0.5, synchronous: str = "FULL") 
 
     @app.get(base + "/wait")
     async def wait(game_id: str, token: str, index: int, timeout: float = WAIT_SECONDS) -> Response:
+        if not math.isfinite(timeout):
+            timeout = WAIT_SECONDS
         return _json(await service.wait(game_id, token, index, min(max(timeout, 0), WAIT_SECONDS)))
 
     @app.post(base + "/actions")
@@ -158,4 +222,5 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None) -> 
 
     path = db or default_db_path()
     print(f"Umpire web table on http://{host}:{port}/  (games in {path})", flush=True)
-    uvicorn.run(create_app(path), host=host, port=port, log_level="warning")
+    app = create_app(path, allowed_hosts=hosts_for(host))
+    uvicorn.run(app, host=host, port=port, log_level="warning", h11_max_incomplete_event_size=65536)

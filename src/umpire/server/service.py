@@ -24,23 +24,21 @@ from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError, UmpireError
 from umpire.core.events import Event
 from umpire.core.game import Game
-from umpire.core.ruleset import get_ruleset, ruleset_ids
-from umpire.play import LazyActions
+from umpire.core.ruleset import Option, Ruleset, get_ruleset, ruleset_ids
+from umpire.play import LazyActions, action_cap, result
 from umpire.server import views
+from umpire.server.guard import ApiError, check_name, check_seed, finite_number, short
 from umpire.server.store import GameRow, Seat, StaleIndexError, Store
+from umpire.server.undo import action_reason, chance_mark
 
 log = logging.getLogger("umpire.server")
 
 PLAYER_KINDS = ("here", "remote", "ai")
-
-
-class ApiError(Exception):
-    """A request the server refuses: an HTTP status and a one-line reason."""
-
-    def __init__(self, status: int, reason: str) -> None:
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
+CREATE_FIELDS = frozenset({"ruleset", "scenario", "seed", "players", "options"})
+ACTION_FIELDS = frozenset({"kind", "unit", "target", "point", "option", "units", "cell", "card"})
+MAX_UNITS = 64  # pieces named in one action
+NO_GAME = "no game with that link"  # unknown game and wrong token alike: nothing to tell apart
+__all__ = ["ApiError", "Live", "Service"]
 
 
 @dataclass(eq=False)
@@ -52,6 +50,9 @@ class Live:
     setup: list[Event]
     log: list[list[Event]]  # log[i]: the events of action i
     sides: list[str | None]  # sides[i]: the side that played action i
+    # chance[i]: why action i touched dice, cards or a secret (None: it did not); undo against
+    # another party stops there (see umpire.server.undo)
+    chance: list[str | None] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     agents: dict[str, Agent] = field(default_factory=dict)
@@ -107,36 +108,43 @@ class Service:
 
     # -- creating and loading ----------------------------------------------------------------
     async def create(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        ruleset_id = body.get("ruleset")
-        scenario = body.get("scenario")
-        if not isinstance(ruleset_id, str) or not isinstance(scenario, str):
-            raise ApiError(400, "give ruleset and scenario as strings")
+        """A new game from the lobby: ruleset, scenario, seed, who plays each side and the
+        ruleset's simple options. Everything is checked before the game is built; nothing the
+        lobby sends can name a file on the server."""
+        unknown = sorted(set(body) - CREATE_FIELDS)
+        if unknown:
+            raise ApiError(400, f"unknown field {short(unknown[0])}; give {sorted(CREATE_FIELDS)}")
+        ruleset_id = check_name(body.get("ruleset"), "ruleset")
+        scenario = check_name(body.get("scenario"), "scenario")
+        if ruleset_id not in ruleset_ids():
+            raise ApiError(
+                400, f"unknown ruleset {ruleset_id!r}; known: {', '.join(ruleset_ids())}"
+            )
         try:
             ruleset = get_ruleset(ruleset_id)
+            scenarios = ruleset.scenario_ids()
         except UmpireError as exc:
             raise ApiError(400, str(exc)) from exc
-        if scenario not in ruleset.scenario_ids():
-            known = ", ".join(ruleset.scenario_ids())
+        if scenario not in scenarios:
+            known = ", ".join(scenarios)
             raise ApiError(400, f"unknown scenario {scenario!r} for {ruleset_id}; known: {known}")
         seed = body.get("seed")
-        if seed is None:
-            seed = secrets.randbelow(1_000_000)
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ApiError(400, "seed must be a non-negative integer")
+        seed = secrets.randbelow(1_000_000) if seed is None else check_seed(seed)
+        options = lobby_options(ruleset, body.get("options"))
         raw_players = body.get("players") or {}
         if not isinstance(raw_players, dict):
             raise ApiError(400, "players must map each side to here, remote or ai")
         players: dict[str, str] = {}
         for side in ruleset.meta.players:
             kind = raw_players.get(side, "here")
-            if kind not in PLAYER_KINDS:
-                raise ApiError(400, f"players.{side}: {kind!r} is not one of here, remote, ai")
+            if not isinstance(kind, str) or kind not in PLAYER_KINDS:
+                raise ApiError(400, f"players.{side}: {short(kind)} is not one of here, remote, ai")
             if kind == "ai" and ruleset.capabilities.scripted is None:
                 raise ApiError(400, f"players.{side}: {ruleset_id} has no AI player")
             players[side] = kind
         extra = sorted(set(raw_players) - set(players))
         if extra:
-            raise ApiError(400, f"players: no side {extra[0]!r} in {ruleset_id}")
+            raise ApiError(400, f"players: no side {short(extra[0])} in {ruleset_id}")
         game_id = secrets.token_urlsafe(9)
         here = tuple(s for s, k in players.items() if k == "here")
         seats = []
@@ -149,12 +157,14 @@ class Service:
             seats.append(Seat(secrets.token_urlsafe(18), game_id, ()))
         # build the game first: a scenario that fails to start is refused, nothing stored
         try:
-            game = await asyncio.to_thread(Game, ruleset, scenario, seed, {})
+            game = await asyncio.to_thread(Game, ruleset, scenario, seed, options)
         except UmpireError as exc:
             raise ApiError(400, str(exc)) from exc
         except Exception as exc:  # a ruleset bug: say so in one line, store nothing
             log.exception("starting %s/%s failed", ruleset_id, scenario)
-            raise ApiError(500, f"{ruleset_id}/{scenario} failed to start: {exc!r}") from exc
+            raise ApiError(
+                422, f"{ruleset_id}/{scenario} failed to start: {type(exc).__name__}"
+            ) from exc
         game.record.players = dict(players)
         now = time.time()
         row = GameRow(
@@ -163,7 +173,7 @@ class Service:
             version=ruleset.meta.version,
             scenario=scenario,
             seed=seed,
-            options={},
+            options=options,
             players=players,
             created=now,
             updated=now,
@@ -239,21 +249,35 @@ class Service:
         for index, raw in enumerate(self.store.actions(game_id)):
             side = game.to_act
             try:
-                live.log.append(game.apply(Action.from_dict(raw)))
-            except IllegalActionError as exc:
+                self._record(live, Action.from_dict(raw), side)
+            except (IllegalActionError, TypeError, ValueError, KeyError) as exc:
                 raise ApiError(
                     409, f"game {game_id}: stored action {index} is illegal: {exc}"
                 ) from exc
-            live.sides.append(side)
         return live
+
+    @staticmethod
+    def _record(live: Live, action: Action, side: str | None) -> list[Event]:
+        """Play ``action`` on the live game and keep its events, its side and whether it
+        touched chance or a secret (raises, the game unchanged, if the rules refuse it)."""
+        before = chance_mark(live.game.state)
+        events = live.game.apply(action)
+        live.log.append(events)
+        live.sides.append(side)
+        live.chance.append(action_reason(before, chance_mark(live.game.state), events, side))
+        return events
 
     # -- seats and views -----------------------------------------------------------------------
     async def seat(self, game_id: str, token: str) -> tuple[Seat, Live]:
+        """The seat a link opens and its game. The token is checked before the game is loaded
+        (an outsider never makes the server replay a game or start its AI), and an unknown
+        game and a wrong token get the same 404, so the answer does not say a game exists."""
+        if len(token) > 200 or len(game_id) > 200:
+            raise ApiError(404, NO_GAME)
         seat = await asyncio.to_thread(self.store.seat, token)
-        live = await self.live(game_id)
-        if seat is None or seat.game_id != game_id:
-            raise ApiError(403, "this link does not belong to that game")
-        return seat, live
+        if seat is None or not secrets.compare_digest(seat.game_id.encode(), game_id.encode()):
+            raise ApiError(404, NO_GAME)
+        return seat, await self.live(game_id)
 
     def viewer(self, seat: Seat, live: Live) -> str:
         """The side whose eyes the seat sees with: the side to act if the seat plays it (hot
@@ -288,14 +312,14 @@ class Service:
         viewer = self.viewer(seat, live)
         observation = game.observation(viewer)
         to_act = game.to_act
-        yours = self._controls(seat, live, to_act) and not game.is_over
+        yours = self._controls(seat, live, to_act) and result(game) is None
         actions: list[dict[str, Any]] = []
         if yours and to_act is not None:
             # the legal actions the ruleset gives the side to act, read with its own eyes
             seen = observation if to_act == viewer else game.observation(to_act)
             actions = views.action_entries(game, seen, to_act, game.legal_actions())
-        outcome = game.outcome
-        human = [s for s, k in live.row.players.items() if k != "ai"]
+        ended = result(game)
+        can_undo, undo_blocked = self._undo_allowed(seat, live)
         view: dict[str, Any] = {
             "game": {
                 "id": live.row.id,
@@ -310,20 +334,23 @@ class Service:
             "seat": {
                 "sides": list(seat.sides),
                 "viewer": viewer,
-                "can_undo": bool(seat.sides) and set(human) <= set(seat.sides),
+                "can_undo": can_undo,
+                "undo_blocked": undo_blocked,
             },
             "index": live.index,
             "to_act": to_act,
             "your_turn": yours,
-            "ai_thinking": to_act is not None and live.row.players.get(to_act) == "ai",
+            "ai_thinking": ended is None
+            and to_act is not None
+            and live.row.players.get(to_act) == "ai",
             "ai_error": live.ai_error,
-            "outcome": {"winner": outcome.winner, "how": outcome.how} if outcome else None,
+            "outcome": {"winner": ended[0], "how": ended[1]} if ended else None,
             "board": views.board(game, observation, viewer),
             "actions": actions,
             "since": max(0, min(since, live.index)),
             "log": self._log(live, viewer, since),
         }
-        if outcome is not None:
+        if ended is not None:
             view["summary"] = game.ruleset.summary(game.state)
         return view
 
@@ -353,17 +380,7 @@ class Service:
         index = body.get("index")
         if not isinstance(index, int) or isinstance(index, bool):
             raise ApiError(400, "index (the number of actions you have seen) must be an integer")
-        raw = body.get("action")
-        if not isinstance(raw, dict) or not isinstance(raw.get("kind"), str):
-            raise ApiError(400, "action must be an object with a kind")
-        try:
-            action = Action.from_dict(raw)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise ApiError(400, f"malformed action: {exc}") from exc
-        for name in ("unit", "target", "option"):
-            value = getattr(action, name)
-            if value is not None and not isinstance(value, str):
-                raise ApiError(400, f"action.{name} must be a string")
+        action = parse_action(body.get("action"))
         seat, live = await self.seat(game_id, token)
         async with live.lock:
             if live.dropped:
@@ -372,6 +389,8 @@ class Service:
             game = live.game
             if game.is_over:
                 raise ApiError(409, "the game is over")
+            if live.index >= action_cap(game):
+                raise ApiError(409, "the game stopped unfinished at its action cap")
             if index != live.index:
                 raise ApiError(
                     409, f"stale: the game has {live.index} actions, you sent index {index}"
@@ -392,18 +411,17 @@ class Service:
         return result
 
     def _play(self, live: Live, index: int, action: Action, side: str, seat: Seat) -> list[Event]:
-        game = live.game
         try:
-            events = game.apply(action)
-        except IllegalActionError as exc:
+            events = self._record(live, action, side)
+        except UmpireError as exc:  # IllegalActionError included: the state is unchanged
             raise ApiError(422, str(exc)) from exc
-        except UmpireError as exc:
-            raise ApiError(422, str(exc)) from exc
-        except (KeyError, ValueError, TypeError, AttributeError, AssertionError) as exc:
-            # a malformed action a ruleset did not expect: the ruleset validates before it
-            # changes anything, but rebuild to be sure nothing half-applied survives
+        except Exception as exc:
+            # an action the ruleset did not expect (a bug, or input no check foresaw): the
+            # ruleset validates before it changes anything, but rebuild to be sure nothing
+            # half-applied survives
+            log.warning("%s in game %s raised %r", action.kind, live.row.id, exc)
             self._drop(live)
-            raise ApiError(422, f"{action.kind} is not a legal action here ({exc!r})") from exc
+            raise ApiError(422, f"{action.kind} is not a legal action here") from exc
         try:
             self.store.append(live.row.id, index, action.to_dict(), side)
         except StaleIndexError as exc:
@@ -412,13 +430,41 @@ class Service:
         except Exception:
             self._drop(live)
             raise
-        live.log.append(events)
-        live.sides.append(side)
         return events
 
+    def _undo_allowed(self, seat: Seat, live: Live) -> tuple[bool, str | None]:
+        """Whether the seat may undo now, and if not for a reason a player should read, why.
+
+        Undo is for a seat that plays every human side (hot seat, or against the AI). Where
+        every side is played from this seat (hot seat by choice) it is unlimited; against the
+        AI it may not take back an action that rolled dice, drew a card or told a secret
+        (playing it again would show the same dice: undo would be a peek)."""
+        human = {s for s, k in live.row.players.items() if k != "ai"}
+        if not seat.sides or not human <= set(seat.sides):
+            return False, None
+        mine = [i for i, s in enumerate(live.sides) if s in seat.sides]
+        if not mine:
+            return False, None
+        if all(k == "here" for k in live.row.players.values()):
+            return True, None
+        for i in range(mine[-1], live.index):
+            reason = live.chance[i]
+            if reason is not None:
+                who = "your" if live.sides[i] in seat.sides else f"the AI's ({live.sides[i]})"
+                return False, (
+                    f"no undo past a roll, a card or a secret against the AI: {who} action "
+                    f"{i + 1} ({reason})"
+                )
+        return True, None
+
     async def undo(self, game_id: str, token: str, body: Any) -> dict[str, Any]:
-        """Take back the seat's last action and every AI action after it (hot seat, vs AI)."""
-        if not isinstance(body, dict) or not isinstance(body.get("index"), int):
+        """Take back the seat's last action and every AI action after it (hot seat, vs AI;
+        against the AI only back to the last roll, card or secret: see ``_undo_allowed``)."""
+        if (
+            not isinstance(body, dict)
+            or not isinstance(body.get("index"), int)
+            or isinstance(body.get("index"), bool)
+        ):
             raise ApiError(400, 'give a JSON object {"index": N}')
         seat, live = await self.seat(game_id, token)
         human = {s for s, k in live.row.players.items() if k != "ai"}
@@ -430,6 +476,9 @@ class Service:
             mine = [i for i, s in enumerate(live.sides) if s in seat.sides]
             if not mine:
                 raise ApiError(409, "nothing of yours to take back")
+            allowed, why = self._undo_allowed(seat, live)
+            if not allowed:
+                raise ApiError(409, why or "undo is not possible here")
             keep = mine[-1]
             await asyncio.to_thread(self._truncate, live, keep)
             index = live.index
@@ -442,6 +491,7 @@ class Service:
         live.game.undo(steps)
         del live.log[keep:]
         del live.sides[keep:]
+        del live.chance[keep:]
         live.agents.clear()
         live.replay_game = None
 
@@ -472,25 +522,30 @@ class Service:
         log += [
             {"index": i + 1, "events": self._events(live, live.log[i], viewer)} for i in range(at)
         ]
-        outcome = twin.outcome
+        ended = result(twin)
         return {
             "at": at,
             "index": live.index,
             "viewer": viewer,
             "to_act": twin.to_act,
-            "outcome": {"winner": outcome.winner, "how": outcome.how} if outcome else None,
+            "outcome": {"winner": ended[0], "how": ended[1]} if ended else None,
             "board": views.board(twin, observation, viewer),
             "log": log,
         }
 
     async def sight(self, game_id: str, token: str, unit: str) -> dict[str, Any]:
         seat, live = await self.seat(game_id, token)
+        if len(unit) > 200:
+            raise ApiError(404, "no unit like that you can see")
         async with live.lock:
             viewer = self.viewer(seat, live)
 
             def compute() -> list[dict[str, Any]]:
                 game = live.game
-                found = views.sight(game, game.observation(viewer), viewer, unit)
+                try:
+                    found = views.sight(game, game.observation(viewer), viewer, unit)
+                except Exception as exc:  # an id the board capability did not expect
+                    raise ApiError(404, f"no unit {unit!r} that you can see") from exc
                 if not isinstance(found, dict) or "lines" not in found:
                     raise ApiError(404, f"no unit {unit!r} that you can see")
                 lines: list[dict[str, Any]] = found["lines"]
@@ -513,6 +568,9 @@ class Service:
                 side = live.game.to_act
                 if live.dropped or side is None or live.row.players.get(side) != "ai":
                     return
+                if live.index >= action_cap(live.game):  # stopped unfinished
+                    live.notify()
+                    return
                 try:
                     await asyncio.to_thread(self._ai_step, live, side)
                 except Exception as exc:  # never let a broken agent take the server down
@@ -530,14 +588,12 @@ class Service:
             )
         action = agent.choose(live.game.view(side), LazyActions(live.game))
         index = live.index
-        events = live.game.apply(action)
+        self._record(live, action, side)
         try:
             self.store.append(live.row.id, index, action.to_dict(), side)
         except Exception:
             self._drop(live)
             raise
-        live.log.append(events)
-        live.sides.append(side)
 
     async def close(self) -> None:
         for live in list(self._cache.values()):
@@ -550,3 +606,71 @@ class Service:
 
 def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
+
+
+def parse_action(raw: Any) -> Action:
+    """A client's action, every field checked for type and size before a ruleset sees it."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("kind"), str):
+        raise ApiError(400, "action must be an object with a kind")
+    unknown = sorted(set(raw) - ACTION_FIELDS)
+    if unknown:
+        raise ApiError(400, f"malformed action: unknown field {short(unknown[0])}")
+    for name in ("kind", "unit", "target", "option", "cell", "card"):
+        value = raw.get(name)
+        if value is not None and (not isinstance(value, str) or len(value) > 200):
+            raise ApiError(400, f"malformed action: action.{name} must be a short string")
+    point = raw.get("point")
+    if point is not None:
+        if not isinstance(point, list) or len(point) != 2:
+            raise ApiError(400, "malformed action: action.point must be [x, y]")
+        for axis, value in zip("xy", point, strict=True):
+            finite_number(value, f"malformed action: action.point {axis}")
+    units = raw.get("units")
+    if units is not None and (
+        not isinstance(units, list)
+        or len(units) > MAX_UNITS
+        or not all(isinstance(u, str) and len(u) <= 200 for u in units)
+    ):
+        raise ApiError(400, "malformed action: action.units must be a short list of unit ids")
+    try:
+        return Action.from_dict(raw)
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
+        raise ApiError(400, f"malformed action: {exc}") from exc
+
+
+def lobby_options(ruleset: Ruleset[Any], raw: Any) -> dict[str, Any]:
+    """The game options the lobby may set: only a ruleset's declared yes/no options, bounded
+    numbers and choices from a fixed list. Files (force files, house rules) and free-text names
+    are command-line options: the lobby API takes no server-side paths at all."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise ApiError(400, "options must be an object of option names and values")
+    declared: dict[str, Option] = {o.name: o for o in ruleset.capabilities.options}
+    out: dict[str, Any] = {}
+    for name, value in raw.items():
+        check_name(name, "options")
+        option = declared.get(name)
+        if option is None:
+            raise ApiError(400, f"options: {ruleset.meta.id} has no option {name!r}")
+        if (
+            option.per_side
+            or option.type == "path"
+            or (option.type == "str" and not option.choices)
+        ):
+            raise ApiError(
+                400, f"options.{name}: files and names are set on the command line, not the lobby"
+            )
+        if option.type == "bool":
+            if not isinstance(value, bool):
+                raise ApiError(400, f"options.{name} must be true or false")
+        elif option.type in ("int", "float"):
+            number = finite_number(value, f"options.{name}", bound=1e4)
+            if option.type == "int":
+                if not isinstance(value, int):
+                    raise ApiError(400, f"options.{name} must be a whole number")
+                value = int(number)
+        elif value not in option.choices:
+            raise ApiError(400, f"options.{name}: choose one of {', '.join(option.choices)}")
+        out[option.option_key] = value
+    return out
