@@ -29,5 +29,5 @@ def test_scripted_explains_itself() -> None:
     game = umpire.new_game("portable/armoured-meeting", seed=3)
     side = game.to_act or "blue"
     agent = make_agent("scripted", "portable", side, 3)
-    game.apply(agent.choose(game, game.legal_actions()))
+    game.apply(agent.choose(game.view(side), game.legal_actions()))
     assert agent.last_reason

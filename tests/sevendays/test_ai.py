@@ -27,7 +27,8 @@ def test_scripted_beats_random_in_90_percent_of_200_games() -> None:
 
 def test_scripted_explains_itself() -> None:
     game = umpire.new_game("sevendays/meeting-engagement", seed=3)
-    agent = make_agent("scripted", "sevendays", game.to_act or "nato", 3)
-    action = agent.choose(game, game.legal_actions())
+    side = game.to_act or "nato"
+    agent = make_agent("scripted", "sevendays", side, 3)
+    action = agent.choose(game.view(side), game.legal_actions())
     game.apply(action)
     assert agent.last_reason

@@ -364,6 +364,9 @@ class RhineScripted:
         # NATO: stand on good ground in cities and near the enemy, not swamped
         near = min((w.distance(h, e) for e in enemy), default=6)
         s = 1.0 * terrain - 0.5 * abs(near - 2)
+        spearhead = min((w.column(e) for e in enemy), default=99)
+        if w.column(h) > spearhead:
+            s -= 1.5 * (w.column(h) - spearhead)  # cut off behind the enemy: fall back
         if h in w.city_of and board.control.get(h) != "pact":
             garrison = len(friends)
             s += 3.0 if garrison < 2 else 0.5

@@ -1,0 +1,36 @@
+"""Positions built by hand for rule tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from umpire.rulesets.rhine import RULESET
+from umpire.rulesets.rhine.ruleset import world
+from umpire.rulesets.rhine.state import RhineState
+
+
+def board(
+    units: dict[str, str],
+    *,
+    turn: int = 1,
+    scenario: str = "autobahn-gap",
+    options: dict[str, Any] | None = None,
+) -> RhineState:
+    """A new game with only ``units`` on the map (unit -> hex); every other unit is off it."""
+    state = RULESET.new_state(scenario, 1, options or {})
+    for u in state.pos:
+        state.pos[u] = units.get(u)
+        state.status[u] = "on" if u in units else "gone"
+    state.flow.turn = turn
+    state.memo.clear()
+    return state
+
+
+def dests(state: RhineState, unit: str, mode: str = "normal") -> dict[str, float]:
+    from umpire.rulesets.rhine import rules as R
+
+    return {
+        o.dest: o.cost
+        for o in R.move_options(world(state), state, unit, state.flow.turn)
+        if o.mode == mode
+    }
