@@ -49,7 +49,9 @@ def cannot_move(world: World, state: PortableState, unit: Unit) -> Refusal | Non
 
 
 def reachable(world: World, state: PortableState, unit: Unit) -> dict[Square, Path]:
-    """Every square the unit may end its move in, with the path it takes."""
+    """Every square the unit may end its move in, with the path it takes: one square a step
+    (portable.move.allowance), shortest first and, among the shortest, crossing the fewest
+    minefields and gas clouds (the shared grid search, :func:`umpire.geometry.reach.reach`)."""
     if cannot_move(world, state, unit) is not None:
         return {}
     start = unit.pos
@@ -65,50 +67,74 @@ def reachable(world: World, state: PortableState, unit: Unit) -> dict[Square, Pa
     forbidden = fronts - {start} if withdrawing else set()
     crosses_wire = kind(world, unit) in WIRE_CROSSERS
     rate = allowance(world, unit)
+
+    hazards = {(m[0], m[1]) for m in state.minefields} | {(c["x"], c["y"]) for c in state.clouds}
+
+    def crossing(a: Square, b: Square) -> float:
+        return 1.0 if b in hazards else 0.0
+
+    stopping = (
+        next_to_enemy  # portable.move.enemy_adjacent_stop
+        | world.woods  # portable.terrain.woods.stop
+        | world.fords  # portable.terrain.ford
+        | world.trenches  # portable.terrain.trench.crossing
+    )
+    if not crosses_wire:
+        stopping |= {(w[0], w[1]) for w in state.wire}  # portable.terrain.wire.stop
+
+    ground: dict[Square, list[Unit]] = {}
+    for u in state.units.values():
+        if u.alive and not u.air:
+            ground.setdefault(u.pos, []).append(u)
+    tired = exhausted(world, state, unit.side)
+
+    def may_end(n: Square) -> bool:
+        return n != start and end_refusal(world, state, unit, n, ground, tired) is None
+
     out: dict[Square, Path] = {}
     modes = [(rate, False)]
     if start in world.roads and rate > 0:
         modes.append((rate + world.house.road_bonus, True))  # portable.terrain.road
     for limit, road in modes:
-        best: dict[Square, tuple[int, tuple[Square, ...]]] = {start: (0, ())}
-        frontier = [start]
-        for steps in range(1, limit + 1):
-            nxt: list[Square] = []
-            for sq in frontier:
-                hazards = best[sq][1]
-                for n in neighbours(sq):
-                    if not world.passable(n) or n in enemy_squares or n in forbidden:
-                        continue
-                    if road and n not in world.roads:
-                        continue
-                    here = hazards
-                    if state.has_mines(n) or state.cloud_at(n):
-                        here = (*hazards, n)
-                    seen = best.get(n)
-                    if seen is not None and (seen[0] < steps or len(seen[1]) <= len(here)):
-                        continue
-                    best[n] = (steps, here)
-                    stops = (
-                        n in next_to_enemy  # portable.move.enemy_adjacent_stop
-                        or world.kind(n) == "woods"  # portable.terrain.woods.stop
-                        or n in world.fords  # portable.terrain.ford
-                        or n in world.trenches  # portable.terrain.trench.crossing
-                        or (state.has_wire(n) and not crosses_wire)  # portable.terrain.wire.stop
-                    )
-                    if not stops:
-                        nxt.append(n)
-            frontier = nxt
-        for sq, (steps, hazards) in best.items():
-            if sq == start or (sq in out and out[sq].steps <= steps):
+
+        def may_enter(n: Square, road: bool = road) -> bool:
+            if not world.passable(n) or n in enemy_squares or n in forbidden:
+                return False
+            return not road or n in world.roads
+
+        found = world.grid.reach(
+            start,
+            limit,
+            may_enter=may_enter,
+            stops=stopping.__contains__,
+            may_end=may_end,
+            tiebreak=crossing,
+        )
+        for sq, cost in found.items():
+            steps = int(cost)
+            if sq in out and out[sq].steps <= steps:
                 continue
-            if end_refusal(world, state, unit, sq) is None:
-                out[sq] = Path(steps, hazards, road)
+            crossed = tuple(n for n in found.path(sq)[1:] if n in hazards)
+            out[sq] = Path(steps, crossed, road)
     return out
 
 
-def end_refusal(world: World, state: PortableState, unit: Unit, square: Square) -> Refusal | None:
-    """Why the unit may not end its move in ``square`` (stacking, exhaustion), if it may not."""
-    here = [u for u in state.units.values() if u.alive and not u.air and u.pos == square]
+def end_refusal(
+    world: World,
+    state: PortableState,
+    unit: Unit,
+    square: Square,
+    ground: dict[Square, list[Unit]] | None = None,
+    tired: bool | None = None,
+) -> Refusal | None:
+    """Why the unit may not end its move in ``square`` (stacking, exhaustion), if it may not.
+
+    ``ground`` (the ground units by square) and ``tired`` (whether the unit's side is
+    exhausted) may be given when many squares are asked about in one position."""
+    if ground is None:
+        here = [u for u in state.units.values() if u.alive and not u.air and u.pos == square]
+    else:
+        here = ground.get(square, [])
     if any(u.side != unit.side for u in here):
         return Refusal(f"{label(square)} holds an enemy unit", "portable.move.enemy_square")
     others = [u for u in here if u.carried_by is None and u.uid != unit.uid]
@@ -122,7 +148,9 @@ def end_refusal(world: World, state: PortableState, unit: Unit, square: Square) 
             return Refusal(
                 f"at most {world.house.max_stack} units in one square", "portable.move.stack_limit"
             )
-    if exhausted(world, state, unit.side):
+    if tired is None:
+        tired = exhausted(world, state, unit.side)
+    if tired:
         before = nearest_enemy(state, unit.side, unit.pos)
         after = nearest_enemy(state, unit.side, square)
         if after < before:

@@ -27,7 +27,14 @@ from umpire.rulesets.portable.exhaustion import (
 from umpire.rulesets.portable.kinds import KINDS
 from umpire.rulesets.portable.render import draw, status_line
 from umpire.rulesets.portable.state import PortableState, Unit
-from umpire.rulesets.portable.turns import FLOW, begin, decision, flow_summary, settle
+from umpire.rulesets.portable.turns import (
+    ARTILLERY_KINDS,
+    FLOW,
+    begin,
+    decision,
+    flow_summary,
+    settle,
+)
 from umpire.rulesets.portable.units import ARTILLERY
 from umpire.rulesets.portable.victory import update_holders
 from umpire.rulesets.portable.world import World, load_world, world_of
@@ -176,22 +183,25 @@ class Portable(RulesetBase[PortableState]):
     def legal_actions(self, state: PortableState) -> list[Action]:
         """The options of every kind the decision allows, in the order a menu lists them
         (in the artillery phase gun by gun, holding fire last)."""
-        legal = self.engine.legal_actions(state)
-        if decision(state)[0] is Decision.ARTILLERY:
+        side, allowed = FLOW.decision(state)
+        if side is None:
+            return []
+        kinds = self.engine.kinds
+        legal = [a for name in allowed for a in kinds[name].options(state, side)]
+        if allowed == ARTILLERY_KINDS:
             legal.sort(key=lambda a: (a.kind == "hold", a.unit or ""))
         return legal
 
     # -- applying --------------------------------------------------------------------------
     def apply(self, state: PortableState, action: Action) -> list[Event]:
         """Check ``action`` (raising IllegalActionError, state untouched) and play it."""
-        what, side, _ = decision(state)
+        side, allowed = FLOW.decision(state)
         if side is None:
             raise IllegalActionError("the battle is over", "portable.exhaustion.end")
-        _, allowed = FLOW.decision(state)
         if action.kind not in allowed:
             raise IllegalActionError(
                 f"{side.upper()} must choose one of: {', '.join(allowed)} (not {action.kind!r})",
-                NOT_NOW[what],
+                NOT_NOW[decision(state)[0]],
             )
         kind = self.engine.kinds[action.kind]
         kind.check(state, side, action)

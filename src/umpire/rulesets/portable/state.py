@@ -15,6 +15,7 @@ from umpire.geometry.squaregrid import Square
 from umpire.rulesets.portable.enums import SIDES, Side, Stage, Status
 
 RETREAT_KINDS = ("retreat", "stand")
+_ACTIVE = Status.ACTIVE
 
 __all__ = ["SIDES", "PortableState", "Side", "Status", "TurnInfo", "Unit", "other"]
 
@@ -58,7 +59,7 @@ class Unit:
 
     @property
     def alive(self) -> bool:
-        return self.status is Status.ACTIVE
+        return self.status is _ACTIVE
 
     @property
     def pos(self) -> Square:

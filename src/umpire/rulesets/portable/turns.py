@@ -77,12 +77,20 @@ def artillery_choices(state: PortableState, side: str) -> list[Action]:
     return sorted(found, key=lambda a: a.unit or "")
 
 
+def may_declare(state: PortableState, side: str) -> bool:
+    """Whether any of ``side``'s guns may still declare a target."""
+    world = world_of(state)
+    for gun in sorted(state.units.values(), key=lambda u: u.uid):
+        if gun.side != side or not gun.alive or gun.air:
+            continue
+        if bombard_options(world, state, gun) or flak_options(world, state, gun):
+            return True
+    return False
+
+
 def _artillery_to_act(state: PortableState) -> str | None:
     held = state.turn_info.held
-    return next(
-        (s for s in SIDES if s not in held and artillery_choices(state, s)),
-        None,
-    )
+    return next((s for s in SIDES if s not in held and may_declare(state, s)), None)
 
 
 def _bombardment(state: PortableState) -> list[Event]:
@@ -304,10 +312,10 @@ def decision(state: PortableState) -> tuple[Decision, str | None, str | None]:
     """The decision the game waits for, who makes it and the unit it is about."""
     if state.flow.over:
         return Decision.OVER, None, None
-    side, _ = FLOW.decision(state)
     top = FLOW.top(state)
     if isinstance(top, Pending):
         return Decision(str(top.stage)), top.side, top.data.get("unit")
+    side, _ = FLOW.decision(state)
     if state.flow.phase == TurnPhase.ARTILLERY:
         return Decision.ARTILLERY, side, None
     return Decision.ACTIVATE, side, None

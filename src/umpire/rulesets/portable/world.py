@@ -35,6 +35,7 @@ class World:
     fords: frozenset[Square]
     trenches: frozenset[Square]
     objectives: tuple[Square, ...]
+    woods: frozenset[Square] = frozenset()
     _sight: dict[tuple[Square, Square], bool] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -58,6 +59,7 @@ class World:
             fords=frozenset(spec.fords),
             trenches=frozenset(spec.trenches),
             objectives=tuple(spec.objectives),
+            woods=frozenset(sq for sq, k in terrain.items() if k == "woods"),
         )
 
     # -- terrain ---------------------------------------------------------------------------
