@@ -1,0 +1,59 @@
+"""7 Days to the Rhine: scripted-vs-scripted games per second on one core, per scenario.
+
+    python bench/bench_rhine.py --games 10
+
+Run it pinned to one core (``taskset -c 0``). The first game of each scenario is a warm-up (it
+loads the data files) and is not timed. Uses the ruleset object directly, so it runs whether or
+not ``rhine`` is registered as an entry point yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from umpire.core.game import Game
+from umpire.rulesets.rhine import RULESET
+from umpire.rulesets.rhine.agent import RhineScripted
+
+
+def one(scenario: str, seed: int) -> tuple[float, int]:
+    game = Game(RULESET, scenario, seed)
+    agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
+    start = time.perf_counter()
+    while not game.is_over:
+        side = game.to_act
+        assert side is not None
+        game.apply(agents[side].choose(game.view(side), game.legal_actions()))
+    return time.perf_counter() - start, len(game.record.actions)
+
+
+def run(scenario: str, games: int, seed0: int) -> dict[str, float]:
+    one(scenario, seed0 - 1)  # warm-up
+    results = [one(scenario, seed0 + i) for i in range(games)]
+    times = [t for t, _ in results]
+    return {
+        "games": games,
+        "games_per_s": games / sum(times),
+        "median_s": statistics.median(times),
+        "actions_per_game": statistics.mean(n for _, n in results),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--scenario", action="append", default=None)
+    args = parser.parse_args()
+    for scenario in args.scenario or RULESET.scenario_ids():
+        r = run(scenario, args.games, args.seed)
+        print(
+            f"rhine/{scenario}: {r['games_per_s']:.2f} games/s/core, median "
+            f"{r['median_s'] * 1000:.0f} ms/game, {r['actions_per_game']:.0f} actions/game"
+        )
+
+
+if __name__ == "__main__":
+    main()
