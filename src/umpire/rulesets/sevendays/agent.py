@@ -24,6 +24,7 @@ from typing import Any, NamedTuple, cast
 
 from umpire.agents.base import View
 from umpire.core.actions import Action
+from umpire.core.flow import FlowState
 from umpire.core.rng import RandomStream
 from umpire.rulesets.sevendays import cards
 from umpire.rulesets.sevendays.close_combat import assault_targets, support
@@ -108,7 +109,10 @@ def known_table(view: View) -> KnownTable:
     raw_flow = dict(obs["flow"])
     activation = raw_flow.pop("activation", None)
     pending = raw_flow.pop("pending", None)
+    core = raw_flow.pop("core", None)
     flow = Flow(**{k: v for k, v in raw_flow.items() if k in _FLOW_FIELDS})
+    if core is not None:  # the core flow's position (turn phase, pending decisions)
+        flow.core = FlowState.from_dict(core)  # type: ignore[attr-defined,unused-ignore]
     flow.pools = dict(flow.pools)
     flow.activation = Activation(**activation) if activation else None
     flow.pending = Action.from_dict(pending) if pending else None
@@ -180,7 +184,6 @@ def _known_cards(view: Mapping[str, Any] | None, side: str) -> dict[str, Any] | 
         "discard": list(view["discard"]),
         "set_aside": {side: list(view.get("set_aside", []))},
         "chain": [dict(c) for c in view["chain"]],
-        "resume": None,
     }
 
 
