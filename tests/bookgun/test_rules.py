@@ -132,7 +132,8 @@ def test_rough_ground_drops_the_highest_die_for_the_army_lowest_for_insurgents()
 
 
 def test_deployment_is_secret_and_markers_public() -> None:
-    """bookgun.setup.deploy / bookgun.conceal.markers / bookgun.conceal.cache / bookgun.lead.cinc."""
+    """bookgun.setup.deploy / bookgun.conceal.markers / bookgun.conceal.cache /
+    bookgun.lead.cinc."""
     game = _deployed()
     obs = game.observation("army")
     assert not any(u in obs["units"] for u in ("cell-1", "cell-2", "group-hq"))

@@ -116,8 +116,24 @@ def total_hits(parts: Sequence[HitsUnder]) -> Chance[int]:
     """Hits of several firers together (independent dice)."""
     total: Chance[int] = Fixed(0)
     for part in parts:
-        total = total.then(lambda acc, part=part: part.map(lambda h, acc=acc: acc + h))
+        total = total.then(_adder(part))
     return total
+
+
+def _adder(part: Chance[int]) -> Callable[[int], Chance[int]]:
+    def add(acc: int) -> Chance[int]:
+        return part.map(lambda h: acc + h)
+
+    return add
+
+
+def _pair_adder(
+    one: Chance[tuple[int, int]],
+) -> Callable[[tuple[int, int]], Chance[tuple[int, int]]]:
+    def add(acc: tuple[int, int]) -> Chance[tuple[int, int]]:
+        return one.map(lambda r: (acc[0] + r[0], acc[1] + r[1]))
+
+    return add
 
 
 # -- casualty cards (bookgun.casualty.card) ---------------------------------------------------
@@ -204,9 +220,7 @@ def close_combat_casualties(pairs: Sequence[tuple[int, int]]) -> Chance[tuple[in
         one = pair_roll(am, dm, "bookgun.cc.roll").map(
             lambda d: (1, 0) if d < 0 else (0, 1) if d > 0 else (0, 0)
         )
-        total = total.then(
-            lambda acc, one=one: one.map(lambda r, acc=acc: (acc[0] + r[0], acc[1] + r[1]))
-        )
+        total = total.then(_pair_adder(one))
     return total
 
 

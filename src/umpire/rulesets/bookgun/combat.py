@@ -385,7 +385,8 @@ def choose_victim(
     if effect == "leader":
         officers = [f for f in fit if f.role == "officer"]
         lead = [f for f in fit if f.role == "leader"]
-        return (officers or lead or [None])[0]
+        found = officers or lead
+        return found[0] if found else None
     order = (
         ("key", "ordinary", "officer", "leader")
         if effect.startswith("key")
@@ -609,9 +610,9 @@ def burst(state: BookGunState, at: Vec, by: str, origin: Vec) -> list[Event]:
             continue
         u = state.units[fig.unit]
         cat = category(w, state, fig, u, origin)
-        if RollUnder(
-            20, b.numbers[cat], "bookgun.fire.blast", text=f"{fig.name} in the burst (Cat {cat})"
-        ).sample(state.rng, events):
+        number = dict(b.numbers)[cat]  # type: ignore[index]
+        text = f"{fig.name} in the burst (Cat {cat})"
+        if RollUnder(20, number, "bookgun.fire.blast", text=text).sample(state.rng, events):
             casualty_cards(state, u, 1, [fig], by, f"blast on {fig.name}", events)
     return events
 
@@ -756,9 +757,9 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
             continue
         am = cc_mod(state, a, unit, True, False)
         dm = cc_mod(state, d, target, False, in_cover)
-        diff = pair_roll(
-            am, dm, "bookgun.cc.roll", lambda faces: f"{a.name} against {d.name}: d6 {list(faces)}"
-        ).sample(state.rng, events)
+        diff = pair_roll(am, dm, "bookgun.cc.roll", f"{a.name} against {d.name}: d6").sample(
+            state.rng, events
+        )
         if diff == 0:
             continue
         loser, lu = (d, target) if diff > 0 else (a, unit)
@@ -783,7 +784,8 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
     events.append(
         note(
             "cc_result",
-            f"{winner.name} wins the close combat ({losses[winner.id]} to {losses[loser_unit.id]} casualties)",
+            f"{winner.name} wins the close combat "
+            f"({losses[winner.id]} to {losses[loser_unit.id]} casualties)",
             "bookgun.cc.outcome",
         )
     )

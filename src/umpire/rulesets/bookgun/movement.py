@@ -98,7 +98,16 @@ def roll_allowance(
     if reasons:
         text += " (" + "; ".join(reasons) + ")"
     events.append(
-        note("allowance", text, "bookgun.move.chart", unit=unit.id, **allowance.to_dict())
+        note(
+            "allowance",
+            text,
+            "bookgun.move.chart",
+            unit=unit.id,
+            clear=allowance.clear,
+            rough=allowance.rough,
+            road=allowance.road,
+            prone=allowance.prone,
+        )
     )
     return allowance
 

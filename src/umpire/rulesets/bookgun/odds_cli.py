@@ -96,14 +96,15 @@ class BookGunOdds:
                 killed[k] = killed.get(k, Fraction(0)) + p
                 hit[k + w] = hit.get(k + w, Fraction(0)) + p
             leader = sum((p for (_k, _w, lead), p in dist.items() if lead), Fraction(0))
+            dice = [f"{p.count}d20 <= {p.number}" for p in parts]
             data = {
-                "dice": [f"{p.count}d20 <= {p.number}" for p in parts],
+                "dice": dice,
                 "casualties": _pct(hit),
                 "killed": _pct(killed),
                 "leader_hit": float(leader),
                 "expected_casualties": float(sum(n * p for n, p in hit.items())),
             }
-            lines = [f"fire: {', '.join(data['dice'])} at Cat {cat}"]
+            lines = [f"fire: {', '.join(dice)} at Cat {cat}"]
         else:
             pairs = []
             for item in str(values.get("pairs") or "1:0").split(","):

@@ -47,7 +47,8 @@ def render(state: BookGunState, viewer: str | None) -> str:
         fit = sum(1 for f in figs if f.fit)
         extra = " concealed" if u.concealed else ""
         lines.append(
-            f"  {u.id:10} {u.name:16} {fit} fit/{len(figs)} present {u.formation:8} {u.status}{extra}"
+            f"  {u.id:10} {u.name:16} {fit} fit/{len(figs)} present "
+            f"{u.formation:8} {u.status}{extra}"
         )
     for m in sorted(state.markers.values(), key=lambda m: m.id):
         what = ""

@@ -221,7 +221,7 @@ def _after(state: S) -> list[Event]:
     """Checks after anything happens: sudden death, a side with nothing left."""
     if state.over is not None:
         return []
-    if not combat.active_units(state, "army") or all(
+    if not active_units(state, "army") or all(
         u.status == ROUTED for u in active_units(state, "army")
     ):
         return finish(state, "every army unit routed or removed", sudden="insurgents")
@@ -230,7 +230,7 @@ def _after(state: S) -> list[Event]:
     return []
 
 
-# -- victory -----------------------------------------------------------------------------------------
+# -- victory ---------------------------------------------------------------------------------
 def army_points(state: S) -> dict[str, int]:
     w = world(state)
     v = w.spec.victory
@@ -268,7 +268,7 @@ def army_points(state: S) -> dict[str, int]:
 
 
 def _beyond(w: Any, f: Figure, edge: str) -> bool:
-    h, wd = w.spec.height, w.spec.width
+    h, wd = float(w.spec.height), float(w.spec.width)
     return {
         "north": f.y >= h - 4,
         "south": f.y <= 4,
@@ -354,7 +354,8 @@ class Deploy(ActionKind[S]):
             else:
                 unit.formation = "unformed"
                 place_outside(state, unit, pos, 270.0)
-        text = f"marker {mid} at {site} holds {'a dummy' if unit_id is None else state.units[unit_id].name}"
+        held = "a dummy" if unit_id is None else state.units[unit_id].name
+        text = f"marker {mid} at {site} holds {held}"
         private = note("deploy", text, self.rule, marker=mid, site=site, unit=unit_id)
         return [
             private.restricted(
@@ -711,7 +712,8 @@ class Search(_CardKind):
             need,
             self.rule,
             text=lambda faces, total, ok: (
-                f"{unit.name} searches {room}: d6 {list(faces)}, need {need}+: {'searched' if ok else 'not yet'}"
+                f"{unit.name} searches {room}: d6 {list(faces)}, need {need}+: "
+                + ("searched" if ok else "not yet")
             ),
         ).sample(state.rng, events):
             state.searched.append(room)
@@ -938,7 +940,7 @@ class Fire(_CardKind):
         )
 
 
-# -- the ruleset ------------------------------------------------------------------------------------
+# -- the ruleset -----------------------------------------------------------------------------
 class BookGun(FlowRules[S], RulesetBase[S]):
     """The Book and The Gun (Dan Fraser), figure-level counter-insurgency skirmish."""
 
@@ -1088,7 +1090,8 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         state.setup_events = [
             note(
                 "setup",
-                f"{w.spec.title}: {w.spec.width:g} x {w.spec.height:g} in., {w.spec.turns} turns, ROE {w.spec.roe}, seed {seed}",
+                f"{w.spec.title}: {w.spec.width:g} x {w.spec.height:g} in., {w.spec.turns} turns, "
+                f"ROE {w.spec.roe}, seed {seed}",
                 f"bookgun.roe.{w.spec.roe}",
             )
         ]
