@@ -193,8 +193,8 @@ def create_app(
 
     @app.get(base + "/wait")
     async def wait(game_id: str, token: str, index: int, timeout: float = WAIT_SECONDS) -> Response:
-        if not math.isfinite(timeout):
-            timeout = WAIT_SECONDS
+        if math.isnan(timeout):
+            timeout = 0.0
         return _json(await service.wait(game_id, token, index, min(max(timeout, 0), WAIT_SECONDS)))
 
     @app.post(base + "/actions")
