@@ -171,14 +171,14 @@ def test_second_browser_cannot_act_for_the_other_side(
 def _hidden_scenario() -> tuple[str, set[str]] | None:
     """A Seven Days scenario whose PACT observation hides NATO units, with those ids."""
     import umpire
-    from umpire.server.views import hidden_ids
 
     ruleset = get_ruleset("sevendays")
     for scenario in ("capture", "escalating-engagement"):
         if scenario not in ruleset.scenario_ids():
             continue
         game = umpire.new_game(f"sevendays/{scenario}", seed=3)
-        hidden = hidden_ids(game.to_dict(), game.observation("pact"))
+        seen = json.dumps(game.observation("pact"), default=str)
+        hidden = {u["uid"] for u in game.to_dict()["units"] if f'"{u["uid"]}"' not in seen}
         if hidden:
             return scenario, hidden
     return None
@@ -252,4 +252,31 @@ def test_ai_opponent_plays_visibly_and_portable_renders(
     assert not errors, errors
     saved = json.loads(page.evaluate("() => localStorage.getItem('umpire.games')"))
     assert len(saved) == 1
+    context.close()
+
+
+def test_against_the_ai_undo_after_a_shot_is_refused_with_a_reason(
+    browser: Any, live_server: LiveServer, shots: Path
+):
+    context = browser.new_context(viewport=VIEWPORT)
+    page, errors = page_with_errors(context)
+    start_from_lobby(page, live_server, "meeting-engagement", {"nato": "ai", "pact": "here"})
+    page.wait_for_url(re.compile(r"/play/"))
+    page.wait_for_selector("g.unit")
+    mine = "() => document.querySelector('#turn').textContent.includes('your decision')"
+    for _ in range(30):  # activate until a shot is on offer, then fire
+        page.wait_for_function(mine, timeout=30000)
+        if page.locator("button.order.fire").count():
+            break
+        page.locator("button.order.activate, button.order").first.click()
+        page.wait_for_timeout(150)
+    page.locator("button.order.fire").first.click()
+    page.wait_for_function(mine, timeout=30000)
+    page.wait_for_selector("#undo-why:not([hidden])")
+    why = page.locator("#undo-why").inner_text()
+    assert "roll" in why and "AI" in why, why
+    assert page.locator("#undo").is_hidden()
+    assert page.locator("#log .ev.roll").count() > 0
+    page.screenshot(path=str(shots / "10-undo-refused-against-the-ai.png"))
+    assert not errors, errors
     context.close()

@@ -338,6 +338,9 @@ function renderStatus() {
   turn.append(h("div", { className: "hint", textContent: `You: ${you} · seen as ${up(v.seat.viewer)} · action ${v.index}` }));
   if (v.ai_error) turn.append(h("div", { className: "error", textContent: v.ai_error }));
   $("undo").hidden = !(v.seat.can_undo && v.index > 0 && !S.frame);
+  // against the AI undo stops at a roll, a card or a secret: say why in one line
+  $("undo-why").hidden = !(v.seat.undo_blocked && !S.frame);
+  $("undo-why").textContent = v.seat.undo_blocked ? `Undo: ${v.seat.undo_blocked}` : "";
   const slider = $("slider");
   slider.max = v.index;
   if (!S.frame) slider.value = v.index;
