@@ -166,7 +166,9 @@ def mentions(ids: set[str]) -> re.Pattern[str] | None:
 
 
 def event_words(event: Event) -> str:
-    return "\n".join(strings(event.to_dict()))
+    """What an event tells its reader, without its kind and rule id (fixed vocabulary)."""
+    told = {k: v for k, v in event.to_dict().items() if k not in ("kind", "rule")}
+    return "\n".join(strings(told))
 
 
 def string_leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -182,8 +184,14 @@ def string_leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tupl
 
 
 def secrets(truth: Any, drawn: Any, shown: Any) -> set[str]:
-    """The strings re-sampling moved (a value of ``truth`` that ``drawn`` holds elsewhere or
+    """The names re-sampling moved (a value of ``truth`` that ``drawn`` holds elsewhere or
     not at all): what a side cannot know now, unless its observation ``shown`` names it."""
     drawn_at = dict(string_leaves(drawn))
-    moved = {s for path, s in string_leaves(truth) if drawn_at.get(path) != s}
+    moved = {s for path, s in string_leaves(truth) if drawn_at.get(path) != s and _named(s)}
     return moved - {s for _, s in string_leaves(shown)}
+
+
+def _named(text: str) -> bool:
+    """An identifier of a thing (``K-spades``, ``nato-t64b-2``, ``marker-4``), not vocabulary
+    such as a status word that happens to sit at a re-sampled place."""
+    return any(c.isdigit() or c in "-_" for c in text)

@@ -34,9 +34,10 @@ from umpire.core.errors import IllegalActionError
 from umpire.core.events import Event, seen_by
 from umpire.core.game import Game, replay
 from umpire.core.record import Record
-from umpire.core.ruleset import capability
+from umpire.core.ruleset import capability, get_ruleset, ruleset_ids
 
 CASES = cases()
+RULESETS = ruleset_ids()
 SEEDED = with_seeds()
 SEEDED_AND_SLOW = with_seeds(slow=True)
 
@@ -123,7 +124,6 @@ def test_resampling_what_a_side_cannot_see_changes_nothing_it_sees(
 ) -> None:
     play = _setup(rid, scenario, seed)
     ruleset = play.game.ruleset
-    changed = 0
     for k, game in walk(play, spread(len(play.actions))):
         state, to_act = game.state, game.to_act
         truth = norm(ruleset.state_to_dict(state))
@@ -136,9 +136,6 @@ def test_resampling_what_a_side_cannot_see_changes_nothing_it_sees(
             )
             assert ruleset.observation(twin, side) == ruleset.observation(state, side), where
             assert ruleset.to_act(twin) == to_act, where
-            assert seen_by(ruleset.setup_events(twin), side) == seen_by(
-                ruleset.setup_events(state), side
-            ), where
             if to_act == side:
                 legal = ruleset.legal_actions(state)
                 assert ruleset.legal_actions(twin) == legal, f"{where}: legal actions differ"
@@ -146,7 +143,6 @@ def test_resampling_what_a_side_cannot_see_changes_nothing_it_sees(
                     words = ruleset.describe(state, action)
                     assert ruleset.describe(twin, action) == words, f"{where}: {action}"
             drawn = norm(ruleset.state_to_dict(twin))
-            changed += any(drawn.get(key) != v for key, v in truth.items() if key not in _STREAM)
             # what this action let the side read must not name what it cannot know now
             hidden = {key: v for key, v in truth.items() if key not in _STREAM}
             pattern = mentions(secrets(hidden, drawn, ruleset.observation(state, side)))
@@ -157,8 +153,39 @@ def test_resampling_what_a_side_cannot_see_changes_nothing_it_sees(
                     assert found is None, f"{where}: {side} reads {found.group()!r} in {event!r}"
             if to_act is not None:  # a determinised state can be played on (search needs it)
                 ruleset.apply(twin, ruleset.legal_actions(twin)[0])
-    if ruleset.meta.information == "imperfect":
-        assert changed, "resample never changed anything hidden along a whole game"
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_resample_draws_something_hidden_in_an_imperfect_information_game(rid: str) -> None:
+    ruleset = get_ruleset(rid)
+    if ruleset.meta.information == "perfect":
+        pytest.skip(f"{rid} declares perfect information")
+    for scenario in ruleset.scenario_ids():
+        play = played(rid, scenario, 1)
+        for k, game in walk(play, spread(len(play.actions))):
+            truth = norm(ruleset.state_to_dict(game.state))
+            for side in ruleset.meta.players:
+                drawn = norm(
+                    ruleset.state_to_dict(ruleset.resample(game.state, side, random.Random(k)))
+                )
+                if any(drawn.get(key) != v for key, v in truth.items() if key not in _STREAM):
+                    return
+    pytest.fail(f"{rid} declares imperfect information, but resample never changed anything hidden")
+
+
+@pytest.mark.parametrize(("rid", "scenario", "seed"), SEEDED)
+def test_clone_and_resample_keep_the_set_up_a_side_has_read(
+    rid: str, scenario: str | None, seed: int
+) -> None:
+    play = _setup(rid, scenario, seed)
+    ruleset = play.game.ruleset
+    for k, game in walk(play, spread(len(play.actions), 4)):
+        for side in ruleset.meta.players:
+            read = [canon(e) for e in seen_by(ruleset.setup_events(game.state), side)]
+            twin = ruleset.clone(game.state)
+            assert [canon(e) for e in seen_by(ruleset.setup_events(twin), side)] == read, k
+            twin = ruleset.resample(game.state, side, random.Random(k))
+            assert [canon(e) for e in seen_by(ruleset.setup_events(twin), side)] == read, k
 
 
 _STREAM = ("rng", "seed")  # future dice: hidden from everyone, not counted as a re-sampled secret
