@@ -64,8 +64,11 @@ def test_registry() -> None:
     with pytest.raises(UnknownRulesetError):
         split_game_id("sevendays")
     assert "portable" in ruleset_ids()
-    with pytest.raises(UnknownRulesetError, match="known rulesets: portable, sevendays, tiny"):
+    with pytest.raises(
+        UnknownRulesetError, match="known rulesets: .*portable, .*sevendays"
+    ) as info:
         get_ruleset("warhammer")
+    assert str(info.value).endswith(", ".join(ruleset_ids()))
 
 
 def test_tampered_record_names_the_action() -> None:
