@@ -315,7 +315,13 @@ def _players(
 def _print_report(game: Game, data: dict[str, Any]) -> None:
     console.print()
     winner = data["winner"]
-    headline = "Draw" if winner == "draw" else f"{str(winner).upper()} wins"
+    headline = (
+        "Draw"
+        if winner == "draw"
+        else "Unfinished"
+        if winner == "unfinished"
+        else f"{str(winner).upper()} wins"
+    )
     console.rule(f"[bold]Battle report — {headline} ({data['how']})")
     console.print(
         f"{data['ruleset']}/{data['scenario']}  seed {data['seed']}  turns played {data['turns']}"
@@ -435,6 +441,14 @@ def battle(
         _print_report(game, data)
         if record is not None:
             console.print(f"Record saved to {record}; replay it with: umpire replay {record}")
+    if data["winner"] == "unfinished":  # stopped by the action cap: not a result
+        err.print(
+            f"unfinished: the game stopped at {data['how']} after {data['actions']} actions "
+            "without a winner",
+            soft_wrap=True,
+            markup=False,
+        )
+        raise typer.Exit(3)
 
 
 @app.command("replay")

@@ -89,7 +89,7 @@ def test_summary_counts_wins_turns_and_first_player() -> None:
     ]
     report = summarise(rows, ["nato", "pact"])
     assert report["n"] == 4
-    assert report["wins"] == {"nato": 2, "pact": 1, "draw": 1}
+    assert report["wins"] == {"nato": 2, "pact": 1, "draw": 1, "unfinished": 0}
     assert report["ci95"]["nato"] == list(wilson(2, 4))
     assert report["mean_turns"] == 5.0
     assert report["first_player"]["wins"] == 1 and report["first_player"]["games"] == 4

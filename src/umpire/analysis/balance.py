@@ -73,7 +73,9 @@ class BalanceResult:
 
 
 def _score(winner: str, side: str) -> float:
-    return 1.0 if winner == side else 0.5 if winner == "draw" else 0.0
+    """1 for a win, 0 for a loss, a half for a draw or a game stopped unfinished by the cap
+    (neither side won it)."""
+    return 1.0 if winner == side else 0.5 if winner in ("draw", "unfinished") else 0.0
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, iterations: int = 50) -> tuple[float, float]:

@@ -12,14 +12,19 @@ from typing import Any
 from umpire.analysis.simulate import Row
 from umpire.analysis.stats import histogram, mean_sd, wilson
 from umpire.core.errors import UmpireError
+from umpire.play import UNFINISHED
 
 
 def summarise(rows: Sequence[Row], sides: Sequence[str]) -> dict[str, Any]:
-    """Win rates with Wilson 95% intervals, turns, losses and the first player's edge."""
+    """Win rates with Wilson 95% intervals, turns, losses and the first player's edge.
+
+    ``wins`` counts each side, ``draw`` and ``unfinished`` (games stopped by the action cap
+    without a result: neither a win nor a draw)."""
     n = len(rows)
     winners = Counter(r["winner"] for r in rows)
     wins = {side: winners.get(side, 0) for side in sides}
     wins["draw"] = winners.get("draw", 0)
+    wins[UNFINISHED] = winners.get(UNFINISHED, 0)
     turns = [float(r["turns"]) for r in rows]
     mean_turns, sd_turns = mean_sd(turns)
     losses: dict[str, Any] = {}
@@ -115,7 +120,11 @@ def write_plots(
     ax.axhline(0.5, color="black", linewidth=0.8, linestyle=":")
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (95% Wilson interval)")
-    ax.set_title(f"Win rates over {n} games (draws {report['wins']['draw']})")
+    unfinished = report["wins"].get(UNFINISHED, 0)
+    ax.set_title(
+        f"Win rates over {n} games (draws {report['wins']['draw']}"
+        + (f", unfinished {unfinished})" if unfinished else ")")
+    )
     paths.append(_save(fig, out / "win_rates.png"))
 
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -189,7 +198,12 @@ def write_comparison(
     out.mkdir(parents=True, exist_ok=True)
     rows = []
     for label, report in zip(labels, reports, strict=True):
-        row: dict[str, Any] = {"variant": label, "n": report["n"], "draws": report["wins"]["draw"]}
+        row: dict[str, Any] = {
+            "variant": label,
+            "n": report["n"],
+            "draws": report["wins"]["draw"],
+            UNFINISHED: report["wins"].get(UNFINISHED, 0),
+        }
         for side in sides:
             low, high = report["ci95"][side]
             row |= {

@@ -149,6 +149,7 @@ def _print(
     for side in sides:
         table.add_column(f"{side.upper()} wins", justify="right")
     table.add_column("draws", justify="right")
+    table.add_column("unfinished", justify="right")
     table.add_column("mean turns", justify="right")
     table.add_column("first player wins", justify="right")
     for report in reports:
@@ -158,6 +159,7 @@ def _print(
             low, high = report["ci95"][side]
             cells.append(f"{_pct(report['win_rate'][side])} [{_pct(low)}–{_pct(high)}]")
         cells.append(str(report["wins"]["draw"]))
+        cells.append(str(report["wins"].get("unfinished", 0)))
         cells.append(f"{report['mean_turns']:.2f}")
         first = report["first_player"]
         rate = first["win_rate"]
