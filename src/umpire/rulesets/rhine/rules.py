@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from umpire.core.chance import Chance, Modifier, Opposed, Roll, Stream, TableLookup, Test
 from umpire.core.events import Event
-from umpire.geometry.reach import reach
 
 if TYPE_CHECKING:
     from umpire.rulesets.rhine.model import UnitInfo, World
@@ -163,6 +162,48 @@ def step_cost(
     return cost
 
 
+@dataclass(frozen=True)
+class StaticEdges:
+    """Per map, computed once: each hex's neighbours with the cost of the step before zones,
+    refugees and air range (road, autobahn or terrain plus river hexside), and whether the
+    hexside ends movement (a river without a road across it)."""
+
+    out: dict[str, tuple[tuple[str, float, bool], ...]]
+    terrain_cost: dict[str, float]
+
+
+_EDGES: dict[int, tuple[World, StaticEdges]] = {}
+
+
+def static_edges(world: World) -> StaticEdges:
+    found = _EDGES.get(id(world))
+    if found is not None and found[0] is world:
+        return found[1]
+    tec = world.tables.tec
+    terrain_cost = {h: tec.terrain[world.terrain[h]].cost for h in world.ids}
+    out: dict[str, tuple[tuple[str, float, bool], ...]] = {}
+    for h in world.ids:
+        row = []
+        for n in world.neighbours[h]:
+            edge = frozenset((h, n))
+            river = world.rivers.get(edge)
+            road = edge in world.road_edges or edge in world.autobahn_edges
+            if edge in world.autobahn_edges:
+                cost = tec.autobahn_cost
+            elif edge in world.road_edges:
+                cost = tec.road_cost
+            else:
+                cost = tec.terrain[world.terrain[n]].cost
+                if river is not None:
+                    cost += tec.hexsides[river].cost
+            ends = river is not None and tec.hexsides[river].ends_move and not road
+            row.append((n, cost, ends))
+        out[h] = tuple(row)
+    edges = StaticEdges(out, terrain_cost)
+    _EDGES[id(world)] = (world, edges)
+    return edges
+
+
 def move_options(
     world: World,
     board: Board,
@@ -232,76 +273,122 @@ def ground_options(
             blocked |= refugees
 
     recon = info.recon
-    Cell = tuple[str, bool]
-
-    def neighbours(cell: Cell) -> list[Cell]:
+    # One Dijkstra over (hex, must-stop) cells, the same search as ``geometry.reach`` (same
+    # queue order, same tie rule: the first path found among equal costs wins) written out
+    # over the map's precomputed edges, since it is most of the time of a game.
+    edges = static_edges(world)
+    tec = world.tables.tec
+    ezoc_cost = tec.ezoc_cost
+    refugee_cost = tec.refugee_cost
+    air_cost = tec.air_range_cost
+    terrain_cost = edges.terrain_cost
+    origin_hex = start if start is not None else OFF
+    origin: tuple[str, bool] = (origin_hex, False)
+    best_key: dict[tuple[str, bool], float] = {origin: 0.0}
+    parents: dict[tuple[str, bool], tuple[str, bool]] = {}
+    settled: dict[tuple[str, bool], float] = {}
+    order = 0
+    queue: list[tuple[float, float, int, tuple[str, bool]]] = [(0.0, 0.0, 0, origin)]
+    pop, push = heapq.heappop, heapq.heappush
+    while queue:
+        spent0, _, _, cell = pop(queue)
+        if cell in settled:
+            continue
+        settled[cell] = spent0
         h, stopped = cell
         if stopped:
-            return []
-        nxt = entry if h == OFF else world.neighbours[h]
-        if nxt is None:
-            return []
-        out: list[Cell] = []
-        for n in nxt:
+            continue
+        if h == OFF:
+            if entry is None:
+                continue
+            steps: Sequence[tuple[str, float, bool]] = [(n, terrain_cost[n], False) for n in entry]
+            h_zone = False
+        else:
+            steps = edges.out[h]
+            h_zone = h in zone
+            if h_zone and not recon and not night:
+                # every step out of an EZOC is forbidden by day to non-recon units (the
+                # neighbours are still listed, but step_cost refuses them)
+                continue
+        for n, base, ends in steps:
             if n in blocked:
                 continue
             stop = False
-            if n in zone:
-                if h != OFF and h in zone:
+            n_zone = n in zone
+            if n_zone:
+                if h_zone:
                     if not recon:
                         continue  # no ZOC-to-ZOC
                     stop = True  # recon stops after ZOC-to-ZOC
                 elif not recon:
                     stop = True  # rhine.zoc.nonrecon: must stop
-            if h != OFF:
-                river = world.rivers.get(frozenset((h, n)))
-                if river is not None and world.tables.tec.hexsides[river].ends_move:
-                    edge = frozenset((h, n))
-                    if edge not in world.road_edges and edge not in world.autobahn_edges:
-                        stop = True
-            out.append((n, stop))
-        return out
+            if ends:
+                stop = True
+            nxt = (n, stop)
+            if nxt in settled:
+                continue
+            step = base
+            if h_zone:
+                step += ezoc_cost
+            if n_zone:
+                step += ezoc_cost
+            if n in refugees:
+                step += refugee_cost
+            if n in enemy_air:
+                step += air_cost
+            total = spent0 + step
+            if total > budget:
+                continue
+            known = best_key.get(nxt)
+            if known is not None and known <= total:
+                continue
+            best_key[nxt] = total
+            parents[nxt] = cell
+            order += 1
+            push(queue, (total, 0.0, order, nxt))
 
-    def cost(a: Cell, b: Cell) -> float | None:
-        return step_cost(
-            world,
-            a[0],
-            b[0],
-            zone=zone,
-            enemy_air=enemy_air,
-            refugees=refugees,
-            recon=recon,
-            night=night,
-        )
+    def route(cell: tuple[str, bool]) -> tuple[str, ...]:
+        out = [cell]
+        while out[-1] != origin:
+            out.append(parents[out[-1]])
+        return tuple(c[0] for c in reversed(out) if c[0] != OFF)
 
-    origin: Cell = (start if start is not None else OFF, False)
-    found = reach(origin, budget, neighbours, cost)
-    best: dict[str, MoveOption] = {}
+    found = settled
+    joinable: dict[str, bool] = {}
+    # the cheapest cell reaching each destination; routes are walked only for the winners
+    best: dict[str, tuple[tuple[str, bool], float]] = {}
     exit_col = world.exit_column if side == "pact" else None
+    column = world.column
     for cell, spent in found.items():
         h = cell[0]
         if h in (OFF, start):
             continue
-        if side == "nato" and not can_join(world, occ, h, [unit]):
-            continue  # rhine.stack.nato: at the end of the phase
-        known = best.get(h)
-        if known is None or spent < known.cost:
-            path = tuple(c[0] for c in found.path(cell) if c[0] != OFF) if paths else ()
-            best[h] = MoveOption(h, mode, spent, path)
-        if exit_col is not None and world.column(h) == exit_col and spent + 1 <= budget:
+        if side == "nato":
+            ok = joinable.get(h)
+            if ok is None:
+                ok = joinable[h] = can_join(world, occ, h, [unit])
+            if not ok:
+                continue  # rhine.stack.nato: at the end of the phase
+        have = best.get(h)
+        if have is None or spent < have[1]:
+            best[h] = (cell, spent)
+        if exit_col is not None and spent + 1 <= budget and column(h) == exit_col:
             ex = best.get("exit")
-            if ex is None or spent + 1 < ex.cost:
-                path = tuple(c[0] for c in found.path(cell) if c[0] != OFF) if paths else ()
-                best["exit"] = MoveOption("exit", mode, spent + 1, path)
+            if ex is None or spent + 1 < ex[1]:
+                best["exit"] = (cell, spent + 1)
+    out = [
+        MoveOption(dest, mode, spent, route(cell) if paths else ())
+        for dest, (cell, spent) in best.items()
+    ]
     if (
         start is not None
         and exit_col is not None
-        and world.column(start) == exit_col
+        and column(start) == exit_col
         and budget >= 1
         and "exit" not in best
     ):
-        best["exit"] = MoveOption("exit", mode, 1, (start,))
-    return list(best.values())
+        out.append(MoveOption("exit", mode, 1, (start,)))
+    return out
 
 
 def heli_options(
