@@ -46,6 +46,17 @@ def _enemy_points(obs: Mapping[str, Any], side: str) -> list[Vec]:
     return pts
 
 
+def _exit_point(obs: Mapping[str, Any], me: Vec, edge: str) -> Vec:
+    """Straight for the edge the scenario scores (a convoy pushing through)."""
+    width, height = obs["table"]
+    return {
+        "north": (me[0], height),
+        "south": (me[0], 0.0),
+        "east": (width, me[1]),
+        "west": (0.0, me[1]),
+    }[edge]
+
+
 class BookGunScripted:
     name = "scripted"
 
@@ -192,6 +203,9 @@ class BookGunScripted:
             away = (me[0] - near[0], me[1] - near[1])
             n = math.hypot(*away) or 1.0
             return (me[0] + away[0] / n * 20, me[1] + away[1] / n * 20)
+        edge = obs.get("exit_edge", "none")
+        if edge != "none":
+            return _exit_point(obs, me, edge)
         targets = [(m["x"], m["y"]) for m in obs["markers"].values()]
         targets += [
             (f["x"], f["y"])
@@ -209,7 +223,7 @@ class BookGunScripted:
         unit = str(moves[0].unit)
         rooms = [a for a in moves if a.option]
         searched = set(obs["searched"])
-        if self.side == "army":
+        if self.side == "army" and obs.get("exit_edge", "none") == "none":
             fresh_rooms = [a for a in rooms if a.option not in searched]
             if fresh_rooms:
                 self.last_reason = "enter a room not yet searched"

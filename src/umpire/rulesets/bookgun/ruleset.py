@@ -1185,6 +1185,8 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             "acted": [a for a in state.acted if a not in hidden_units],
             "pending": top.to_dict() if isinstance(top, Pending) and top.side == player else None,
             "over": state.over,
+            "table": [float(world(state).spec.width), float(world(state).spec.height)],
+            "exit_edge": world(state).spec.victory.exit_edge,
         }
         if player == "insurgents":
             out["cache_room"] = state.cache_room
