@@ -204,6 +204,109 @@ def static_edges(world: World) -> StaticEdges:
     return edges
 
 
+Cell = tuple[str, bool]
+Searched = tuple[dict[Cell, float], dict[Cell, Cell], dict[Cell, tuple[str, ...]]]
+_SEARCHES: dict[tuple[Any, ...], Searched] = {}
+
+
+def search(
+    world: World,
+    origin_hex: str,
+    entry: tuple[str, ...] | None,
+    budget: float,
+    blocked: frozenset[str],
+    zone: frozenset[str],
+    recon: bool,
+    night: bool,
+    refugees: frozenset[str],
+    enemy_air: frozenset[str],
+) -> Searched:
+    """One Dijkstra over (hex, must-stop) cells: the cells settled (cheapest first) with their
+    cost, each cell's parent and room for the routes walked to them. It is the search of
+    ``geometry.reach`` (same queue order, same tie rule: the first path found among equal
+    costs wins) written out over the map's precomputed edges, and remembered by its inputs:
+    within a phase most units' searches do not change when another unit moves (callers must
+    not mutate the result)."""
+    key = (world, origin_hex, entry, budget, blocked, zone, recon, night, refugees, enemy_air)
+    found = _SEARCHES.get(key)
+    if found is not None:
+        return found
+    if len(_SEARCHES) > 4096:
+        _SEARCHES.clear()
+    edges = static_edges(world)
+    tec = world.tables.tec
+    ezoc_cost = tec.ezoc_cost
+    refugee_cost = tec.refugee_cost
+    air_cost = tec.air_range_cost
+    terrain_cost = edges.terrain_cost
+    origin: tuple[str, bool] = (origin_hex, False)
+    best_key: dict[tuple[str, bool], float] = {origin: 0.0}
+    parents: dict[tuple[str, bool], tuple[str, bool]] = {}
+    settled: dict[tuple[str, bool], float] = {}
+    order = 0
+    queue: list[tuple[float, float, int, tuple[str, bool]]] = [(0.0, 0.0, 0, origin)]
+    pop, push = heapq.heappop, heapq.heappush
+    while queue:
+        spent0, _, _, cell = pop(queue)
+        if cell in settled:
+            continue
+        settled[cell] = spent0
+        h, stopped = cell
+        if stopped:
+            continue
+        if h == OFF:
+            if entry is None:
+                continue
+            steps: Sequence[tuple[str, float, bool]] = [(n, terrain_cost[n], False) for n in entry]
+            h_zone = False
+        else:
+            steps = edges.out[h]
+            h_zone = h in zone
+            if h_zone and not recon and not night:
+                # every step out of an EZOC is forbidden by day to non-recon units (the
+                # neighbours are still listed, but step_cost refuses them)
+                continue
+        for n, base, ends in steps:
+            if n in blocked:
+                continue
+            stop = False
+            n_zone = n in zone
+            if n_zone:
+                if h_zone:
+                    if not recon:
+                        continue  # no ZOC-to-ZOC
+                    stop = True  # recon stops after ZOC-to-ZOC
+                elif not recon:
+                    stop = True  # rhine.zoc.nonrecon: must stop
+            if ends:
+                stop = True
+            nxt = (n, stop)
+            if nxt in settled:
+                continue
+            step = base
+            if h_zone:
+                step += ezoc_cost
+            if n_zone:
+                step += ezoc_cost
+            if n in refugees:
+                step += refugee_cost
+            if n in enemy_air:
+                step += air_cost
+            total = spent0 + step
+            if total > budget:
+                continue
+            known = best_key.get(nxt)
+            if known is not None and known <= total:
+                continue
+            best_key[nxt] = total
+            parents[nxt] = cell
+            order += 1
+            push(queue, (total, 0.0, order, nxt))
+
+    found = _SEARCHES[key] = (settled, parents, {})
+    return found
+
+
 def move_options(
     world: World,
     board: Board,
@@ -273,85 +376,38 @@ def ground_options(
             blocked |= refugees
 
     recon = info.recon
-    # One Dijkstra over (hex, must-stop) cells, the same search as ``geometry.reach`` (same
-    # queue order, same tie rule: the first path found among equal costs wins) written out
-    # over the map's precomputed edges, since it is most of the time of a game.
-    edges = static_edges(world)
-    tec = world.tables.tec
-    ezoc_cost = tec.ezoc_cost
-    refugee_cost = tec.refugee_cost
-    air_cost = tec.air_range_cost
-    terrain_cost = edges.terrain_cost
     origin_hex = start if start is not None else OFF
     origin: tuple[str, bool] = (origin_hex, False)
-    best_key: dict[tuple[str, bool], float] = {origin: 0.0}
-    parents: dict[tuple[str, bool], tuple[str, bool]] = {}
-    settled: dict[tuple[str, bool], float] = {}
-    order = 0
-    queue: list[tuple[float, float, int, tuple[str, bool]]] = [(0.0, 0.0, 0, origin)]
-    pop, push = heapq.heappop, heapq.heappush
-    while queue:
-        spent0, _, _, cell = pop(queue)
-        if cell in settled:
-            continue
-        settled[cell] = spent0
-        h, stopped = cell
-        if stopped:
-            continue
-        if h == OFF:
-            if entry is None:
-                continue
-            steps: Sequence[tuple[str, float, bool]] = [(n, terrain_cost[n], False) for n in entry]
-            h_zone = False
-        else:
-            steps = edges.out[h]
-            h_zone = h in zone
-            if h_zone and not recon and not night:
-                # every step out of an EZOC is forbidden by day to non-recon units (the
-                # neighbours are still listed, but step_cost refuses them)
-                continue
-        for n, base, ends in steps:
-            if n in blocked:
-                continue
-            stop = False
-            n_zone = n in zone
-            if n_zone:
-                if h_zone:
-                    if not recon:
-                        continue  # no ZOC-to-ZOC
-                    stop = True  # recon stops after ZOC-to-ZOC
-                elif not recon:
-                    stop = True  # rhine.zoc.nonrecon: must stop
-            if ends:
-                stop = True
-            nxt = (n, stop)
-            if nxt in settled:
-                continue
-            step = base
-            if h_zone:
-                step += ezoc_cost
-            if n_zone:
-                step += ezoc_cost
-            if n in refugees:
-                step += refugee_cost
-            if n in enemy_air:
-                step += air_cost
-            total = spent0 + step
-            if total > budget:
-                continue
-            known = best_key.get(nxt)
-            if known is not None and known <= total:
-                continue
-            best_key[nxt] = total
-            parents[nxt] = cell
-            order += 1
-            push(queue, (total, 0.0, order, nxt))
+    settled, parents, routes = search(
+        world,
+        origin_hex,
+        None if entry is None else tuple(entry),
+        budget,
+        frozenset(blocked),
+        frozenset(zone),
+        recon,
+        night,
+        frozenset(refugees),
+        frozenset(enemy_air),
+    )
 
-    def route(cell: tuple[str, bool]) -> tuple[str, ...]:
-        out = [cell]
-        while out[-1] != origin:
-            out.append(parents[out[-1]])
-        return tuple(c[0] for c in reversed(out) if c[0] != OFF)
+    def route(cell: Cell) -> tuple[str, ...]:
+        """The hexes from the start to ``cell`` (the virtual entry hex left out), remembered
+        with the search so each is walked once."""
+        known = routes.get(cell)
+        if known is not None:
+            return known
+        chain = [cell]
+        while chain[-1] != origin and chain[-1] not in routes:
+            chain.append(parents[chain[-1]])
+        base = routes.get(chain[-1], ())
+        if chain[-1] == origin:
+            base = () if origin_hex == OFF else (origin_hex,)
+            routes[origin] = base
+        for c in reversed(chain[:-1]):
+            base = base + (c[0],)
+            routes[c] = base
+        return base
 
     found = settled
     joinable: dict[str, bool] = {}
@@ -363,7 +419,7 @@ def ground_options(
         h = cell[0]
         if h in (OFF, start):
             continue
-        if side == "nato":
+        if side == "nato" and h in occ:  # (a unit alone in a hex is never over-stacked)
             ok = joinable.get(h)
             if ok is None:
                 ok = joinable[h] = can_join(world, occ, h, [unit])
