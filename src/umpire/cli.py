@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -176,8 +177,14 @@ def _pick(args: list[str], wanted: Any) -> str | None:
 
 
 def _is_game(token: str) -> bool:
+    """A ``RULESET/SCENARIO`` word: a registered ruleset's, or one shaped like it that is not
+    a file (so ``chess/opening`` is refused as an unknown ruleset, not as a stray word)."""
     head, sep, tail = token.partition("/")
-    return bool(sep and tail) and head in ruleset_ids()
+    if not (sep and tail):
+        return False
+    if head in ruleset_ids():
+        return True
+    return re.fullmatch(r"[a-z][a-z0-9_-]*", head) is not None and not Path(token).exists()
 
 
 def _game_options(
