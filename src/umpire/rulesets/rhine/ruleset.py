@@ -1260,6 +1260,7 @@ class Rhine(RulesetBase[RhineState]):
         max_turns=None,
     )
     capabilities = Capabilities(
+        board=Lazy("umpire.rulesets.rhine.board:BOARD"),
         odds=Lazy("umpire.rulesets.rhine.odds_cli:ODDS"),
         house_rules=Lazy("umpire.rulesets.rhine.odds_cli:HOUSE_RULES"),
         options=(
