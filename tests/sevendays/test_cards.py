@@ -14,6 +14,7 @@ from umpire.core.events import seen_by, to_dicts
 from umpire.core.game import Game
 from umpire.rulesets.sevendays.cards import load_deck, swap_options
 from umpire.rulesets.sevendays.scenario import load_nation
+from umpire.rulesets.sevendays.turns import sync
 
 from ..conftest import MakeGame, unit
 
@@ -50,9 +51,12 @@ def _hand(game: Game, side: str, cards: list[str]) -> None:
 
 
 def _to_initiative(game: Game, side: str) -> None:
+    """Set the table to ``side`` holding the initiative with no activation under way."""
     game.state.flow.initiative = side
-    game.state.flow.to_act = side
-    game.state.flow.phase = "activate"
+    game.state.flow.activation = None
+    game.state.flow.core.stack.clear()
+    sync(game.state)
+    assert game.to_act == side and game.state.flow.phase == "activate"
 
 
 # rules: sevendays.cards.deal

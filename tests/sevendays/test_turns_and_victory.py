@@ -45,7 +45,7 @@ def test_a_side_without_tokens_hands_over_the_initiative(make_game: MakeGame) ->
     state.flow.initiative = "nato"
     state.flow.pools = {"nato": 0, "pact": 2}
     events = settle_initiative(world, state)
-    assert state.flow.initiative == "pact" and state.flow.to_act == "pact"
+    assert state.flow.initiative == "pact" and game.ruleset.to_act(state) == "pact"
     assert events[0]["rule"] == "sevendays.initiative.exhausted"
 
 

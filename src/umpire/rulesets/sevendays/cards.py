@@ -21,6 +21,7 @@ from umpire.core.actions import Action
 from umpire.core.datafiles import load_yaml
 from umpire.core.errors import DataFileError, IllegalActionError
 from umpire.core.events import Event, note, roll
+from umpire.core.flow import Pending
 from umpire.rulesets.sevendays.damage import (
     conversion,
     conversion_markers,
@@ -33,7 +34,15 @@ from umpire.rulesets.sevendays.movement import check_move, do_move, move_options
 from umpire.rulesets.sevendays.orbat import UnitType, Weapon
 from umpire.rulesets.sevendays.scenario import load_nation
 from umpire.rulesets.sevendays.shots import ShotPlan, hits_front, hits_scored
-from umpire.rulesets.sevendays.state import SIDES, Phase, SevenDaysState, Side, Unit, other
+from umpire.rulesets.sevendays.state import (
+    CARD_KINDS,
+    SIDES,
+    Phase,
+    SevenDaysState,
+    Side,
+    Unit,
+    other,
+)
 from umpire.rulesets.sevendays.visibility import about
 from umpire.rulesets.sevendays.world import World
 
@@ -98,7 +107,6 @@ def deal(state: SevenDaysState) -> list[Event]:
         "discard": [],
         "set_aside": {},
         "chain": [],
-        "resume": None,
     }
     events = [
         note(
@@ -298,30 +306,19 @@ def responses(world: World, state: SevenDaysState, side: str) -> list[Action]:
 
 # -- playing ----------------------------------------------------------------------------------
 def play(world: World, state: SevenDaysState, side: str, action: Action) -> list[Event]:
-    """Put a card on the chain, then open the enemy's response window or resolve."""
-    legal = (
-        responses(world, state, side) if _table(state)["chain"] else playable(world, state, side)
-    )
-    if action not in legal:
-        card_id = (action.option or "").partition("|")[0]
-        held = card_id in _table(state)["hands"][side]
-        why = "not now or not on that target" if held else "not in the hand"
-        raise IllegalActionError(
-            f"{side.upper()} cannot play {card_id or 'that card'}: {why}",
-            f"sevendays.cards.{card_id}"
-            if card_id in load_deck().cards
-            else "sevendays.cards.play",
-        )
+    """Put a card on the chain (the action has passed the ``card`` kind's check), then open
+    the enemy's response window (a pending decision on the flow's stack) or resolve."""
     card_id = (action.option or "").partition("|")[0]
     card = load_deck().cards[card_id]
-    _table(state)["hands"][side].remove(card_id)
-    flow = state.flow
-    if not _table(state)["chain"]:
-        _table(state)["resume"] = {"phase": flow.phase, "to_act": flow.to_act}
-    _table(state)["chain"].append({"card": card_id, "side": side, "action": action.to_dict()})
+    table = _table(state)
+    table["hands"][side].remove(card_id)
+    stack = state.flow.core.stack
+    if stack and stack[-1].stage == Phase.CARD:
+        stack.pop()  # this card answers the window that was open
+    table["chain"].append({"card": card_id, "side": side, "action": action.to_dict()})
     answered = (
-        f" in answer to {load_deck().cards[_table(state)['chain'][-2]['card']].name}"
-        if len(_table(state)["chain"]) > 1
+        f" in answer to {load_deck().cards[table['chain'][-2]['card']].name}"
+        if len(table["chain"]) > 1
         else ""
     )
     events = [
@@ -333,13 +330,27 @@ def play(world: World, state: SevenDaysState, side: str, action: Action) -> list
         )
     ]
     if responses(world, state, other(side)):
-        flow.phase = Phase.CARD
-        flow.to_act = other(side)
+        stack.append(Pending(other(side), CARD_KINDS, Phase.CARD))
         return events
     return events + resolve_chain(world, state)
 
 
+def refuse_play(state: SevenDaysState, side: str, action: Action) -> IllegalActionError:
+    """Why a card play that is not among the options is refused (naming the card's rule)."""
+    card_id = (action.option or "").partition("|")[0]
+    held = card_id in _table(state)["hands"][side]
+    why = "not now or not on that target" if held else "not in the hand"
+    return IllegalActionError(
+        f"{side.upper()} cannot play {card_id or 'that card'}: {why}",
+        f"sevendays.cards.{card_id}" if card_id in load_deck().cards else "sevendays.cards.play",
+    )
+
+
 def decline(world: World, state: SevenDaysState, side: str) -> list[Event]:
+    """``side`` lets the card on top of the chain stand: its window closes, the chain resolves."""
+    stack = state.flow.core.stack
+    if stack and stack[-1].stage == Phase.CARD:
+        stack.pop()
     events = [note("no_response", f"{side.upper()} does not answer", "sevendays.cards.play")]
     return events + resolve_chain(world, state)
 
@@ -364,10 +375,6 @@ def resolve_chain(world: World, state: SevenDaysState) -> list[Event]:
         events += _effect(world, state, entry["side"], card, Action.from_dict(entry["action"]))
     _table(state)["discard"] += [e["card"] for e in chain]
     _table(state)["chain"] = []
-    resume = _table(state)["resume"] or {}
-    _table(state)["resume"] = None
-    state.flow.phase = resume.get("phase", state.flow.phase)
-    state.flow.to_act = resume.get("to_act", state.flow.to_act)
     state.touch()
     return events
 

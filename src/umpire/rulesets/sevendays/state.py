@@ -3,6 +3,7 @@ game data (units). Everything here is plain data that round-trips through JSON."
 
 from __future__ import annotations
 
+import copy
 import itertools
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
@@ -10,6 +11,7 @@ from typing import Any
 
 from umpire.core.actions import Action
 from umpire.core.events import Event
+from umpire.core.flow import FlowState, Pending, SecretCommit
 from umpire.core.rng import RandomStream
 
 
@@ -34,7 +36,10 @@ class Status(StrEnum):
 
 class Phase(StrEnum):
     """What the game waits for: the card swap before turn 1, an activation (or a pass), the
-    active unit's actions, the enemy's reaction, an answer to a card, or nothing (over)."""
+    active unit's actions, the enemy's reaction, an answer to a card, or nothing (over).
+
+    ``activate`` is the turn's one phase of the core flow (see ``turns.FLOW``); ``swap``,
+    ``act``, ``react`` and ``card`` are the stages of the pending decisions on its stack."""
 
     SWAP = "swap"
     ACTIVATE = "activate"
@@ -45,6 +50,29 @@ class Phase(StrEnum):
 
 
 SIDES = (Side.NATO, Side.PACT)
+
+# The action kinds each decision allows, in the order a menu lists them (see kinds.py).
+ACTIVATE_KINDS = ("activate", "pass", "card")
+SHOT_KINDS = ("fire", "atgm", "rockets")
+ACT_KINDS = (
+    *SHOT_KINDS,
+    "move",
+    "turn",
+    "rapid",
+    "road",
+    "morale",
+    "fall_back",
+    "assault",
+    "smoke",
+    "exit",
+    "embark",
+    "disembark",
+    "end",
+    "card",
+)
+REACT_KINDS = ("react", "no_react", "card")
+CARD_KINDS = ("card", "no_response")
+SWAP_KINDS = ("card", "swap")
 
 # Every arrangement of units on the table gets a number never used before, so caches of
 # geometry (sight lines, shot plans) can key on it safely across games, clones and branches.
@@ -65,7 +93,6 @@ def copy_cards(cards: dict[str, Any] | None) -> dict[str, Any] | None:
         "discard": list(cards["discard"]),
         "set_aside": {side: list(c) for side, c in cards.get("set_aside", {}).items()},
         "chain": [dict(entry) for entry in cards["chain"]],
-        "resume": dict(cards["resume"]) if cards.get("resume") else None,
     }
 
 
@@ -119,14 +146,36 @@ class Activation:
     platoon: list[str] = field(default_factory=list)  # units activated with it (platoon action)
 
 
+def copy_stack(stack: list[Pending | SecretCommit]) -> list[Pending | SecretCommit]:
+    """An independent copy of a decision stack (Seven Days pushes only :class:`Pending`)."""
+    return [
+        Pending(d.side, d.kinds, d.stage, dict(d.data))
+        if isinstance(d, Pending)
+        else SecretCommit(d.sides, d.kinds, d.stage, dict(d.committed), dict(d.data))
+        for d in stack
+    ]
+
+
+def copy_core(core: FlowState) -> FlowState:
+    return FlowState(
+        core.turn, core.phase, core.stage, core.active, copy_stack(core.stack), core.over
+    )
+
+
 @dataclass(slots=True)
 class Flow:
-    """Flow metadata (boardgame.io's ``ctx``)."""
+    """Flow metadata (boardgame.io's ``ctx``).
+
+    ``core`` is the position of the core flow (``turns.FLOW``): the turn's phase and the stack
+    of pending decisions (the card swap, the active unit's acts, the enemy's reaction window,
+    a card response window). It alone decides who acts; ``phase`` and ``to_act`` are its
+    reading for observers (written by ``turns.sync`` after every step), kept because players
+    and views read them."""
 
     turn: int = 1
     initiative: Side = Side.NATO
-    phase: Phase = Phase.ACTIVATE
-    to_act: Side | None = Side.NATO
+    phase: Phase = Phase.ACTIVATE  # derived from ``core`` (see turns.sync)
+    to_act: Side | None = Side.NATO  # derived from ``core`` (see turns.sync)
     pools: dict[str, int] = field(default_factory=lambda: {"nato": 0, "pact": 0})
     passes: int = 0  # consecutive passes of the initiative
     activation: Activation | None = None
@@ -135,6 +184,28 @@ class Flow:
     reacting_to_move: bool = False  # the open reaction window follows a move
     outcome: dict[str, Any] | None = None
     objectives_left_on: int | None = None  # capture: turn the defender left every objective
+    turn_over: bool = False  # both sides passed, or neither has a token left
+    core: FlowState = field(default_factory=FlowState)
+
+
+FLOW_FIELDS = tuple(f.name for f in fields(Flow))
+ACTIVATION_FIELDS = tuple(f.name for f in fields(Activation))
+
+
+def _flow_dict(flow: Flow) -> dict[str, Any]:
+    """``asdict(flow)`` with the pending action in its JSON form, written out: every
+    observation reads it, and ``asdict`` deep-copies field by field (20x slower)."""
+    out = {f: getattr(flow, f) for f in FLOW_FIELDS}
+    out["pools"] = dict(flow.pools)
+    act = flow.activation
+    if act is not None:
+        raw = {f: getattr(act, f) for f in ACTIVATION_FIELDS}
+        raw["platoon"] = list(act.platoon)
+        out["activation"] = raw
+    out["pending"] = flow.pending.to_dict() if flow.pending else None
+    out["outcome"] = copy.deepcopy(flow.outcome) if flow.outcome is not None else None
+    out["core"] = flow.core.to_dict()
+    return out
 
 
 @dataclass
@@ -173,8 +244,7 @@ class SevenDaysState:
 
     # -- JSON ------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        flow = asdict(self.flow)
-        flow["pending"] = self.flow.pending.to_dict() if self.flow.pending else None
+        flow = _flow_dict(self.flow)
         return {
             "scenario": self.scenario,
             "seed": self.seed,
@@ -196,6 +266,7 @@ class SevenDaysState:
         raw_flow = dict(data["flow"])
         activation = raw_flow.pop("activation", None)
         pending = raw_flow.pop("pending", None)
+        core = raw_flow.pop("core", None)
         names = {f.name for f in fields(Flow)}
         flow = Flow(**{k: v for k, v in raw_flow.items() if k in names})
         flow.initiative = Side(flow.initiative)
@@ -205,6 +276,7 @@ class SevenDaysState:
             flow.seized_by = Side(flow.seized_by)
         flow.activation = Activation(**activation) if activation else None
         flow.pending = Action.from_dict(pending) if pending else None
+        flow.core = FlowState.from_dict(core) if core else FlowState()
         units = {
             u["uid"]: Unit(**{**u, "side": Side(u["side"]), "status": Status(u["status"])})
             for u in data["units"]
@@ -239,6 +311,8 @@ class SevenDaysState:
             reacting_to_move=self.flow.reacting_to_move,
             outcome=dict(self.flow.outcome) if self.flow.outcome else None,
             objectives_left_on=self.flow.objectives_left_on,
+            turn_over=self.flow.turn_over,
+            core=copy_core(self.flow.core),
         )
         units = {k: Unit(**asdict(u)) for k, u in self.units.items()}
         return SevenDaysState(

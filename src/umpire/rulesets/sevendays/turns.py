@@ -1,15 +1,31 @@
 """Turn flow: token pools, initiative, activations and passing (sevendays.tokens.*,
-sevendays.initiative.*, sevendays.activation.*)."""
+sevendays.initiative.*, sevendays.activation.*), declared as a core :class:`Flow`.
+
+The turn has one phase of decisions, ``activate``: the side with the initiative activates a
+unit or passes until both pass or neither has a token (``Flow.turn_over``); its ``on_begin``
+is the start of the turn (tokens, the initiative roll) and its ``on_end`` the end-of-turn
+checks (break point, abandoned objectives, the last turn). An empty ``swap`` phase leads the
+turn: before turn 1 each side's card swap is a pending decision pushed at the deal, so turn 1
+begins only once both have swapped.
+
+Everything else is a :class:`Pending` decision on the flow's stack: the activated unit's acts
+(stage ``act``), above it the enemy's reaction window (``react``), and above any decision a
+card's response window (``card``). The top decision is answered first.
+"""
 
 from __future__ import annotations
 
 from umpire.core.events import Event, note, roll
+from umpire.core.flow import Flow, Pending
+from umpire.core.flow import Phase as FlowPhase
 from umpire.rulesets.sevendays import special
 from umpire.rulesets.sevendays.air import end_of_activation
 from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.platoon import worst
 from umpire.rulesets.sevendays.state import (
+    ACT_KINDS,
+    ACTIVATE_KINDS,
     SIDES,
     Activation,
     Phase,
@@ -20,6 +36,16 @@ from umpire.rulesets.sevendays.state import (
 )
 from umpire.rulesets.sevendays.victory import check_break, end_of_game, finish
 from umpire.rulesets.sevendays.world import World
+
+
+def world_of(state: SevenDaysState) -> World:
+    """The static side of the game ``state`` plays on (remembered on the state)."""
+    found = state.world_memo
+    if found is None:
+        from umpire.rulesets.sevendays.ruleset import SevenDays
+
+        found = SevenDays.shared().world(state)
+    return found  # type: ignore[no-any-return]
 
 
 def pool_size(world: World, state: SevenDaysState, side: str) -> int:
@@ -94,7 +120,7 @@ def start_turn(world: World, state: SevenDaysState) -> list[Event]:
                 flow.initiative = Side(winner)
                 break
     flow.passes = 0
-    flow.phase = Phase.ACTIVATE
+    flow.turn_over = False
     flow.activation = None
     flow.pending = None
     flow.seized_by = None
@@ -110,7 +136,8 @@ def settle_initiative(world: World, state: SevenDaysState) -> list[Event]:
     events: list[Event] = []
     if flow.pools[flow.initiative] <= 0:
         if flow.pools[other(flow.initiative)] <= 0:
-            return events + end_turn(world, state)
+            flow.turn_over = True
+            return events
         house_fired(state, "sevendays.initiative.exhausted")
         flow.initiative = other(flow.initiative)
         events.append(
@@ -121,8 +148,6 @@ def settle_initiative(world: World, state: SevenDaysState) -> list[Event]:
                 "sevendays.initiative.exhausted",
             )
         )
-    flow.phase = Phase.ACTIVATE
-    flow.to_act = flow.initiative
     return events
 
 
@@ -133,9 +158,9 @@ def pass_initiative(world: World, state: SevenDaysState) -> list[Event]:
     flow.passes += 1
     events = [note("pass", f"{side.upper()} passes the initiative", "sevendays.initiative.pass")]
     if flow.passes >= 2 or flow.pools[other(side)] <= 0:
-        return events + end_turn(world, state)
+        flow.turn_over = True
+        return events
     flow.initiative = other(side)
-    flow.to_act = flow.initiative
     return events
 
 
@@ -185,8 +210,7 @@ def activate(
             note("activate", f"{unit.name} activates", "sevendays.activation.token", unit=unit.uid)
         )
     flow.activation = Activation(unit=unit.uid, platoon=[u.uid for u in members])
-    flow.phase = Phase.ACT
-    flow.to_act = unit.side
+    flow.core.stack.append(Pending(unit.side, ACT_KINDS, Phase.ACT, {"unit": unit.uid}))
     return events
 
 
@@ -199,6 +223,8 @@ def end_activation(world: World, state: SevenDaysState) -> list[Event]:
     flow.activation = None
     flow.pending = None
     flow.reacting_to_move = False
+    # the activation's decisions (its acts, an open reaction window) leave the stack
+    flow.core.stack[:] = [d for d in flow.core.stack if d.stage not in (Phase.ACT, Phase.REACT)]
     events = done + check_break(world, state)
     if flow.outcome is not None:
         return events
@@ -217,6 +243,8 @@ def end_activation(world: World, state: SevenDaysState) -> list[Event]:
 
 
 def end_turn(world: World, state: SevenDaysState) -> list[Event]:
+    """The end-of-turn checks: a broken side, abandoned objectives (sevendays.victory.capture),
+    the last turn (and, in a scenario of random length, whether the operation goes on)."""
     flow = state.flow
     events = check_break(world, state)
     if flow.outcome is not None:
@@ -232,5 +260,46 @@ def end_turn(world: World, state: SevenDaysState) -> list[Event]:
         events += rolled
         if not more:
             return events + end_of_game(world, state)
-    flow.turn += 1
-    return events + start_turn(world, state)
+    return events
+
+
+# -- the flow -------------------------------------------------------------------------------
+def _begin_turn(state: SevenDaysState) -> list[Event]:
+    state.flow.turn = state.flow.core.turn
+    return []
+
+
+def _initiative_holder(state: SevenDaysState) -> str | None:
+    flow = state.flow
+    return None if flow.turn_over else str(flow.initiative)
+
+
+FLOW: Flow[SevenDaysState] = Flow(
+    [
+        FlowPhase(Phase.SWAP),
+        FlowPhase(
+            Phase.ACTIVATE,
+            ACTIVATE_KINDS,
+            to_act=_initiative_holder,
+            on_begin=lambda state: start_turn(world_of(state), state),
+            on_end=lambda state: end_turn(world_of(state), state),
+        ),
+    ],
+    lambda state: state.flow.core,
+    on_turn_begin=_begin_turn,
+    game_over=lambda state: state.flow.outcome is not None,
+)
+
+
+def sync(state: SevenDaysState) -> None:
+    """Write the flow's reading for observers: ``phase`` (the stage of the decision on top of
+    the stack, ``activate`` when none, ``over``) and the side ``to_act``."""
+    flow = state.flow
+    core = flow.core
+    if core.over or flow.outcome is not None:
+        flow.phase, flow.to_act = Phase.OVER, None
+    elif core.stack:
+        top = core.stack[-1]
+        flow.phase, flow.to_act = Phase(top.stage), Side(top.side)
+    else:
+        flow.phase, flow.to_act = Phase.ACTIVATE, flow.initiative

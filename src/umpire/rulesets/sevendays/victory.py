@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from umpire.core.events import Event, note
-from umpire.rulesets.sevendays.state import SIDES, Phase, SevenDaysState, Side, other
+from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, Side, other
 from umpire.rulesets.sevendays.world import World
 
 LEFT = frozenset({"destroyed", "removed", "exited"})  # units that have left the table
@@ -84,8 +84,6 @@ def finish(
         "objectives abandoned": "sevendays.victory.capture",
     }.get(how, "sevendays.victory.meeting_engagement")
     state.flow.outcome = {"winner": winner, "how": how, "turn": state.flow.turn, **details}
-    state.flow.phase = Phase.OVER
-    state.flow.to_act = None
     state.flow.activation = None
     state.flow.pending = None
     if rule == "sevendays.victory.meeting_engagement":
