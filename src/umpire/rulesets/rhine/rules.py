@@ -314,17 +314,24 @@ def move_options(
     turn: int,
     entry: Sequence[str] | None = None,
     paths: bool = False,
+    shared: dict[Any, Any] | None = None,
 ) -> list[MoveOption]:
-    """Every destination of ``unit`` this movement phase, by each allowed mode."""
+    """Every destination of ``unit`` this movement phase, by each allowed mode. ``shared`` is
+    a scratch dict valid while the position does not change (the state's memo): what every
+    unit's search reads of the position (occupancy, zones of control) is worked out once."""
     info = world.units[unit]
     if info.static:
         return []
-    occ = occupancy(world, board)
+    if shared is None:
+        shared = {}
+    occ = shared.get("occ")
+    if occ is None:
+        occ = shared["occ"] = occupancy(world, board)
     if info.heliborne:
         return heli_options(world, board, unit, turn, occ, entry)
     out: dict[tuple[str, str], MoveOption] = {}
     for mode in ("normal", "column"):
-        for opt in ground_options(world, board, unit, turn, occ, mode, entry, paths):
+        for opt in ground_options(world, board, unit, turn, occ, mode, entry, paths, shared):
             key = (opt.dest, opt.mode)
             if key not in out:
                 out[key] = opt
@@ -340,16 +347,25 @@ def ground_options(
     mode: str,
     entry: Sequence[str] | None,
     paths: bool = False,
+    shared: dict[Any, Any] | None = None,
 ) -> list[MoveOption]:
     info = world.units[unit]
     side = info.side
     start = board.pos.get(unit)
-    zone = ezoc(world, occ, side)
-    enemy_air = air_range(world, board, other(side))
-    refugees = set(board.refugees)
+    if shared is None:
+        shared = {}
+    found_zone = shared.get(("zone", side))
+    if found_zone is None:
+        found_zone = shared[("zone", side)] = (
+            frozenset(ezoc(world, occ, side)),
+            frozenset(air_range(world, board, other(side))),
+            frozenset(board.refugees),
+            [(u, h) for u, h in board.pos.items() if h and board.ew.get(u)],
+        )
+    zone, enemy_air, refugees, ew_at = found_zone
     night = world.night(turn)
     budget = float(movement_allowance(world, board, unit))
-    friendly_ew = {h for u, h in board.pos.items() if h and board.ew.get(u) and u != unit}
+    friendly_ew = {h for u, h in ew_at if u != unit}
     if mode == "column":
         # rhine.move.column: not EW-marked, not starting in air range or an EZOC
         if board.ew.get(unit, 0) or budget <= 0:
@@ -378,17 +394,48 @@ def ground_options(
     recon = info.recon
     origin_hex = start if start is not None else OFF
     origin: tuple[str, bool] = (origin_hex, False)
+    entry_key = None if entry is None else tuple(entry)
+    blocked_key = frozenset(blocked)
+    # rhine.stack.nato: friendly hexes this unit may cross but not end in
+    nojoin: frozenset[str] = frozenset()
+    if side == "nato":
+        nojoin = frozenset(
+            h
+            for h, here in occ.items()
+            if h != start
+            and world.units[here[0]].side == side
+            and not can_join(world, occ, h, [unit])
+        )
+    answer_key = (
+        world,
+        origin_hex,
+        entry_key,
+        budget,
+        blocked_key,
+        zone,
+        recon,
+        night,
+        refugees,
+        enemy_air,
+        mode,
+        side,
+        nojoin,
+        paths,
+    )
+    answer = _ANSWERS.get(answer_key)
+    if answer is not None:
+        return list(answer)
     settled, parents, routes = search(
         world,
         origin_hex,
-        None if entry is None else tuple(entry),
+        entry_key,
         budget,
-        frozenset(blocked),
-        frozenset(zone),
+        blocked_key,
+        zone,
         recon,
         night,
-        frozenset(refugees),
-        frozenset(enemy_air),
+        refugees,
+        enemy_air,
     )
 
     def route(cell: Cell) -> tuple[str, ...]:
@@ -410,7 +457,6 @@ def ground_options(
         return base
 
     found = settled
-    joinable: dict[str, bool] = {}
     # the cheapest cell reaching each destination; routes are walked only for the winners
     best: dict[str, tuple[tuple[str, bool], float]] = {}
     exit_col = world.exit_column if side == "pact" else None
@@ -419,12 +465,8 @@ def ground_options(
         h = cell[0]
         if h in (OFF, start):
             continue
-        if side == "nato" and h in occ:  # (a unit alone in a hex is never over-stacked)
-            ok = joinable.get(h)
-            if ok is None:
-                ok = joinable[h] = can_join(world, occ, h, [unit])
-            if not ok:
-                continue  # rhine.stack.nato: at the end of the phase
+        if h in nojoin:
+            continue  # rhine.stack.nato: at the end of the phase
         have = best.get(h)
         if have is None or spent < have[1]:
             best[h] = (cell, spent)
@@ -444,7 +486,16 @@ def ground_options(
         and "exit" not in best
     ):
         out.append(MoveOption("exit", mode, 1, (start,)))
+    if len(_ANSWERS) > 4096:
+        _ANSWERS.clear()
+    _ANSWERS[answer_key] = tuple(out)
     return out
+
+
+# a unit's ground options by everything they depend on (the search's inputs, the mode, the
+# side and the hexes it may not end in): units alike in those share them, and most units'
+# options outlive another unit's move
+_ANSWERS: dict[tuple[Any, ...], tuple[MoveOption, ...]] = {}
 
 
 def heli_options(

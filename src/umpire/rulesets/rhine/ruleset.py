@@ -274,7 +274,9 @@ def unit_moves(state: ST, unit: str, paths: bool = False) -> list[R.MoveOption]:
     found = state.memo.get(key)
     if found is None:
         w = world(state)
-        found = R.move_options(w, state, unit, state.flow.turn, entry_hexes(state, unit), True)
+        found = R.move_options(
+            w, state, unit, state.flow.turn, entry_hexes(state, unit), True, state.memo
+        )
         state.memo[key] = found
     return list(found)
 
@@ -311,6 +313,7 @@ class MoveKind(ActionKind[ST]):
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         w = world(state)
         opt = self._find(state, side, action, paths=True)
+        state.memo.clear()  # the position changes below
         u = opt_unit = action.unit
         assert u is not None and opt_unit is not None
         state.moved.append(u)
