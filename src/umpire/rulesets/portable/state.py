@@ -210,4 +210,5 @@ class PortableState:
     def clone(self) -> PortableState:
         twin = PortableState.from_dict(self.to_dict())
         twin.world_memo = self.world_memo
+        twin.setup_events = list(self.setup_events)
         return twin
