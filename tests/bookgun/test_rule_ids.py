@@ -675,3 +675,43 @@ def test_every_catalogued_rule_id_is_named_by_a_test() -> None:
     if missing:
         pytest.xfail(f"{len(missing)} of {len(rule_catalog())} rule ids untested: {missing}")
     assert not missing
+
+
+# -- Convoy Ambush: the IED and the quick-reaction force -------------------------------------------
+def test_the_qrf_arrives_on_its_turn_and_may_not_move_that_turn() -> None:
+    """bookgun.scenario.reinforce: off the table on turns 1-2, on it from turn 3, no move then."""
+    from umpire.rulesets.bookgun.ruleset import _turn_begin, may_move
+
+    s = _state("convoy-ambush")
+    qrf = s.units["qrf"]
+    assert s.flow.turn == 1 and not s.on_table(qrf) and not may_move(s, qrf)
+    assert "qrf" not in {str(a.unit) for a in RULESET.legal_actions(s) if a.unit}
+    s.flow.turn = 2
+    assert not any(e.get("kind") == "arrives" for e in _turn_begin(s))
+    s.flow.turn = 3
+    events = _turn_begin(s)
+    assert [e.get("unit") for e in events if e.get("kind") == "arrives"] == ["qrf"]
+    assert s.on_table(qrf) and not may_move(s, qrf)
+    s.flow.turn = 4
+    _turn_begin(s)
+    assert may_move(s, qrf)
+
+
+def test_the_ied_is_secret_and_goes_off_once_when_the_army_comes_near() -> None:
+    """bookgun.scenario.ied"""
+    s = _state("convoy-ambush")
+    assert s.ied is not None and not s.ied_done
+    assert "ied" not in RULESET.observation(s, "army")
+    assert RULESET.observation(s, "insurgents")["ied"] == s.ied
+    trigger = load_scenario("convoy-ambush").ied
+    assert trigger is not None
+    lead = s.figures["l-tl"]
+    lead.x, lead.y = s.ied[0], s.ied[1] - trigger.trigger - 0.5
+    for f in s.unit_figures(s.units["lead-team"]):
+        f.y = min(f.y, lead.y)
+    assert combat.ied_check(s) == []
+    lead.y = s.ied[1] - 1.5  # inside the trigger distance and the 2 in. blast
+    events = combat.ied_check(s)
+    assert events[0].get("rule") == "bookgun.scenario.ied" and s.ied_done
+    assert any("in the burst" in e.text and "Lead team leader" in e.text for e in events)
+    assert combat.ied_check(s) == []
