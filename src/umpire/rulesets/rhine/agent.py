@@ -44,12 +44,14 @@ class RhineScripted:
         self.last_reason = ""
         self._stay: set[str] = set()
         self._phase: tuple[Any, ...] = ()
+        self._goal: dict[str, float] = {}
 
     # -- entry point -----------------------------------------------------------------------
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         obs = view.observation
         w = world_for(obs["scenario"], obs["options"].get("house_rules"))
         board = _Board(obs)
+        self._goal = {}  # goal distances for this decision's board
         key = (obs["flow"]["turn"], obs["flow"]["phase"])
         if key != self._phase:
             self._phase, self._stay = key, set()
@@ -99,6 +101,13 @@ class RhineScripted:
         return out
 
     def _goal_distance(self, w: World, board: _Board, h: str) -> float:
+        known = self._goal.get(h)
+        if known is not None:
+            return known
+        found = self._goal[h] = self._goal_distance_of(w, board, h)
+        return found
+
+    def _goal_distance_of(self, w: World, board: _Board, h: str) -> float:
         if self.side == "pact":
             best = 99.0
             for city, weight in self._objectives(w, board):
@@ -143,13 +152,14 @@ class RhineScripted:
     def _air(self, w: World, board: _Board, legal: Sequence[Action]) -> Action:
         front = self._front(w, board)
         cap = w.air_cap or 3
-        covered = {f: R.air_markers_covering(w, board, f) for f in front}
+        # each front hex's shortfall of markers covering it (whole numbers: any order sums)
+        short = {f: max(0, cap - R.air_markers_covering(w, board, f)) for f in front}
         best, score = None, -1.0
         for a in legal:
             if a.kind != "place_air" or a.cell is None:
                 continue
             rng = w.in_range[a.cell]
-            s = sum(max(0, cap - covered[f]) for f in front if f in rng)
+            s = sum(short[f] for f in rng.intersection(short))
             if s > score:
                 best, score = a, s
         if best is None or score <= 0:

@@ -524,13 +524,33 @@ def heli_options(
         return []
     zone = ezoc(world, occ, side)
     friendly_ew = {h for u, h in board.pos.items() if h and board.ew.get(u) and u != unit}
+    origin = start if start is not None else OFF
+    # the flights depend only on these; units alike share them (remembered like ground moves)
+    enemy_occ = frozenset(h for h, here in occ.items() if world.units[here[0]].side != side)
+    nojoin = frozenset(
+        h for h in occ if h not in enemy_occ and h != origin and not can_join(world, occ, h, [unit])
+    )
+    answer_key = (
+        "heli",
+        world,
+        origin,
+        tuple(entry or ()),
+        limit,
+        frozenset(enemy_air),
+        frozenset(friendly_ew),
+        frozenset(zone),
+        enemy_occ,
+        nojoin,
+    )
+    answer = _ANSWERS.get(answer_key)
+    if answer is not None:
+        return list(answer)
 
     def hostile(h: str) -> int:
         here = occ.get(h)
         return 1 if (here and world.units[here[0]].side != side) or h in zone else 0
 
     # Dijkstra on (hostile hexes crossed, hexes flown)
-    origin = start if start is not None else OFF
     best: dict[str, tuple[int, int]] = {origin: (0, 0)}
     parent: dict[str, str] = {}
     queue: list[tuple[int, int, str]] = [(0, 0, origin)]
@@ -567,6 +587,9 @@ def heli_options(
         path.reverse()
         route = tuple(p for p in path if p != OFF)
         out.append(MoveOption(h, "heli", float(hk), route))
+    if len(_ANSWERS) > 4096:
+        _ANSWERS.clear()
+    _ANSWERS[answer_key] = tuple(out)
     return out
 
 
