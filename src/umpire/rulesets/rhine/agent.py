@@ -45,6 +45,7 @@ class RhineScripted:
         self._stay: set[str] = set()
         self._phase: tuple[Any, ...] = ()
         self._goal: dict[str, float] = {}
+        self._near: dict[str, int] = {}
 
     # -- entry point -----------------------------------------------------------------------
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
@@ -52,6 +53,7 @@ class RhineScripted:
         w = world_for(obs["scenario"], obs["options"].get("house_rules"))
         board = _Board(obs)
         self._goal = {}  # goal distances for this decision's board
+        self._near = {}  # NATO: distance to the nearest enemy, and the spearhead's column
         key = (obs["flow"]["turn"], obs["flow"]["phase"])
         if key != self._phase:
             self._phase, self._stay = key, set()
@@ -372,9 +374,14 @@ class RhineScripted:
                 s += 0.8 if own * 2 >= threat else -1.5
             return s
         # NATO: stand on good ground in cities and near the enemy, not swamped
-        near = min((w.distance(h, e) for e in enemy), default=6)
+        # the enemy is the same for the whole decision: distances to it are remembered
+        near = self._near.get(h)
+        if near is None:
+            near = self._near[h] = min((w.distance(h, e) for e in enemy), default=6)
         s = 1.0 * terrain - 0.5 * abs(near - 2)
-        spearhead = min((w.column(e) for e in enemy), default=99)
+        spearhead = self._near.get("spearhead")
+        if spearhead is None:
+            spearhead = self._near["spearhead"] = min((w.column(e) for e in enemy), default=99)
         if w.column(h) > spearhead:
             s -= 1.5 * (w.column(h) - spearhead)  # cut off behind the enemy: fall back
         if h in w.city_of and board.control.get(h) != "pact":
