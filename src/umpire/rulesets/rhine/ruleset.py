@@ -268,14 +268,14 @@ def entry_hexes(state: ST, unit: str) -> list[str] | None:
 
 
 def unit_moves(state: ST, unit: str, paths: bool = False) -> list[R.MoveOption]:
-    """A unit's moves, remembered until the next action changes the position. The paths are
-    always found (one search serves listing, checking and resolving a move)."""
-    key = ("moves", unit)
+    """A unit's moves, remembered until the next action changes the position (the searches
+    themselves are remembered longer, by their inputs, in :mod:`rules`)."""
+    key = ("moves", unit, paths)
     found = state.memo.get(key)
     if found is None:
         w = world(state)
         found = R.move_options(
-            w, state, unit, state.flow.turn, entry_hexes(state, unit), True, state.memo
+            w, state, unit, state.flow.turn, entry_hexes(state, unit), paths, state.memo
         )
         state.memo[key] = found
     return list(found)
