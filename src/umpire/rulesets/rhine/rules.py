@@ -231,7 +231,7 @@ def search(
     found = _SEARCHES.get(key)
     if found is not None:
         return found
-    if len(_SEARCHES) > 4096:
+    if len(_SEARCHES) > 1024:  # bounded: each holds a whole search
         _SEARCHES.clear()
     edges = static_edges(world)
     tec = world.tables.tec
@@ -486,7 +486,7 @@ def ground_options(
         and "exit" not in best
     ):
         out.append(MoveOption("exit", mode, 1, (start,)))
-    if len(_ANSWERS) > 4096:
+    if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
     _ANSWERS[answer_key] = tuple(out)
     return out
@@ -587,7 +587,7 @@ def heli_options(
         path.reverse()
         route = tuple(p for p in path if p != OFF)
         out.append(MoveOption(h, "heli", float(hk), route))
-    if len(_ANSWERS) > 4096:
+    if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
     _ANSWERS[answer_key] = tuple(out)
     return out
