@@ -5,8 +5,12 @@ Rules sevendays.hit.* (digest 'Hits against vehicles', transcription p19).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
 
+from umpire.core.chance import Chance, CountAtLeast, Faces, Roll, Stream
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.sevendays.config import DamageRow
 from umpire.rulesets.sevendays.morale import add_markers, house_fired
@@ -43,6 +47,55 @@ def penetrates(die: int, weapon_value: int, armour: int) -> bool:
     return die + weapon_value > armour
 
 
+@dataclass(frozen=True, eq=False)
+class Penetration(Chance[bool]):
+    """Rules sevendays.hit.penetration / .heat_vs_special as one chance: d10 (2d10 keep the
+    lowest against special armour) + the weapon value must exceed the armour. Sampled in play
+    (one roll event, ``text(faces, total, penetrates)``) and enumerated by the odds."""
+
+    weapon_value: int
+    armour: int
+    heat_special: bool
+    text: Callable[[Faces, int, bool], str] | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def rule(self) -> str:
+        return "sevendays.hit.heat_vs_special" if self.heat_special else "sevendays.hit.penetration"
+
+    def dice(self) -> Roll:
+        return Roll(penetration_dice(self.heat_special), 10)
+
+    def judge(self, faces: Faces) -> bool:
+        return penetrates(penetration_die(faces), self.weapon_value, self.armour)
+
+    def sample(self, stream: Stream, log: list[Event]) -> bool:
+        faces = tuple(stream.dice(penetration_dice(self.heat_special), 10))
+        pen = self.judge(faces)
+        total = penetration_die(faces) + self.weapon_value
+        words = self.text(faces, total, pen) if self.text is not None else ""
+        log.append(
+            roll(self.rule, words, list(faces), total, self.armour + 1, pen, **dict(self.data))
+        )
+        return pen
+
+    def _enumerate(self) -> dict[bool, Fraction]:
+        out: dict[bool, Fraction] = {}
+        for faces, p in self.dice().outcomes().items():
+            k = self.judge(faces)
+            out[k] = out.get(k, Fraction(0)) + p
+        return out
+
+
+def conversion_roll(
+    hits: int, heavy: bool, cover: str, text: Callable[[Faces, int], str] | str = "", **data: Any
+) -> CountAtLeast:
+    """Rule sevendays.hit.foot_conversion as one chance: ``per_hit`` d6 for each hit, each
+    at or above the cover's score adds a marker (the count of extra markers)."""
+    per_hit, need = conversion(heavy, cover)
+    return CountAtLeast(per_hit * hits, 6, need, "sevendays.hit.foot_conversion", text, data)
+
+
 def damage_row(table: Sequence[DamageRow], die: int) -> DamageRow:
     """Rule sevendays.hit.damage: the house damage table's row for a d6 score."""
     return next(r for r in table if die <= r.max)
@@ -71,29 +124,19 @@ def resolve_vehicle_hit(
     facing = "front" if plan.front else "side"
     weapon = plan.weapon
     special = heat_vs_special(weapon, armour.special)
-    dice = state.rng.dice(penetration_dice(special), 10)
-    die = penetration_die(dice)
-    if special:
-        how = "HEAT vs special armour: 2d10 keep lowest"
-        rule = "sevendays.hit.heat_vs_special"
-    else:
-        how = "d10"
-        rule = "sevendays.hit.penetration"
-    total = die + weapon.value
-    pen = penetrates(die, weapon.value, value)
-    events: list[Event] = [
-        roll(
-            rule,
-            f"penetration on {target.name}'s {facing} armour {value}: {how} {dice} "
+    how = "HEAT vs special armour: 2d10 keep lowest" if special else "d10"
+
+    def words(faces: Faces, total: int, pen: bool) -> str:
+        return (
+            f"penetration on {target.name}'s {facing} armour {value}: {how} {list(faces)} "
             f"+ {weapon.value} = {total} (must exceed {value}) -> "
-            + ("penetrates" if pen else "no penetration"),
-            dice,
-            total,
-            value + 1,
-            pen,
-            unit=target.uid,
+            + ("penetrates" if pen else "no penetration")
         )
-    ]
+
+    events: list[Event] = []
+    pen = Penetration(weapon.value, value, special, words, {"unit": target.uid}).sample(
+        state.rng, events
+    )
     if not pen:
         house_fired(state, "sevendays.hit.no_penetration")
         events += add_markers(
@@ -167,24 +210,20 @@ def resolve_foot_hits(
     world: World, state: SevenDaysState, plan: ShotPlan, hits: int, target: Unit
 ) -> list[Event]:
     cover = plan.cover
-    per_hit, need = conversion(plan.heavy, cover)
+    need = conversion(plan.heavy, cover)[1]
     events = add_markers(world, state, target, hits, "sevendays.hit.foot_marker", f"{hits} hit(s)")
     if not target.alive:
         return events
-    dice = state.rng.dice(per_hit * hits, 6)
-    extra = conversion_markers(dice, need)
-    events.append(
-        roll(
-            "sevendays.hit.foot_conversion",
-            f"conversion vs {target.name} in the {cover}: {len(dice)}d6 {dice} need {need}+ "
-            f"-> {extra} more marker(s)",
-            dice,
-            extra,
-            need,
-            extra > 0,
-            unit=target.uid,
-        )
-    )
+    extra = conversion_roll(
+        hits,
+        plan.heavy,
+        cover,
+        lambda faces, k: (
+            f"conversion vs {target.name} in the {cover}: {len(faces)}d6 {list(faces)} "
+            f"need {need}+ -> {k} more marker(s)"
+        ),
+        unit=target.uid,
+    ).sample(state.rng, events)
     events += add_markers(
         world, state, target, extra, "sevendays.hit.foot_conversion", "conversion"
     )

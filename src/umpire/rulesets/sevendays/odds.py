@@ -11,23 +11,22 @@ Used by the human player's menu, the scripted AI and ``umpire odds``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import icepool
 
 from umpire.rulesets.sevendays.air import effect_row
 from umpire.rulesets.sevendays.config import AaEffectRow, DamageRow, HouseRules
 from umpire.rulesets.sevendays.damage import (
-    conversion,
-    conversion_markers,
+    Penetration,
+    conversion_roll,
     damage_row,
     heat_vs_special,
     mortar_damage,
-    penetrates,
-    penetration_dice,
-    penetration_die,
 )
 from umpire.rulesets.sevendays.dice import d6_chance
 from umpire.rulesets.sevendays.orbat import UnitProfile
@@ -136,11 +135,15 @@ def _mortar_vehicle_shot(need: int, damage_table: tuple[tuple[int, str, int], ..
     return hits.map(lambda h: damaged if h else MISS)
 
 
+def _die(outcomes: dict[Any, Fraction]) -> icepool.Die:
+    """A chance's exact outcomes as an icepool die (integer weights)."""
+    denominator = math.lcm(*(p.denominator for p in outcomes.values()))
+    return icepool.Die({k: int(p * denominator) for k, p in outcomes.items()})
+
+
 @cache
 def _penetration(weapon_value: int, armour: int, heat_special: bool) -> icepool.Die:
-    return _pool(penetration_dice(heat_special), 10).map(
-        lambda ds: penetrates(penetration_die(ds), weapon_value, armour)
-    )
+    return _die(Penetration(weapon_value, armour, heat_special).outcomes())
 
 
 def p_penetrate(weapon_value: int, armour: int, heat_special: bool) -> Fraction:
@@ -150,12 +153,10 @@ def p_penetrate(weapon_value: int, armour: int, heat_special: bool) -> Fraction:
 
 @cache
 def _foot_shot(dice: int, need: int, heavy: bool, cover: str) -> icepool.Die:
-    per_hit, conversion_need = conversion(heavy, cover)
-
     def markers(hits: int) -> icepool.Die | Outcome:
         if hits == 0:
             return MISS
-        extra = _pool(per_hit * hits, 6).map(lambda ds: conversion_markers(ds, conversion_need))
+        extra = _die(conversion_roll(hits, heavy, cover).outcomes())
         return extra.map(lambda k: (True, False, False, hits + k))
 
     return _pool(dice, 10).map(lambda ds: hits_scored(ds, need, False)).map(markers)
