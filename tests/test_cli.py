@@ -317,6 +317,6 @@ def test_a_ruleset_registered_at_run_time_plays_battles_odds_and_simulations() -
         report = json.loads(sim.stdout)
         assert report["n"] == 6 and sum(report["wins"].values()) == 6
         missing = runner.invoke(app, ["rules", "throwaway"])
-        assert missing.exit_code == 2 and "throwaway has no a rule catalogue" in missing.output
+        assert missing.exit_code == 2 and "throwaway has no rule catalogue" in missing.output
     finally:
         unregister("throwaway")

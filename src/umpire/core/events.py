@@ -16,6 +16,7 @@ JSON form and the Python form read alike.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 _RESERVED = frozenset({"kind", "text", "rule", "visible_to"})
@@ -52,7 +53,7 @@ class Event(Mapping[str, Any]):
         set_(self, "kind", kind)
         set_(self, "text", text)
         set_(self, "rule", rule)
-        set_(self, "data", data)
+        set_(self, "data", MappingProxyType(data))
         set_(self, "visible_to", None if visible_to is None else frozenset(visible_to))
         set_(self, "public", public)
         set_(self, "_flat", None)
@@ -133,7 +134,7 @@ class Event(Mapping[str, Any]):
         return hash((self.kind, self.text, self.rule))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        fields = (self.kind, self.text, self.rule, self.visible_to, self.public, self.data)
+        fields = (self.kind, self.text, self.rule, self.visible_to, self.public, dict(self.data))
         return (_rebuild, fields)
 
 

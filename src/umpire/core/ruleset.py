@@ -218,14 +218,15 @@ def capability(ruleset: Ruleset[Any], name: str) -> Any:
     if found is None or found == ():
         words = {
             "odds": "exact odds",
-            "board": "a web-table board",
+            "board": "web-table board",
             "house_rules": "house rules to override",
             "forces": "force files",
-            "scripted": "a scripted agent",
-            "catalog": "a rule catalogue",
-            "rules_markdown": "a rule catalogue",
+            "scripted": "scripted agent",
+            "catalog": "rule catalogue",
+            "rules_markdown": "rule catalogue",
         }.get(name, name)
-        raise UmpireError(f"{ruleset.meta.id} has no {words}")
+        article = "" if words.endswith("s") else "a "
+        raise UmpireError(f"{ruleset.meta.id} has no {article}{words}")
     return found
 
 
