@@ -327,4 +327,5 @@ class SevenDaysState:
             cards=copy_cards(self.cards),
             smoke=list(self.smoke),
             mortar_marks=list(self.mortar_marks),
+            setup_events=list(self.setup_events),  # immutable events: a shallow copy is full
         )
