@@ -15,7 +15,7 @@ capability and say clearly when a ruleset lacks it; they never name a ruleset.
 Rulesets register through the ``umpire.rulesets`` entry-point group::
 
     [project.entry-points."umpire.rulesets"]
-    rhine = "umpire.rulesets.rhine:RULESET"
+    mygame = "my_package.rules:RULESET"
 
 so a new ruleset is its own package plus that one line.
 """
@@ -225,8 +225,7 @@ def capability(ruleset: Ruleset[Any], name: str) -> Any:
             "catalog": "rule catalogue",
             "rules_markdown": "rule catalogue",
         }.get(name, name)
-        article = "" if words.endswith("s") else "a "
-        raise UmpireError(f"{ruleset.meta.id} has no {article}{words}")
+        raise UmpireError(f"{ruleset.meta.id} has no {words}")
     return found
 
 
