@@ -161,7 +161,9 @@ def test_unknown_game_and_foreign_links_are_refused(client: TestClient):
         client.get(f"/play/{one['id']}/wrong"),
         client.get(f"/play/nope/{token_two}"),
     ]
-    assert {(r.status_code, r.text) for r in answers} == {(404, '{"detail":"no game with that link"}')}
+    assert {(r.status_code, r.text) for r in answers} == {
+        (404, '{"detail":"no game with that link"}')
+    }
     bad = client.post("/api/games", json={"ruleset": "chess", "scenario": "x"})
     assert bad.status_code == 400 and "unknown ruleset" in bad.json()["detail"]
     bad = client.post("/api/games", json={"ruleset": "sevendays", "scenario": "moon"})
