@@ -1,67 +1,17 @@
-"""The agent contract and the ruleset-agnostic random agent.
-
-An agent decides from what its side may know and nothing else: it is handed a :class:`View`
-(its side, that side's observation, the events as that side read them, and the ruleset for its
-public static data) and the legal actions, never the game state. A scripted player that wants
-the table's terrain or a unit's profile reads them from the ruleset's public data; a search
-player that needs a full state draws one with ``ruleset.resample`` from the observation's
-side.
-"""
+"""The ruleset-agnostic random agent and ``make_agent``; the agent contract and the ``View`` an
+agent is handed live in :mod:`umpire.core.view` (re-exported here)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Sequence
 
 from umpire.core.actions import Action
 from umpire.core.errors import UmpireError
-from umpire.core.events import Event
-from umpire.core.ruleset import Ruleset, capability, get_ruleset
+from umpire.core.ruleset import capability, get_ruleset
+from umpire.core.view import Agent, View
 
-
-class View:
-    """What one side may know at a decision: built by :meth:`umpire.core.game.Game.view`.
-
-    ``observation`` is computed on first use (a player that does not read it does not pay for
-    it); ``log`` holds the events as this side read them."""
-
-    __slots__ = ("ruleset", "side", "_observe", "_observation", "_read_log", "_log")
-
-    def __init__(
-        self,
-        ruleset: Ruleset[Any],
-        side: str,
-        observe: Callable[[], Mapping[str, Any]],
-        log: Callable[[], Sequence[Event]] = tuple,
-    ) -> None:
-        self.ruleset = ruleset
-        self.side = side
-        self._observe = observe
-        self._observation: Mapping[str, Any] | None = None
-        self._read_log = log
-        self._log: Sequence[Event] | None = None
-
-    @property
-    def log(self) -> Sequence[Event]:
-        if self._log is None:
-            self._log = self._read_log()
-        return self._log
-
-    @property
-    def observation(self) -> Mapping[str, Any]:
-        if self._observation is None:
-            self._observation = self._observe()
-        return self._observation
-
-
-class Agent(Protocol):
-    """Chooses one of the legal actions; ``last_reason`` explains the latest choice."""
-
-    name: str
-    last_reason: str
-
-    def choose(self, view: View, legal: Sequence[Action]) -> Action: ...
+__all__ = ["AGENT_KINDS", "Agent", "RandomAgent", "View", "make_agent"]
 
 
 class RandomAgent:

@@ -18,7 +18,7 @@ from umpire.core.record import Record
 from umpire.core.ruleset import Outcome, Ruleset, get_ruleset, split_game_id
 
 if TYPE_CHECKING:
-    from umpire.agents.base import View
+    from umpire.core.view import View
 
 
 class Game:
@@ -75,7 +75,7 @@ class Game:
     def view(self, player: str) -> View:
         """What ``player``'s agent is handed: its observation (computed when first read) and
         its log. Agents see nothing else of the game."""
-        from umpire.agents.base import View
+        from umpire.core.view import View
 
         return View(
             self.ruleset, player, lambda: self.observation(player), lambda: self.log(player)

@@ -34,8 +34,8 @@ from umpire.core.errors import UmpireError, UnknownRulesetError
 from umpire.core.events import Event
 
 if TYPE_CHECKING:
-    from umpire.agents.base import Agent
     from umpire.core.catalog import RuleEntry
+    from umpire.core.view import Agent
 
 S = TypeVar("S")
 ENTRY_POINT_GROUP = "umpire.rulesets"
