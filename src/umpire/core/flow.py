@@ -207,6 +207,14 @@ class ActionKind(Generic[S]):
         return action.kind
 
 
+class FixedChoice(ActionKind[S]):
+    """A kind with exactly one action, ``Action(name)``, always open when its decision is:
+    passing, declining a reaction or a card, holding fire, ending the side's activations."""
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        return [Action(self.name)]
+
+
 class Flow(Generic[S]):
     """The turn's phases in order; ``flow_of(state)`` finds the :class:`FlowState` in a state.
 

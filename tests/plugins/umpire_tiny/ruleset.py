@@ -22,7 +22,16 @@ from umpire.core.chance import Modifier, TableLookup, Test
 from umpire.core.deck import Deck, card_rank, standard_deck
 from umpire.core.errors import UnknownScenarioError
 from umpire.core.events import Event, note
-from umpire.core.flow import ActionKind, Flow, FlowRules, FlowState, Pending, Phase, SecretCommit
+from umpire.core.flow import (
+    ActionKind,
+    FixedChoice,
+    Flow,
+    FlowRules,
+    FlowState,
+    Pending,
+    Phase,
+    SecretCommit,
+)
 from umpire.core.lazy import Lazy
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import (
@@ -235,11 +244,8 @@ class Rally(ActionKind[TinyState]):
         return out_of_sight(events, side) if unit.hidden else events
 
 
-class Hold(ActionKind[TinyState]):
+class Hold(FixedChoice[TinyState]):
     name, rule = "hold", "tiny.hold"
-
-    def options(self, state: TinyState, side: str) -> Iterable[Action]:
-        return [Action("hold")]
 
     def resolve(self, state: TinyState, side: str, action: Action) -> list[Event]:
         state.acted.append(side)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
 from umpire.core.events import Event, note
-from umpire.core.flow import ActionKind, Pending
+from umpire.core.flow import ActionKind, FixedChoice, Pending
 from umpire.geometry.squaregrid import FACINGS, Square, distance, label
 from umpire.rulesets.portable import air, engineers, transport
 from umpire.rulesets.portable.activation import can_activate
@@ -113,14 +113,11 @@ class Declare(Kind):
         return f"{name} {self.WORDS[self.name]} {target}"
 
 
-class Hold(Kind):
+class Hold(FixedChoice[PortableState]):
     """The side's remaining guns hold their fire this turn."""
 
     name = "hold"
     rule = "portable.artillery.simultaneous"
-
-    def options(self, state: PortableState, side: str) -> Iterable[Action]:
-        return [Action("hold")]
 
     def resolve(self, state: PortableState, side: str, action: Action) -> list[Event]:
         state.turn_info.held.append(Side(side))
@@ -241,14 +238,11 @@ class Activate(Kind):
         return f"activate {unit.name if unit else ''} in {label(unit.pos) if unit else ''}"
 
 
-class Done(Kind):
+class Done(FixedChoice[PortableState]):
     """The side activates no more units this turn."""
 
     name = "done"
     rule = "portable.activation.count"
-
-    def options(self, state: PortableState, side: str) -> Iterable[Action]:
-        return [Action("done")]
 
     def resolve(self, state: PortableState, side: str, action: Action) -> list[Event]:
         state.turn_info.activations_left = 0

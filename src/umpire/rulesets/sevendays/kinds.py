@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
 from umpire.core.events import Event, note
-from umpire.core.flow import ActionKind, Pending
+from umpire.core.flow import ActionKind, FixedChoice, Pending
 from umpire.geometry.table import bearing, in_arc
 from umpire.rulesets.sevendays import cards, platoon, special, transport
 from umpire.rulesets.sevendays.close_combat import assault, assault_targets
@@ -226,14 +226,11 @@ class Card(Kind):
         return action.kind
 
 
-class NoResponse(Kind):
+class NoResponse(FixedChoice[SevenDaysState]):
     """The side lets the card on top of the chain stand."""
 
     name = "no_response"
     rule = "sevendays.cards.play"
-
-    def options(self, state: SevenDaysState, side: str) -> Iterable[Action]:
-        return [Action("no_response")]
 
     def resolve(self, state: SevenDaysState, side: str, action: Action) -> list[Event]:
         world = world_of(state)
@@ -313,14 +310,11 @@ class Activate(Kind):
         return f"activate {unit.name} [{unit.markers} markers{test}]"
 
 
-class Pass(Kind):
+class Pass(FixedChoice[SevenDaysState]):
     """sevendays.initiative.pass."""
 
     name = "pass"
     rule = "sevendays.initiative.pass"
-
-    def options(self, state: SevenDaysState, side: str) -> Iterable[Action]:
-        return [Action("pass")]
 
     def resolve(self, state: SevenDaysState, side: str, action: Action) -> list[Event]:
         return pass_initiative(world_of(state), state)
@@ -958,14 +952,11 @@ class React(Kind):
         return f"react with {name}"
 
 
-class NoReact(Kind):
+class NoReact(FixedChoice[SevenDaysState]):
     """The enemy lets the active unit's move or declared act go unanswered."""
 
     name = "no_react"
     rule = "sevendays.reaction.window"
-
-    def options(self, state: SevenDaysState, side: str) -> Iterable[Action]:
-        return [Action("no_react")]
 
     def resolve(self, state: SevenDaysState, side: str, action: Action) -> list[Event]:
         events = [note("no_react", f"{side.upper()} does not react", None)]
