@@ -19,6 +19,7 @@ from umpire.core.actions import Action
 from umpire.rulesets.rhine import rules as R
 from umpire.rulesets.rhine.model import World, world_for
 
+_STATIC: dict[Any, Any] = {}  # per map, made once: objectives, road hexes, 2-hex rings
 GOOD = {"DE": 1.0, "DR2": 0.9, "DR1": 0.8, "EX": 0.5, "NE": 0.0, "AR": -0.3, "AE": -1.0}
 
 
@@ -46,6 +47,9 @@ class RhineScripted:
         self._phase: tuple[Any, ...] = ()
         self._goal: dict[str, float] = {}
         self._near: dict[str, int] = {}
+        self._goal_key: tuple[Any, ...] = ()
+        self._goal_all: dict[str, float] = {}
+        self._hexes: dict[str, tuple[int, tuple[str, ...], int, int]] = {}
 
     # -- entry point -----------------------------------------------------------------------
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
@@ -54,6 +58,7 @@ class RhineScripted:
         board = _Board(obs)
         self._goal = {}  # goal distances for this decision's board
         self._near = {}  # NATO: distance to the nearest enemy, and the spearhead's column
+        self._hexes = {}  # what each hex offers a unit (_score)
         key = (obs["flow"]["turn"], obs["flow"]["phase"])
         if key != self._phase:
             self._phase, self._stay = key, set()
@@ -97,10 +102,13 @@ class RhineScripted:
         return {h: us for h, us in occ.items() if w.units[us[0]].side != self.side}
 
     def _objectives(self, w: World, board: _Board) -> list[tuple[str, float]]:
-        """Hexes the Pact wants (weighted), or NATO must hold."""
-        vp = w.spec.victory.city_vp
-        out = [(h, float(vp.get(name, 1))) for h, name in w.city_of.items()]
-        return out
+        """Hexes the Pact wants (weighted), or NATO must hold (static: made once per map)."""
+        found = _STATIC.get(("objectives", id(w)))
+        if found is None or found[0] is not w:
+            vp = w.spec.victory.city_vp
+            out = [(h, float(vp.get(name, 1))) for h, name in w.city_of.items()]
+            found = _STATIC[("objectives", id(w))] = (w, out)
+        return found[1]
 
     def _goal_distance(self, w: World, board: _Board, h: str) -> float:
         known = self._goal.get(h)
@@ -110,6 +118,19 @@ class RhineScripted:
         return found
 
     def _goal_distance_of(self, w: World, board: _Board, h: str) -> float:
+        """The Pact's distance to its goals; it changes only when the cities it holds do, so it
+        is remembered by them across decisions."""
+        if self.side != "pact":
+            return 0.0
+        held = frozenset(c for c, _ in self._objectives(w, board) if board.control.get(c) == "pact")
+        if self._goal_key != (id(w), held):
+            self._goal_key, self._goal_all = (id(w), held), {}
+        found = self._goal_all.get(h)
+        if found is None:
+            found = self._goal_all[h] = self._goal_distance_fresh(w, board, h)
+        return found
+
+    def _goal_distance_fresh(self, w: World, board: _Board, h: str) -> float:
         if self.side == "pact":
             best = 99.0
             for city, weight in self._objectives(w, board):
@@ -302,16 +323,29 @@ class RhineScripted:
         return empty[0] if empty else best
 
     def _refugee(self, w: World, board: _Board, legal: Sequence[Action]) -> Action:
-        nato = [h for u, h in board.pos.items() if h and w.units[u].side == "nato"]
+        static = _STATIC.get(("refugee", id(w)))
+        if static is None or static[0] is not w:
+            road_hexes = {
+                h
+                for h in w.ids
+                if any(
+                    frozenset((h, n)) in w.road_edges or frozenset((h, n)) in w.autobahn_edges
+                    for n in w.neighbours[h]
+                )
+            }
+            rings = {h: frozenset(n for n in w.ids if w.distance(h, n) <= 2) for h in w.ids}
+            static = _STATIC[("refugee", id(w))] = (w, road_hexes, rings)
+        _, road_hexes, rings = static
+        near: dict[str, int] = {}  # NATO units within 2 hexes of each hex
+        for u, p in board.pos.items():
+            if p and w.units[u].side == "nato":
+                for n in rings[p]:
+                    near[n] = near.get(n, 0) + 1
 
         def v(a: Action) -> float:
             h = a.cell or ""
-            near = sum(1 for n in nato if w.distance(h, n) <= 2)
-            road = any(
-                frozenset((h, n)) in w.road_edges or frozenset((h, n)) in w.autobahn_edges
-                for n in w.neighbours[h]
-            )
-            return near + (1.5 if road else 0) + self.rng.random() * 0.1
+            road = h in road_hexes
+            return near.get(h, 0) + (1.5 if road else 0) + self.rng.random() * 0.1
 
         return max(legal, key=v)
 
@@ -363,13 +397,25 @@ class RhineScripted:
             return -99.0
         if h == "exit":
             return 6.0 if info.strength >= w.spec.victory.exit_min_strength else -5.0
-        terrain = -w.tables.tec.terrain[w.terrain[h]].drm
-        friends = [u for u in occ.get(h, []) if u != unit and w.units[u].side == self.side]
-        threat = enemy_adj.get(h, 0)
-        own = info.strength + sum(w.units[u].strength for u in friends)
+        # what a hex offers does not depend on the unit: worked out once per decision
+        cell = self._hexes.get(h)
+        if cell is None:
+            mine = tuple(u for u in occ.get(h, []) if w.units[u].side == self.side)
+            cell = self._hexes[h] = (
+                -w.tables.tec.terrain[w.terrain[h]].drm,
+                mine,
+                sum(w.units[u].strength for u in mine),
+                enemy_adj.get(h, 0),
+            )
+        terrain, mine, mine_strength, threat = cell
+        n_friends = len(mine)
+        own = info.strength + mine_strength
+        if unit in mine:
+            n_friends -= 1
+            own -= info.strength
         if self.side == "pact":
             s = -1.2 * self._goal_distance(w, board, h)
-            s += 0.4 * terrain + 0.6 * len(friends)
+            s += 0.4 * terrain + 0.6 * n_friends
             if threat:
                 s += 0.8 if own * 2 >= threat else -1.5
             return s
@@ -385,7 +431,7 @@ class RhineScripted:
         if w.column(h) > spearhead:
             s -= 1.5 * (w.column(h) - spearhead)  # cut off behind the enemy: fall back
         if h in w.city_of and board.control.get(h) != "pact":
-            garrison = len(friends)
+            garrison = n_friends
             s += 3.0 if garrison < 2 else 0.5
         if threat and own * 3 < threat:
             s -= 3.0

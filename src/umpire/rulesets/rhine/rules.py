@@ -170,6 +170,7 @@ class StaticEdges:
 
     out: dict[str, tuple[tuple[str, float, bool], ...]]
     terrain_cost: dict[str, float]
+    cheapest: float  # the cheapest step on the map: no search reaches past budget / cheapest
 
 
 _EDGES: dict[int, tuple[World, StaticEdges]] = {}
@@ -199,7 +200,8 @@ def static_edges(world: World) -> StaticEdges:
             ends = river is not None and tec.hexsides[river].ends_move and not road
             row.append((n, cost, ends))
         out[h] = tuple(row)
-    edges = StaticEdges(out, terrain_cost)
+    cheapest = min([c for row in out.values() for _, c, _ in row] + list(terrain_cost.values()))
+    edges = StaticEdges(out, terrain_cost, cheapest)
     _EDGES[id(world)] = (world, edges)
     return edges
 
@@ -376,13 +378,16 @@ def ground_options(
     if budget <= 0:
         return []
 
-    # hexes this unit may not enter, computed once (only occupied hexes can refuse it)
-    blocked: set[str] = set()
-    for h, here in occ.items():
-        if world.units[here[0]].side != side:
-            blocked.add(h)  # rhine.move.enemy
-        elif side == "pact" and not can_join(world, occ, h, [unit]):
-            blocked.add(h)  # rhine.stack.pact: at all times
+    # hexes this unit may not enter (only occupied hexes can refuse it) and friendly hexes it
+    # may not end in: worked out once per position for units alike in stacking
+    enemy_held, refuse = _stack_refusals(world, occ, info, shared)
+    blocked: set[str] = set(enemy_held)  # rhine.move.enemy
+    if side == "pact":
+        blocked |= refuse  # rhine.stack.pact: at all times
+        if start is not None and start in occ:
+            blocked.discard(start)
+            if not can_join(world, occ, start, [unit]):
+                blocked.add(start)
     if mode == "column":
         blocked |= enemy_air | zone | friendly_ew  # rhine.move.column, rhine.ew.effect.entry
         blocked.update(
@@ -393,19 +398,21 @@ def ground_options(
 
     recon = info.recon
     origin_hex = start if start is not None else OFF
+    if start is not None:
+        # hexes beyond budget / cheapest step cannot be reached: leaving them out of the
+        # search's inputs changes no answer and lets far-off changes keep it remembered
+        reach = budget / static_edges(world).cheapest
+        dist = world.distance
+        blocked = {h for h in blocked if dist(start, h) <= reach}
+        if side == "nato":
+            refuse = frozenset(h for h in refuse if dist(start, h) <= reach)
     origin: tuple[str, bool] = (origin_hex, False)
     entry_key = None if entry is None else tuple(entry)
     blocked_key = frozenset(blocked)
     # rhine.stack.nato: friendly hexes this unit may cross but not end in
     nojoin: frozenset[str] = frozenset()
     if side == "nato":
-        nojoin = frozenset(
-            h
-            for h, here in occ.items()
-            if h != start
-            and world.units[here[0]].side == side
-            and not can_join(world, occ, h, [unit])
-        )
+        nojoin = refuse - {start} if start in refuse else refuse
     answer_key = (
         world,
         origin_hex,
@@ -490,6 +497,26 @@ def ground_options(
         _ANSWERS.clear()
     _ANSWERS[answer_key] = tuple(out)
     return out
+
+
+def _stack_refusals(
+    world: World, occ: Mapping[str, list[str]], info: UnitInfo, shared: dict[Any, Any]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The hexes held by the enemy of ``info``'s side, and the friendly hexes a unit like
+    ``info`` could not join (rhine.stack.*), for one position (``shared`` is its scratch dict).
+    Exact for every hex the unit is not itself in; callers check its own hex apart."""
+    key = ("refusals", info.side, info.nation, info.division, info.static)
+    found = shared.get(key)
+    if found is None:
+        enemy_held = []
+        refuse = []
+        for h, here in occ.items():
+            if world.units[here[0]].side != info.side:
+                enemy_held.append(h)
+            elif not stack_ok(world, [world.units[u] for u in here] + [info]):
+                refuse.append(h)
+        found = shared[key] = (frozenset(enemy_held), frozenset(refuse))
+    return found
 
 
 # a unit's ground options by everything they depend on (the search's inputs, the mode, the

@@ -281,6 +281,10 @@ def unit_moves(state: ST, unit: str, paths: bool = False) -> list[R.MoveOption]:
     return list(found)
 
 
+# move actions are immutable values: each is made once and listed again in later positions
+_MOVE_ACTIONS: dict[tuple[str, str, str], Action] = {}
+
+
 class MoveKind(ActionKind[ST]):
     name = "move"
     rule = "rhine.move.costs"
@@ -289,9 +293,16 @@ class MoveKind(ActionKind[ST]):
         if segment(state) != "move":
             return []
         out = []
+        known = _MOVE_ACTIONS
+        if len(known) > 65536:
+            known.clear()
         for u in movable(state, side):
             for opt in unit_moves(state, u):
-                out.append(Action("move", unit=u, cell=opt.dest, option=opt.mode))
+                key = (u, opt.dest, opt.mode)
+                a = known.get(key)
+                if a is None:
+                    a = known[key] = Action("move", unit=u, cell=opt.dest, option=opt.mode)
+                out.append(a)
         return out
 
     def _find(self, state: ST, side: str, action: Action, paths: bool = False) -> R.MoveOption:
