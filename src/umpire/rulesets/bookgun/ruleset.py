@@ -479,6 +479,8 @@ class Activate(_CardKind):
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
         unit = state.units[str(action.unit)]
         events: list[Event] = []
+        if unit.concealed and unit.marker in state.markers:
+            state.markers[str(unit.marker)].stirred = True  # the enemy reads "marker .. stirs"
         if unit.status in (SHAKEN, PINNED):
             if combat.rally_test(state, unit, events):
                 events.append(
@@ -957,6 +959,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
     capabilities = Capabilities(
         scripted=Lazy("umpire.rulesets.bookgun.agent:BookGunScripted"),
         odds=Lazy("umpire.rulesets.bookgun.odds_cli:ODDS"),
+        board=Lazy("umpire.rulesets.bookgun.board:BOARD"),
         house_rules=HOUSE_RULES,
         catalog=lambda: rule_catalog(),
         rules_markdown=lambda: rules_markdown(),
@@ -1196,37 +1199,29 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         return out
 
     def resample(self, state: S, player: str, rng: random.Random) -> S:
-        """A state consistent with ``player``'s view: for the army, each concealed insurgent
-        unit and dummy re-dealt among the markers, the cache among the rooms not yet searched,
-        the IED among its sites, the deck order and future dice drawn anew; for the insurgents,
-        the Commander-in-Chief among the candidates."""
-        twin = self.clone(state)
-        w = world(twin)
+        """A state consistent with ``player``'s view: for the army, the concealed insurgent
+        units and dummies re-dealt among the markers (see ``_redeal``), the cache among the rooms
+        not yet searched, the IED among the sites no army figure stands near, the deck order and
+        future dice drawn anew; for the insurgents, the Commander-in-Chief among the candidates."""
         if player == "army":
-            markers = sorted(twin.markers.values(), key=lambda m: m.id)
-            contents = [m.unit for m in markers]
-            rng.shuffle(contents)
-            for m, unit_id in zip(markers, contents, strict=True):
-                m.unit = unit_id
-                if unit_id is not None:
-                    unit = twin.units[unit_id]
-                    unit.marker = m.id
-                    room = w.sites[m.site][1] if m.site in w.sites else None
-                    if room is None and m.site in w.rooms:
-                        room = m.site
-                    if room is not None:
-                        for f in twin.unit_figures(unit):
-                            f.room = None
-                        place_in_rooms(twin, unit, room, (m.x, m.y))
-                    else:
-                        place_outside(twin, unit, (m.x, m.y), 270.0)
+            twin = self._redeal(state, rng)
+            w = world(twin)
             if twin.cache_chosen and not twin.cache_found:
                 rooms = [r for r in w.spec.cache_rooms if r not in twin.searched]
                 twin.cache_room = rng.choice(rooms) if rooms else twin.cache_room
             if twin.ied is not None and not twin.ied_done and w.spec.ied is not None:
-                at = rng.choice(w.spec.ied.sites)
+                trigger = w.spec.ied.trigger
+                army = [f for u in active_units(twin, "army") for f in twin.fit_figures(u)]
+                sites = [
+                    at
+                    for at in w.spec.ied.sites
+                    if not any(dist(f.pos, (at[0], at[1])) <= trigger for f in army)
+                ] or [(twin.ied[0], twin.ied[1])]
+                at = rng.choice(sites)
                 twin.ied = [float(at[0]), float(at[1])]
         else:
+            twin = self.clone(state)
+            w = world(twin)
             if twin.commander_chosen and w.spec.commander_choices:
                 alive = [
                     c for c in w.spec.commander_choices if twin.figures[c].present
@@ -1235,6 +1230,67 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         rng.shuffle(twin.deck.pile)
         twin.rng = RandomStream(rng.randrange(2**32))
         return twin
+
+    def _redeal(self, state: S, rng: random.Random, tries: int = 30) -> S:
+        """A clone with the concealed insurgent units and dummies dealt anew among the markers,
+        keeping what the army knows (bookgun.conceal.markers): a marker it saw stir or move holds
+        a unit, never a dummy; a unit that has acted this phase or is in the middle of its
+        activation stays under its marker; and the deal must leave each side as able to act in
+        this phase as it is in truth (a card the army saw called for the insurgents must find a
+        unit of theirs able to use it). Deals are drawn uniformly and those that break the last
+        condition rejected; after ``tries`` rejections the true deal is kept."""
+        fixed_units = set(state.acted) | {
+            str(p.data.get("unit")) for p in state.flow.stack if isinstance(p, Pending)
+        }
+        markers = sorted(state.markers.values(), key=lambda m: m.id)
+        free = [m for m in markers if m.unit is None or m.unit not in fixed_units]
+        stirred = [m for m in free if m.stirred]
+        quiet = [m for m in free if not m.stirred]
+        units = [m.unit for m in free if m.unit is not None]
+        dummies = len(free) - len(units)
+        to_act = self.to_act(state)
+        phase = state.flow.phase
+        able = {s: eligible(state, s) for s in SIDES} if phase in ("movement", "fire") else {}
+        for _ in range(tries):
+            twin = self.clone(state)
+            deal = list(units)
+            rng.shuffle(deal)
+            rest: list[str | None] = [*deal[len(stirred) :], *([None] * dummies)]
+            rng.shuffle(rest)
+            contents = dict(zip([m.id for m in stirred], deal[: len(stirred)], strict=True))
+            contents.update(zip([m.id for m in quiet], rest, strict=True))
+            self._place_deal(twin, contents)
+            if any(eligible(twin, s) != ok for s, ok in able.items()):
+                continue
+            if to_act is not None and not self.legal_actions(twin):
+                continue
+            return twin
+        return self.clone(state)
+
+    @staticmethod
+    def _place_deal(twin: S, contents: Mapping[str, str | None]) -> None:
+        """Put each dealt unit under its marker: into the marker's room (and neighbours) in a
+        building, else in a loose group at the marker."""
+        w = world(twin)
+        for mid, unit_id in contents.items():
+            twin.markers[mid].unit = unit_id
+            if unit_id is not None:
+                for f in twin.unit_figures(twin.units[unit_id]):
+                    f.room = None  # every dealt unit leaves its rooms before any is placed
+        for mid, unit_id in sorted(contents.items()):
+            if unit_id is None:
+                continue
+            m = twin.markers[mid]
+            unit = twin.units[unit_id]
+            unit.marker = m.id
+            room = w.sites[m.site][1] if m.site in w.sites else None
+            if room is None and m.site in w.rooms:
+                room = m.site
+            if room is not None:
+                place_in_rooms(twin, unit, room, (m.x, m.y))
+            else:
+                unit.formation = "unformed"
+                place_outside(twin, unit, (m.x, m.y), 270.0)
 
     def state_to_dict(self, state: S) -> dict[str, Any]:
         return state.to_dict()

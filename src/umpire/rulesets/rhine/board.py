@@ -245,8 +245,176 @@ class RhineBoard:
     def action_details(
         self, game: Any, observation: Mapping[str, Any], viewer: str, action: Action
     ) -> dict[str, Any] | None:
-        """Nothing beyond the action's description yet (attack odds are in ``umpire odds``)."""
+        """For the page, from ``viewer``'s observation only:
+
+        - ``attack``: the exact CRT distribution of the proposed attack with every DRM known
+          before support (air, armour, EW, terrain), and how each number of the attacker's own
+          support markers would shift it; the defender's support is unknown until the reveal
+          (rhine.cs.secret), so it is never assumed, only bounded by what it could be;
+        - ``cs`` (choosing one's own secret support): the distribution with that commitment
+          and no enemy support, and with the most the enemy could commit;
+        - ``sight`` (the page asks when a unit is clicked): the unit's reach this movement
+          phase as ``lines`` of hexes (``{"reach": hex, "mode", "cost"}``).
+        """
+        try:
+            if action.kind == "attack":
+                return _attack_odds(observation, viewer, action)
+            if action.kind == "cs":
+                return _cs_odds(observation, viewer, action)
+            if action.kind == "sight":
+                return {"lines": _reach(observation, action.unit or "")}
+        except (KeyError, ValueError, IndexError, AssertionError):
+            return None
         return None
+
+
+# -- odds and reach from an observation ---------------------------------------------------------
+RESULT_ORDER = ("AE", "AR", "NE", "EX", "DR1", "DR2", "DE")
+
+
+class _Seen:
+    """The :class:`~umpire.rulesets.rhine.rules.Board` the rules read, made of an observation."""
+
+    def __init__(self, obs: Mapping[str, Any]) -> None:
+        self.pos: dict[str, str | None] = dict(obs.get("pos", {}))
+        self.ew: dict[str, int] = {k: int(v) for k, v in obs.get("ew", {}).items()}
+        self.control: dict[str, str] = dict(obs.get("control", {}))
+        self.air_holder: str | None = obs.get("air_holder")
+        self.air_markers: list[str] = list(obs.get("air_markers", []))
+        self.refugees: list[str] = list(obs.get("refugees", []))
+        self.heli_ma: dict[str, int] = {k: int(v) for k, v in obs.get("heli_ma", {}).items()}
+
+
+def _world(obs: Mapping[str, Any]) -> World:
+    return world_for(str(obs["scenario"]), (obs.get("options") or {}).get("house_rules"))
+
+
+def _distribution(world: World, column: int, drm: int) -> dict[str, Any]:
+    from umpire.rulesets.rhine import rules as R
+
+    dist = R.crt_distribution(world, column, drm)
+    results = {r: float(dist[r]) for r in RESULT_ORDER if r in dist}
+    return {
+        "drm": drm,
+        "results": results,
+        "exact": {r: str(dist[r]) for r in RESULT_ORDER if r in dist},
+        "vacated": sum(results.get(r, 0.0) for r in ("EX", "DR1", "DR2", "DE")),
+    }
+
+
+def _max_support(
+    world: World,
+    board: _Seen,
+    obs: Mapping[str, Any],
+    side: str,
+    attacker: str,
+    target: str,
+    own: list[str],
+) -> int:
+    """The most support markers ``side`` could commit to this combat (its ready markers within
+    rhine.cs.limit.*): public, since every marker on the track is open."""
+    from umpire.rulesets.rhine import rules as R
+
+    ready: dict[tuple[str, str], int] = {}
+    for m in obs.get("cs", []):
+        if m.get("side") == side and m.get("status") == "ready":
+            key = (str(m["type"]), str(m["nation"]))
+            ready[key] = ready.get(key, 0) + 1
+    art, heli, nations = R.cs_limits(
+        world, board, side, attacker, target, own, obs.get("order", {})
+    )
+    choices = R.cs_choices(ready, art, heli, nations)
+    return max((sum(c.values()) for c in choices), default=0)
+
+
+def _figures_json(world: World, fig: Any) -> dict[str, Any]:
+    return {
+        "kind": "crt",
+        "odds": f"{fig.attack}:{fig.defence}",
+        "column": world.tables.crt.columns[fig.column],
+        "modifiers": [{"rule": m.rule, "delta": m.value, "why": m.why} for m in fig.drms],
+        "order": list(RESULT_ORDER),
+    }
+
+
+def _attack_odds(obs: Mapping[str, Any], side: str, action: Action) -> dict[str, Any] | None:
+    from umpire.rulesets.rhine import rules as R
+
+    world = _world(obs)
+    board = _Seen(obs)
+    target = action.cell or ""
+    units = list(action.units)
+    defenders = [u for u, h in board.pos.items() if h == target]
+    if not units or not defenders:
+        return None
+    fig = R.combat_figures(world, board, side, target, units, defenders)
+    if fig.column is None:
+        return None
+    out = _figures_json(world, fig)
+    out.update(_distribution(world, fig.column, fig.drm))
+    out["before_support"] = True
+    own_max = _max_support(world, board, obs, side, side, target, units)
+    enemy_max = _max_support(world, board, obs, R.other(side), side, target, defenders)
+    out["support"] = [
+        {"own": k, **_distribution(world, fig.column, fig.drm + k)} for k in range(1, own_max + 1)
+    ]
+    out["enemy_support_max"] = enemy_max
+    return out
+
+
+def _cs_odds(obs: Mapping[str, Any], side: str, action: Action) -> dict[str, Any] | None:
+    from umpire.rulesets.rhine import rules as R
+
+    combat = obs.get("combat")
+    if not isinstance(combat, Mapping):
+        return None
+    world = _world(obs)
+    board = _Seen(obs)
+    attacker = str(combat["attacker"])
+    target = str(combat["target"])
+    units = list(combat["units"])
+    defenders = list(combat["defenders"])
+    own = sum(R.parse_cs(str(action.option or "none")).values())
+    fig = R.combat_figures(world, board, attacker, target, units, defenders)
+    if fig.column is None:
+        return None
+    sign = 1 if side == attacker else -1
+    enemy = R.other(side)
+    enemy_units = defenders if side == attacker else units
+    enemy_max = _max_support(world, board, obs, enemy, attacker, target, enemy_units)
+    out = _figures_json(world, fig)
+    out.update(_distribution(world, fig.column, fig.drm + sign * own))
+    out["own_support"] = own
+    out["enemy_support_assumed"] = 0
+    out["enemy_support_max"] = enemy_max
+    if enemy_max:
+        worst = _distribution(world, fig.column, fig.drm + sign * own - sign * enemy_max)
+        out["worst"] = {"enemy": enemy_max, **worst}
+    return out
+
+
+def _reach(obs: Mapping[str, Any], unit: str) -> list[dict[str, Any]]:
+    """Where ``unit`` (on the map) could move this turn (rhine.move.*), by mode."""
+    from umpire.rulesets.rhine import rules as R
+
+    world = _world(obs)
+    board = _Seen(obs)
+    if unit not in world.units or board.pos.get(unit) is None:
+        return []
+    turn = int((obs.get("flow") or {}).get("turn") or 1)
+    options = R.move_options(world, board, unit, turn, None, False, {})
+    best: dict[str, Any] = {}
+    for o in options:
+        if o.dest == "exit":
+            continue
+        prev = best.get(o.dest)
+        if prev is None or (o.mode == "normal" and prev.mode != "normal"):
+            best[o.dest] = o
+    out = []
+    for h, o in sorted(best.items()):
+        x, y = xy(world, h)
+        out.append({"reach": h, "x": x, "y": y, "mode": o.mode, "cost": round(float(o.cost), 2)})
+    return out
 
 
 BOARD = RhineBoard()

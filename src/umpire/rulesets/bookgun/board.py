@@ -1,0 +1,484 @@
+"""The web table's drawing of a game of The Book and The Gun (``BOARD``, a
+:class:`~umpire.core.ruleset.BoardCapability`).
+
+Everything that moves comes from the viewer's observation only (``BookGun.observation``): the
+figures it shows, drawn one by one at their place and facing; the units they belong to, with
+formation and state; the concealment markers, which tell the army *where* a marker is and never
+*what* it is (the observation has no ``unit`` key for the army); the card just drawn and the
+casualty pile. The table itself (terrain areas, buildings with their rooms by floor, doors and
+windows, the rooms where a cache may be) is public scenario data, drawn once per world. The
+insurgents' page also marks the cache room and the IED site, which only their observation holds.
+
+``action_details`` answers the page's questions, from the observation too:
+
+- ``sight`` (a unit clicked): a spotting line from the unit's nearest figure to each enemy
+  figure and concealment marker the viewer can see, saying whether sight is clear
+  (``bookgun.spot`` geometry: buildings, high walls, rooms) and the spotting number at that
+  range from the spotting chart;
+- ``fire``: the exact distribution of casualties (``bookgun.fire.procedure``: the d20s of each
+  firing figure, then one casualty card per hit from the cards left in the casualty pile, hits
+  beyond the visible target figures lost). The d20s are the rule's own
+  :class:`~umpire.rulesets.bookgun.chances.HitsUnder` chances; the cards are counted exactly
+  (a multivariate hypergeometric over the pile the observation shows, the same draw without
+  replacement ``chances.cards_effects`` enumerates; a unit test checks they agree). Fire on a
+  concealment marker or by a group whose target the viewer cannot see has no odds: the marker
+  may be a dummy.
+
+House choices: a figure's base is drawn 0.8 in. across (a 20-25 mm base) ``house``.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import lru_cache
+from types import SimpleNamespace
+from typing import Any
+
+from umpire.core.actions import Action
+from umpire.core.deck import card_colour, card_rank, card_suit
+from umpire.rulesets.bookgun.world import World, world_for
+
+FIGURE_BASE = 0.8  # inches across (house)
+_SUIT = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
+SIDE_FUNCTION = {"army": "UCI", "insurgents": "UCI", "civilians": ""}
+
+
+def _world(obs: Mapping[str, Any]) -> World:
+    return world_for(str(obs["scenario"]), (obs.get("options") or {}).get("house_rules"))
+
+
+def _rect_points(rect: Any) -> list[list[float]]:
+    x0, y0, x1, y1 = (float(v) for v in rect)
+    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]
+
+
+# what never changes in a world (terrain, buildings, rooms), drawn once per world
+_STATIC: weakref.WeakKeyDictionary[World, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _static(world: World) -> dict[str, Any]:
+    found = _STATIC.get(world)
+    if found is not None:
+        return found
+    spec = world.spec
+    terrain = []
+    for t in spec.terrain:
+        if t.rect is not None:
+            pts = _rect_points(t.rect)
+        else:
+            pts = [[float(x), float(y)] for x, y in (t.polygon or [])]
+        terrain.append({"id": t.id, "kind": t.kind, "points": pts, "conceal": bool(t.conceal)})
+    buildings = []
+    for b in spec.buildings:
+        floors = sorted({r.floor for r in b.rooms})
+        buildings.append(
+            {
+                "id": b.id,
+                "name": b.name,
+                "points": _rect_points(b.rect),
+                "floors": floors,
+                "rooms": [
+                    {
+                        "id": r.id,
+                        "floor": r.floor,
+                        "points": _rect_points(r.rect),
+                        "centre": list(world.rooms[r.id].centre),
+                        "cache_candidate": r.id in spec.cache_rooms,
+                    }
+                    for r in b.rooms
+                ],
+                "doors": [
+                    {"at": [float(d.at[0]), float(d.at[1])], "room": d.room} for d in b.doors
+                ],
+                "windows": [
+                    {"at": [float(w.at[0]), float(w.at[1])], "room": w.room} for w in b.windows
+                ],
+                "stairs": [list(s) for s in b.stairs],
+            }
+        )
+    found = _STATIC[world] = {"terrain": terrain, "buildings": buildings}
+    return found
+
+
+def card_label(card: str | None) -> str | None:
+    """``"10-diamonds"`` -> ``"10♦"``; a joker stays ``"joker"``."""
+    if not card:
+        return None
+    suit = card_suit(card)
+    return card_rank(card) + (_SUIT.get(suit, "") if suit else "")
+
+
+def _sidc(affiliation: str, side: str) -> str:
+    code = f"S{affiliation}GP{SIDE_FUNCTION.get(side, ''):-<6}-"
+    return f"{code:-<15}"
+
+
+class BookGunBoard:
+    """Figures at scale, buildings by floor, concealment markers, the card just drawn."""
+
+    kind = "table"
+
+    def board(
+        self, game: Any, observation: Mapping[str, Any], viewer: str | None
+    ) -> dict[str, Any]:
+        obs = observation
+        world = _world(obs)
+        static = _static(world)
+        spec = world.spec
+        figs: Mapping[str, Mapping[str, Any]] = obs.get("figures", {})
+        units_obs: Mapping[str, Mapping[str, Any]] = obs.get("units", {})
+        flow = obs.get("flow", {}) or {}
+        active = flow.get("active")
+        searched = set(obs.get("searched", []))
+
+        figures = []
+        members: dict[str, list[Mapping[str, Any]]] = {}
+        for f in sorted(figs.values(), key=lambda f: str(f["id"])):
+            unit = units_obs.get(str(f["unit"]))
+            if unit is None or not unit.get("on_table", True):
+                continue
+            if f.get("status") == "gone":
+                continue
+            room = f.get("room")
+            floor = world.rooms[room].floor if room in world.rooms else None
+            figures.append(
+                {
+                    "id": f["id"],
+                    "name": f.get("name"),
+                    "unit": f["unit"],
+                    "side": f.get("side"),
+                    "x": f["x"],
+                    "y": f["y"],
+                    "facing": f.get("facing", 0.0),
+                    "status": f.get("status"),
+                    "prone": bool(f.get("prone")),
+                    "role": f.get("role"),
+                    "weapon": f.get("weapon"),
+                    "second": f.get("second"),
+                    "room": room,
+                    "floor": floor,
+                }
+            )
+            if f.get("status") in ("fit", "wounded"):
+                members.setdefault(str(f["unit"]), []).append(f)
+
+        units = []
+        for u in sorted(units_obs.values(), key=lambda u: str(u["id"])):
+            here = members.get(str(u["id"]), [])
+            on_table = bool(u.get("on_table", True)) and bool(here)
+            side = str(u.get("side"))
+            aff = "F" if side == viewer else ("N" if side == "civilians" else "H")
+            entry: dict[str, Any] = {
+                "id": u["id"],
+                "name": u.get("name", u["id"]),
+                "side": side,
+                "troop": u.get("troop"),
+                "formation": u.get("formation"),
+                "status": "active" if on_table else "off",
+                "state": u.get("status"),
+                "figures": [str(f["id"]) for f in here],
+                "active": u["id"] == active,
+                "sidc": _sidc(aff, side),
+                "stats": {
+                    "formation": u.get("formation"),
+                    "state": u.get("status"),
+                    "figures": len(here),
+                    "reload": u.get("reload"),
+                    "spotted": u.get("spotted"),
+                    "moved": u.get("moved"),
+                    "fired": u.get("fired"),
+                },
+            }
+            if here:
+                entry["x"] = round(sum(float(f["x"]) for f in here) / len(here), 2)
+                entry["y"] = round(sum(float(f["y"]) for f in here) / len(here), 2)
+            if u.get("marker"):  # one's own concealed unit: which marker it hides under
+                entry["marker"] = u["marker"]
+            units.append(entry)
+
+        markers = []
+        for m in sorted(obs.get("markers", {}).values(), key=lambda m: str(m["id"])):
+            shown: dict[str, Any] = {
+                "id": m["id"],
+                "side": "insurgents",
+                "x": m["x"],
+                "y": m["y"],
+                "site": m.get("site"),
+                "own": viewer == "insurgents",
+            }
+            if "unit" in m:  # only the insurgents' observation says what a marker is
+                shown["contents"] = m["unit"] if m["unit"] is not None else "dummy"
+            markers.append(shown)
+
+        buildings = []
+        for b in static["buildings"]:
+            rooms = [dict(r, searched=r["id"] in searched) for r in b["rooms"]]
+            buildings.append(dict(b, rooms=rooms))
+        secret: dict[str, Any] = {}
+        if obs.get("cache_room") is not None:
+            secret["cache_room"] = obs["cache_room"]
+        ied = obs.get("ied")
+        if isinstance(ied, list | tuple) and len(ied) >= 2:
+            secret["ied"] = [float(ied[0]), float(ied[1])]
+
+        card = obs.get("card")
+        colour = card_colour(card) if card else None
+        card_side = next((s for s, c in spec.colours.items() if c == colour), None)
+        deck = obs.get("deck", {}) or {}
+        table = obs.get("table") or [spec.width, spec.height]
+        return {
+            "layout": "continuous",
+            "unit": "inch",
+            "width": float(table[0]),
+            "height": float(table[1]),
+            "terrain": static["terrain"],
+            "buildings": buildings,
+            "roads": [],
+            "objectives": [],
+            "figures": figures,
+            "figure_base": FIGURE_BASE,
+            "units": units,
+            "hidden_markers": markers,
+            **secret,
+            "drawn_card": {
+                "card": card,
+                "label": card_label(card),
+                "side": card_side,
+                "joker": bool(card and card.startswith("joker")),
+            }
+            if card
+            else None,
+            "deck": {
+                "pile": deck.get("pile"),
+                "discard": [card_label(c) for c in deck.get("discard", [])],
+            },
+            "casualty_pile": {
+                "left": obs.get("casualty_cards_left"),
+                "discard": [card_label(c) for c in obs.get("casualty_discard", [])],
+            },
+            "sight": True,
+            "status": {
+                "turn": obs.get("turn"),
+                "turns": spec.turns,
+                "phase": flow.get("phase"),
+                "card": card_label(card),
+                "to_act": flow.get("to_act"),
+                "cache_found": obs.get("cache_found"),
+            },
+        }
+
+    def action_details(
+        self, game: Any, observation: Mapping[str, Any], viewer: str, action: Action
+    ) -> dict[str, Any] | None:
+        units = observation.get("units", {})
+        if action.kind == "sight":
+            if action.unit not in units:
+                return None
+            return {"lines": spotting_lines(observation, str(action.unit))}
+        if action.kind == "fire":
+            if action.unit not in units or action.target not in units:
+                return None  # a marker (maybe a dummy) or something the viewer cannot see
+            try:
+                return fire_odds(game, observation, action)
+            except (KeyError, ValueError, IndexError, AttributeError, StopIteration):
+                return None
+        return None
+
+
+# -- spotting ------------------------------------------------------------------------------------
+def _fig(f: Mapping[str, Any]) -> Any:
+    return SimpleNamespace(room=f.get("room"), pos=(float(f["x"]), float(f["y"])))
+
+
+def spotting_lines(obs: Mapping[str, Any], unit_id: str) -> list[dict[str, Any]]:
+    """From ``unit_id``'s figures to each enemy figure and marker the viewer sees."""
+    from umpire.rulesets.bookgun.combat import sees, spot_number
+
+    world = _world(obs)
+    units = obs.get("units", {})
+    unit = units.get(unit_id)
+    if unit is None:
+        return []
+    figs = obs.get("figures", {})
+    own = [
+        f for f in figs.values() if f["unit"] == unit_id and f.get("status") in ("fit", "wounded")
+    ]
+    if not own or not units[unit_id].get("on_table", True):
+        return []
+    side = unit.get("side")
+    spotter: Any = SimpleNamespace(troop=unit.get("troop"))
+    leader = any(f.get("role") in ("leader", "officer") and f.get("status") == "fit" for f in own)
+    targets: list[tuple[str, str, Any, list[float]]] = []
+    for f in figs.values():
+        other = units.get(str(f["unit"]))
+        if (
+            other is None
+            or other.get("side") == side
+            or f.get("status") not in ("fit", "wounded")
+            or not other.get("on_table", True)
+        ):
+            continue
+        targets.append((str(f["unit"]), str(f["id"]), _fig(f), [f["x"], f["y"]]))
+    if side == "army":
+        for m in obs.get("markers", {}).values():
+            room = world.sites[m["site"]][1] if m.get("site") in world.sites else None
+            point = SimpleNamespace(room=room, pos=(float(m["x"]), float(m["y"])))
+            targets.append((str(m["id"]), str(m["id"]), point, [m["x"], m["y"]]))
+    lines = []
+    for target, figure, body, at in sorted(targets, key=lambda t: t[1]):
+        best = None
+        for f in own:
+            a = _fig(f)
+            d = math.dist(a.pos, body.pos)
+            seen = sees(world, a, body)
+            key = (not seen, d)
+            if best is None or key < best[0]:
+                best = (key, f, seen, d)
+        assert best is not None
+        _, f, seen, d = best
+        need = spot_number(world, spotter, d, leader)
+        lines.append(
+            {
+                "target": target,
+                "figure": figure,
+                "from_figure": f["id"],
+                "from": [f["x"], f["y"]],
+                "to": at,
+                "visible": bool(seen),
+                "obscured": False,
+                "range": round(d, 1),
+                "spot": "auto" if need is None else need,
+            }
+        )
+    return lines
+
+
+# -- fire odds -----------------------------------------------------------------------------------
+def _pile(obs: Mapping[str, Any]) -> list[str]:
+    """The casualty cards left: the deck less the discards the observation shows (an empty
+    pile is reshuffled from the discards, bookgun.casualty.card)."""
+    from umpire.rulesets.bookgun.chances import CASUALTY_DECK
+
+    gone = list(obs.get("casualty_discard", []))
+    left = list(CASUALTY_DECK)
+    for c in gone:
+        if c in left:
+            left.remove(c)
+    return left or list(CASUALTY_DECK)
+
+
+@lru_cache(maxsize=512)
+def card_tallies(
+    hits: int, leader_present: bool, pile: tuple[str, ...]
+) -> tuple[tuple[tuple[int, int, int], Fraction], ...]:
+    """Exact (killed, wounded, leader) of ``hits`` casualty cards drawn without replacement from
+    ``pile``: the multivariate hypergeometric over each card's effect (chances.casualty_effect),
+    the distribution ``chances.cards_effects(...).map(_tally)`` enumerates draw by draw."""
+    from itertools import product
+    from math import comb
+
+    from umpire.rulesets.bookgun.chances import casualty_effect
+
+    counts: dict[str, int] = {}
+    for c in pile:
+        e = casualty_effect(c, leader_present)
+        counts[e] = counts.get(e, 0) + 1
+    kinds = sorted(counts)
+    n = sum(counts.values())
+    k = min(hits, n)
+    total = comb(n, k)
+    out: dict[tuple[int, int, int], Fraction] = {}
+    for split in product(*(range(min(counts[e], k) + 1) for e in kinds)):
+        if sum(split) != k:
+            continue
+        ways = 1
+        for e, m in zip(kinds, split, strict=True):
+            ways *= comb(counts[e], m)
+        got = dict(zip(kinds, split, strict=True))
+        killed = got.get("killed", 0) + got.get("key_killed", 0) + got.get("leader", 0)
+        wounded = got.get("wounded", 0) + got.get("key_wounded", 0)
+        key = (killed, wounded, got.get("leader", 0))
+        out[key] = out.get(key, Fraction(0)) + Fraction(ways, total)
+    return tuple(sorted(out.items()))
+
+
+def casualty_distribution(
+    parts: list[Any], leader_present: bool, visible: int, pile: list[str]
+) -> dict[tuple[int, int, int], Fraction]:
+    """Exact (killed, wounded, leader hit) of one fire action: the firers' d20s (the rule's
+    own chances, summed), then a card per hit up to the visible target figures."""
+    from umpire.rulesets.bookgun.chances import total_hits
+
+    hits = total_hits(parts).outcomes() if parts else {0: Fraction(1)}
+    out: dict[tuple[int, int, int], Fraction] = {}
+    key_pile = tuple(sorted(pile))
+    for h, p in hits.items():
+        for tally, q in card_tallies(min(int(h), visible), leader_present, key_pile):
+            out[tally] = out.get(tally, Fraction(0)) + p * q
+    return out
+
+
+def fire_odds(game: Any, obs: Mapping[str, Any], action: Action) -> dict[str, Any] | None:
+    """The shots the rules would roll (``combat.plan_shots``) for a fire action between two
+    units the viewer's observation shows, and the exact casualty distribution."""
+    from umpire.rulesets.bookgun import combat
+    from umpire.rulesets.bookgun.chances import HitsUnder
+    from umpire.rulesets.bookgun.ruleset import fire_group
+
+    state = game.state
+    world = _world(obs)
+    unit = state.units[str(action.unit)]
+    target = state.units[str(action.target)]
+    if action.units:
+        figs = [state.figures[f] for f in action.units]
+    else:
+        figs = next(iter(fire_group(state, unit)), [])
+    if not figs:
+        return None
+    blast = action.option == "blast"
+    shots = combat.plan_shots(state, unit, figs, target, blast)
+    always = world.tables.fire_table.always_miss
+    parts = [
+        HitsUnder(s.dice, 20, s.number, "bookgun.fire.table", always) for s in shots if not s.blast
+    ]
+    seen = {t.id: t for f in figs for t in combat.visible_targets(state, world, f, target, True)}
+    visible = len(seen)
+    leader = any(t.fit and t.role in ("leader", "officer") for t in seen.values())
+    dist = casualty_distribution(parts, leader, visible, _pile(obs))
+    casualties: dict[int, float] = {}
+    killed: dict[int, float] = {}
+    for (k, w, _lead), p in dist.items():
+        casualties[k + w] = casualties.get(k + w, 0.0) + float(p)
+        killed[k] = killed.get(k, 0.0) + float(p)
+    leader_hit = float(sum((p for (_k, _w, lead), p in dist.items() if lead), Fraction(0)))
+    results = {f"{n} hit" if n == 1 else f"{n} hits": casualties[n] for n in sorted(casualties)}
+    return {
+        "kind": "casualties",
+        "target": target.id,
+        "dice": [
+            {
+                "figure": s.firer,
+                "dice": s.dice,
+                "need": s.number,
+                "band": s.band,
+                "category": s.category,
+                "range": round(float(s.distance), 1),
+                "blast": s.blast,
+            }
+            for s in shots
+        ],
+        "visible": visible,
+        "order": list(results),
+        "results": results,
+        "killed": {str(k): v for k, v in sorted(killed.items())},
+        "leader_hit": leader_hit,
+        "expected": sum(n * p for n, p in casualties.items()),
+        "p_any": 1.0 - casualties.get(0, 0.0),
+        "blast_not_counted": any(s.blast for s in shots),
+    }
+
+
+BOARD = BookGunBoard()
