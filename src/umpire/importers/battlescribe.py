@@ -16,16 +16,22 @@ listed) rather than approximated.
 
 from __future__ import annotations
 
+import math
 import re
+import struct
 import xml.etree.ElementTree as ET
 import zipfile
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
+import defusedxml.ElementTree as defused
+from defusedxml import DefusedXmlException, DTDForbidden, EntitiesForbidden
 from pydantic import ValidationError
 
+from umpire.core.datafiles import format_validation_error
 from umpire.core.errors import DataFileError
 from umpire.rulesets.sevendays.forces import Force, ForceEntry, pair_passengers, write_force
 from umpire.rulesets.sevendays.orbat import Orbat, UnitProfile, UnitType
@@ -129,37 +135,139 @@ def _kids(element: ET.Element, *path: str) -> list[ET.Element]:
 
 XML_SUFFIXES = (".gst", ".cat", ".ros")
 
+MAX_XML_BYTES = 16 * 1024 * 1024
+"""The most bytes of XML read from one BattleScribe file, plain or once unzipped (the largest
+real catalogues are a few MB). A zip that would inflate past it is refused while reading, so a
+small archive that inflates to gigabytes never reaches memory."""
+MAX_ZIP_MEMBERS = 8
+"""A zipped BattleScribe file holds one XML file; an archive listing more than this many
+members is refused from its end record, before the member list is read."""
+MAX_DEPTH = 64
+"""The deepest nesting of selection entries or selections read (real data nests a handful)."""
+
+_END_RECORD = struct.Struct("<4s4H2LH")  # zip end of central directory record
+_END_SIGNATURE = b"PK\x05\x06"
+
+
+def _read_capped(handle: IO[bytes], path: Path, what: str) -> bytes:
+    """At most :data:`MAX_XML_BYTES` from ``handle``, read in chunks; more is an error."""
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = handle.read(1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        total += len(chunk)
+        if total > MAX_XML_BYTES:
+            raise DataFileError(
+                f"{path}: {what} is larger than {MAX_XML_BYTES // (1024 * 1024)} MB; "
+                "not a BattleScribe file"
+            )
+        chunks.append(chunk)
+
+
+def _zip_member_count(path: Path) -> int:
+    """The member count a zip's end record declares, read without reading the member list
+    (zip64 archives, which BattleScribe never writes, count as too many)."""
+    with path.open("rb") as handle:
+        handle.seek(0, 2)
+        size = handle.tell()
+        handle.seek(max(0, size - (_END_RECORD.size + 0xFFFF)))
+        tail = handle.read()
+    at = tail.rfind(_END_SIGNATURE)
+    if at < 0 or len(tail) - at < _END_RECORD.size:
+        raise zipfile.BadZipFile("no end of central directory record")
+    count = int(_END_RECORD.unpack_from(tail, at)[4])
+    return MAX_ZIP_MEMBERS + 1 if count == 0xFFFF else count
+
+
+def _unzip(path: Path) -> bytes:
+    """The one XML member of a zipped BattleScribe file, within the caps."""
+    try:
+        count = _zip_member_count(path)
+        if count > MAX_ZIP_MEMBERS:
+            raise DataFileError(
+                f"{path}: a zipped BattleScribe file holds one .ros/.cat/.gst file; this one "
+                f"lists {count} members"
+            )
+        with zipfile.ZipFile(path) as archive:
+            infos = [i for i in archive.infolist() if not i.is_dir()]
+            if len(infos) > MAX_ZIP_MEMBERS:
+                raise DataFileError(f"{path}: lists {len(infos)} members; not a BattleScribe file")
+            xml = [i for i in infos if i.filename.lower().endswith(XML_SUFFIXES)] or infos
+            if len(xml) != 1:
+                found = ", ".join(i.filename[:80] for i in infos) or "nothing"
+                raise DataFileError(
+                    f"{path}: a zipped BattleScribe file holds one .ros/.cat/.gst file; "
+                    f"this one holds {found}"
+                )
+            member = xml[0]
+            what = f"{member.filename[:80]!r} unzipped"
+            if member.file_size > MAX_XML_BYTES:  # what the archive declares: refused unread
+                raise DataFileError(
+                    f"{path}: {what} would be {member.file_size:,} bytes, larger than "
+                    f"{MAX_XML_BYTES // (1024 * 1024)} MB; not a BattleScribe file"
+                )
+            with archive.open(member) as handle:  # and what it really inflates to
+                return _read_capped(handle, path, what)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError) as exc:
+        raise DataFileError(f"{path}: damaged zip archive ({str(exc)[:120]})") from exc
+    except (RuntimeError, ValueError, zlib.error) as exc:  # encrypted, bad compression data
+        raise DataFileError(f"{path}: cannot be unzipped ({str(exc)[:120]})") from exc
+    except OSError as exc:
+        raise DataFileError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+
+
+def parse_xml(raw: bytes, path: Path | str) -> ET.Element:
+    """XML bytes to a root element through ``defusedxml``: a document type declaration of any
+    kind (and so any entity, internal or external, of any size) is refused, as is bad XML;
+    every error is one line naming the file."""
+    try:
+        root: ET.Element = defused.fromstring(raw, forbid_dtd=True)
+    except DTDForbidden as exc:
+        raise DataFileError(
+            f"{path}: has a document type declaration (<!DOCTYPE {exc.name}>); BattleScribe "
+            "files have none, and entities are not expanded"
+        ) from exc
+    except EntitiesForbidden as exc:
+        raise DataFileError(f"{path}: declares entity {exc.name!r}; entities are refused") from exc
+    except DefusedXmlException as exc:
+        raise DataFileError(f"{path}: refused ({type(exc).__name__})") from exc
+    except ET.ParseError as exc:
+        raise DataFileError(f"{path}: not valid XML ({exc})") from exc
+    except LookupError as exc:  # an encoding Python does not know
+        raise DataFileError(f"{path}: not valid XML ({str(exc)[:120]})") from exc
+    except (ValueError, RecursionError) as exc:
+        raise DataFileError(f"{path}: not valid XML ({str(exc)[:120]})") from exc
+    return root
+
 
 def read_xml(path: Path | str) -> ET.Element:
     """The root element of a BattleScribe file, unzipping it first where it is a zip archive
-    (.rosz, .catz, .gstz hold one XML file). Errors are one line naming the file."""
+    (.rosz, .catz, .gstz hold one XML file). Sizes and member counts are capped
+    (:data:`MAX_XML_BYTES`, :data:`MAX_ZIP_MEMBERS`), XML is parsed by :func:`parse_xml`, and
+    every error is one line naming the file."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as handle:
+            head = handle.read(4)
+            if head == b"PK\x03\x04":
+                raw = b""
+            else:
+                handle.seek(0)
+                raw = _read_capped(handle, path, "the file")
     except FileNotFoundError as exc:
         raise DataFileError(f"{path}: file not found") from exc
     except IsADirectoryError as exc:
         raise DataFileError(f"{path}: is a folder, not a BattleScribe file") from exc
-    if raw[:4] == b"PK\x03\x04":
-        try:
-            with zipfile.ZipFile(path) as archive:
-                members = [n for n in archive.namelist() if not n.endswith("/")]
-                xml = [n for n in members if n.lower().endswith(XML_SUFFIXES)] or members
-                if len(xml) != 1:
-                    found = ", ".join(members) or "nothing"
-                    raise DataFileError(
-                        f"{path}: a zipped BattleScribe file holds one .ros/.cat/.gst file; "
-                        f"this one holds {found}"
-                    )
-                raw = archive.read(xml[0])
-        except zipfile.BadZipFile as exc:
-            raise DataFileError(f"{path}: damaged zip archive ({exc})") from exc
+    except (OSError, ValueError) as exc:  # permission, a name too long, an embedded NUL
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise DataFileError(f"{str(path)[:200]}: cannot be read ({reason})") from exc
+    if head == b"PK\x03\x04":
+        raw = _unzip(path)
     elif path.suffix.lower().endswith("z"):
         raise DataFileError(f"{path}: a {path.suffix} file should be a zip archive, and is not")
-    try:
-        return ET.fromstring(raw)
-    except ET.ParseError as exc:
-        raise DataFileError(f"{path}: not valid XML ({exc})") from exc
+    return parse_xml(raw, path)
 
 
 def _profile(element: ET.Element) -> Profile:
@@ -175,18 +283,36 @@ def _profile(element: ET.Element) -> Profile:
     )
 
 
+MAX_NUMBER = 1e9  # no cost or limit in any BattleScribe data comes near
+MAX_SELECTED = 99  # the most units one roster selection may hold (as a force line)
+
+
 def _number(text: str | None, what: str, where: str) -> float:
+    shown = (text or "")[:40]
     try:
-        return float(text or "0")
+        value = float(text or "0")
     except ValueError:
-        raise DataFileError(f"{where}: {what} {text!r} is not a number") from None
+        raise DataFileError(f"{where}: {what} {shown!r} is not a number") from None
+    if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+        raise DataFileError(f"{where}: {what} {shown!r} is not a number between -1e9 and 1e9")
+    return value
+
+
+def _too_deep(where: str, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise DataFileError(f"{where}: nested more than {MAX_DEPTH} levels deep")
 
 
 def _entry(
-    element: ET.Element, file: str, cost_types: dict[str, str], categories: dict[str, str]
+    element: ET.Element,
+    file: str,
+    cost_types: dict[str, str],
+    categories: dict[str, str],
+    depth: int = 0,
 ) -> Entry:
     name = element.get("name", "")
-    where = f"{file}: entry {name!r}"
+    where = f"{file}: entry {name[:80]!r}"
+    _too_deep(where, depth)
     entry = Entry(
         id=element.get("id", ""),
         name=name,
@@ -212,9 +338,9 @@ def _entry(
         entry.costs[kind] = _number(cost.get("value"), f"cost {kind}", where)
     for step in ("selectionEntries", "sharedSelectionEntries"):
         for child in _kids(element, step, "selectionEntry"):
-            entry.children.append(_entry(child, file, cost_types, categories))
+            entry.children.append(_entry(child, file, cost_types, categories, depth + 1))
     for group in _kids(element, "selectionEntryGroups", "selectionEntryGroup"):
-        entry.children.append(_entry(group, file, cost_types, categories))
+        entry.children.append(_entry(group, file, cost_types, categories, depth + 1))
     return entry
 
 
@@ -281,12 +407,18 @@ def read_data_file(path: Path | str, game_system: DataFile | None = None) -> Dat
     )
 
 
-def _selection(element: ET.Element, file: str) -> Entry:
+def _selection(element: ET.Element, file: str, depth: int = 0) -> Entry:
     name = element.get("name", "")
-    where = f"{file}: selection {name!r}"
+    where = f"{file}: selection {name[:80]!r}"
+    _too_deep(where, depth)
     number = element.get("number", "1")
-    if not number.isdigit() or int(number) < 1:
-        raise DataFileError(f"{where}: number {number!r} is not a positive whole number")
+    if not re.fullmatch(r"[0-9]{1,9}", number) or int(number) < 1:
+        raise DataFileError(f"{where}: number {number[:40]!r} is not a positive whole number")
+    if int(number) > MAX_SELECTED:
+        raise DataFileError(
+            f"{where}: number {int(number)} is more than the {MAX_SELECTED} units a force "
+            "line may hold"
+        )
     entry = Entry(
         id=element.get("entryId", ""),
         name=name,
@@ -303,7 +435,9 @@ def _selection(element: ET.Element, file: str) -> Entry:
     for cost in _kids(element, "costs", "cost"):
         kind = cost.get("name", "")
         entry.costs[kind] = _number(cost.get("value"), f"cost {kind}", where)
-    entry.children = [_selection(s, file) for s in _kids(element, "selections", "selection")]
+    entry.children = [
+        _selection(s, file, depth + 1) for s in _kids(element, "selections", "selection")
+    ]
     return entry
 
 
@@ -898,7 +1032,11 @@ def roster_to_force(path: Path | str) -> tuple[Force, ImportReport]:
                     report.add(item, "selection", f"matches no unit of the {nation} ORBAT")
                     continue
                 _compare_selection(item, unit, report)
-                if entries and entries[-1].profile == unit.id:
+                if (
+                    entries
+                    and entries[-1].profile == unit.id
+                    and entries[-1].count + item.number <= MAX_SELECTED
+                ):
                     entries[-1] = entries[-1].model_copy(
                         update={"count": entries[-1].count + item.number}
                     )
@@ -907,13 +1045,16 @@ def roster_to_force(path: Path | str) -> tuple[Force, ImportReport]:
     if not entries:
         raise DataFileError(f"{path}: no selection of the roster maps to a {nation} unit")
     limit = roster.cost_limits.get("pts")
-    result = Force(
-        nation=nation,
-        name=roster.name or path.stem,
-        points=int(limit) if limit is not None and limit > 0 else None,
-        source=f"BattleScribe roster {path.name}",
-        units=entries,
-    )
+    try:
+        result = Force(
+            nation=nation,
+            name=roster.name or path.stem,
+            points=int(limit) if limit is not None and limit >= 1 else None,
+            source=f"BattleScribe roster {path.name}",
+            units=entries,
+        )
+    except ValidationError as exc:
+        raise DataFileError(format_validation_error(path, exc)) from exc
     result, pairings = pair_passengers(result)
     report.notes += [f"paired (the roster does not say who rides where): {p}" for p in pairings]
     report.notes.append("no battlegroup commander chosen: set commander = true on one unit")
