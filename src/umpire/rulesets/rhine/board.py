@@ -230,6 +230,7 @@ class RhineBoard:
             "cs": list(obs.get("cs", [])),
             "commitments": commitments,
             "combat": combat_shown,
+            "sight": True,  # the page asks action_details("sight") for a unit's reach
             "status": {
                 "turn": flow.get("turn"),
                 "turns": len(world.turns),
