@@ -305,7 +305,9 @@ class TableLookup(Chance[T]):
     first and last rows where the book says "treat results beyond as"), and read ``row(value)``.
 
     ``row`` is a mapping from the modified roll to the result or a function of it (a combat
-    results table column picked by the odds is such a mapping)."""
+    results table column picked by the odds is such a mapping). ``reading``, when given, turns
+    the clamped roll into the number the table reads (a halved die); ``success`` words the
+    event's verdict from the result (by default every look-up "succeeds")."""
 
     sides: int
     row: Mapping[int, T] | Callable[[int], T]
@@ -316,6 +318,8 @@ class TableLookup(Chance[T]):
     high: int | None = None
     text: str | Callable[[Faces, int, T], str] = ""
     data: Mapping[str, Any] = field(default_factory=dict)
+    reading: Callable[[int], int] | None = None
+    success: Callable[[T], bool] | None = None
 
     def modified(self, faces: Faces) -> int:
         value = sum(faces) + self.drm
@@ -323,7 +327,7 @@ class TableLookup(Chance[T]):
             value = max(self.low, value)
         if self.high is not None:
             value = min(self.high, value)
-        return value
+        return value if self.reading is None else self.reading(value)
 
     def judge(self, faces: Faces) -> T:
         value = self.modified(faces)
@@ -339,7 +343,8 @@ class TableLookup(Chance[T]):
             words = self.text(faces, value, result)
         else:
             words = self.text or f"{list(faces)} {self.drm:+d} = {value}: {result}"
-        log.append(roll(self.rule, words, list(faces), value, None, True, **dict(self.data)))
+        ok = True if self.success is None else self.success(result)
+        log.append(roll(self.rule, words, list(faces), value, None, ok, **dict(self.data)))
         return result
 
     def _enumerate(self) -> dict[T, Fraction]:

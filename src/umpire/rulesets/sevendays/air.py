@@ -12,9 +12,11 @@ removes the helicopter at once, there being no attack for it to complete.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
-from umpire.core.events import Event, note, roll
+from umpire.core.chance import Faces, TableLookup
+from umpire.core.events import Event, note
 from umpire.geometry.table import in_arc
 from umpire.rulesets.sevendays.config import AaEffectRow, HouseRules
 from umpire.rulesets.sevendays.los import sight
@@ -105,12 +107,36 @@ def plan_aa(world: World, state: SevenDaysState, firer: Unit, target: Unit) -> S
     return aa_plan_from(system, distance, firer.markers, (firer.uid, target.uid))
 
 
-def effect_row(table: list[AaEffectRow], total: int) -> AaEffectRow:
+def effect_row(table: Sequence[AaEffectRow], total: int) -> AaEffectRow:
     """Rule sevendays.air.aa_effect: the row for an effect roll (die plus bonus)."""
     for row in table:
         if total <= row.max:
             return row
     return table[-1]
+
+
+def aa_effect_lookup(
+    table: Sequence[AaEffectRow],
+    bonus: int,
+    text: Callable[[Faces, int, str], str] | str = "",
+    **data: Any,
+) -> TableLookup[str]:
+    """Rule sevendays.air.aa_effect as one chance: a d6 plus ``bonus`` (a vehicle SAM's +2)
+    read off the AA hit-effect table; the outcome is the row's result ("evades", "damaged" or
+    "shot_down"). Sampled in play after a hit, enumerated by the odds."""
+    return TableLookup(
+        sides=6,
+        row=lambda total: effect_row(table, total).result,
+        rule="sevendays.air.aa_effect",
+        drm=bonus,
+        text=text,
+        data=data,
+    )
+
+
+def brings_down(result: str) -> bool:
+    """The helicopter is lost (removed after its attack or shot down): all but "evades"."""
+    return result != "evades"
 
 
 def resolve_aa(world: World, state: SevenDaysState, plan: ShotPlan) -> list[Event]:
@@ -122,16 +148,18 @@ def resolve_aa(world: World, state: SevenDaysState, plan: ShotPlan) -> list[Even
     if not hits:
         return events
     bonus = plan.aa_bonus
-    die = state.rng.d(6)
-    row = effect_row(world.house.air.effect, die + bonus)
+    plus = f" +{bonus}" if bonus else ""
+    result = aa_effect_lookup(
+        world.house.air.effect,
+        bonus,
+        lambda faces, _total, result: (
+            f"AA hit effect on {heli.name}: d6 {faces[0]}{plus} -> {result.replace('_', ' ')}"
+        ),
+        unit=heli.uid,
+    ).sample(state.rng, events)
     act = state.flow.activation
     attacking = act is not None and act.unit == heli.uid
-    plus = f" +{bonus}" if bonus else ""
-    text = f"AA hit effect on {heli.name}: d6 {die}{plus} -> {row.result.replace('_', ' ')}"
-    events.append(
-        roll("sevendays.air.aa_effect", text, [die], die + bonus, None, True, unit=heli.uid)
-    )
-    if row.result == "evades":
+    if result == "evades":
         if attacking:
             assert act is not None
             act.fired = True  # no attack in this activation
@@ -143,7 +171,7 @@ def resolve_aa(world: World, state: SevenDaysState, plan: ShotPlan) -> list[Even
         else:
             events.append(note("evades", f"{heli.name} evades", "sevendays.air.aa_effect"))
         return events
-    if row.result == "damaged" and attacking:
+    if result == "damaged" and attacking:
         assert act is not None
         act.doomed = True
         events.append(
@@ -155,7 +183,7 @@ def resolve_aa(world: World, state: SevenDaysState, plan: ShotPlan) -> list[Even
             )
         )
         return events
-    why = "shot down" if row.result == "shot_down" else "so badly damaged it is removed"
+    why = "shot down" if result == "shot_down" else "so badly damaged it is removed"
     return events + bring_down(state, heli, why)
 
 

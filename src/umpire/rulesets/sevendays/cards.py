@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from umpire.core.actions import Action
+from umpire.core.chance import Faces, TableLookup, Test
 from umpire.core.datafiles import load_yaml
 from umpire.core.errors import DataFileError, IllegalActionError
 from umpire.core.events import Event, note, roll
 from umpire.core.flow import Pending
 from umpire.rulesets.sevendays.damage import (
     conversion,
-    conversion_markers,
+    conversion_roll,
     resolve_foot_hits,
     resolve_vehicle_hit,
 )
@@ -33,7 +35,7 @@ from umpire.rulesets.sevendays.morale import add_markers
 from umpire.rulesets.sevendays.movement import check_move, do_move, move_options
 from umpire.rulesets.sevendays.orbat import UnitType, Weapon
 from umpire.rulesets.sevendays.scenario import load_nation
-from umpire.rulesets.sevendays.shots import ShotPlan, hits_front, hits_scored
+from umpire.rulesets.sevendays.shots import ShotPlan, ToHit, hits_front
 from umpire.rulesets.sevendays.state import (
     CARD_KINDS,
     SIDES,
@@ -379,17 +381,35 @@ def resolve_chain(world: World, state: SevenDaysState) -> list[Event]:
     return events
 
 
-# -- effects ----------------------------------------------------------------------------------
-def _card_plan(card: Card, target: Unit, world: World, heat: bool, front: bool) -> ShotPlan:
-    vehicle = world.is_vehicle(target)
-    cover = (
-        "fortified"
-        if target.dug_in and not vehicle
-        else ("cover" if world.in_cover(target) or target.dug_in else "open")
+# -- the cards' rolls, each one chance definition (sampled below, enumerated by the odds) ---------
+def bombard_hit(
+    card: Card, text: Callable[[Faces, int, bool], str] | str = "", **data: Any
+) -> Test:
+    """Divisional and off-table artillery: a d10 per unit, hit on the card's score."""
+    return Test(sides=10, need=card.to_hit, rule=f"sevendays.cards.{card.id}", text=text, data=data)
+
+
+def against_all_odds_roll(
+    markers: int, text: Callable[[Faces, int, int], str] | str = "", **data: Any
+) -> TableLookup[int]:
+    """Against All Odds: a d6 removes that many morale markers (at most those there are);
+    the outcome is the number removed."""
+    return TableLookup(
+        sides=6,
+        row=lambda die: min(markers, die),
+        rule="sevendays.cards.against_all_odds",
+        text=text,
+        data=data,
+        success=lambda removed: removed > 0,
     )
+
+
+def card_attack_plan(card: Card, vehicle: bool, cover: str, *, heat: bool, front: bool) -> ShotPlan:
+    """A card's attack as a shot plan: the card's d10s and score, then the game's own hit
+    effects (heavy conversion against infantry)."""
     return ShotPlan(
         firer=card.id,
-        target=target.uid,
+        target="",
         weapon_kind=card.id,
         weapon=Weapon(value=card.weapon, heat=heat),
         dice=card.dice,
@@ -403,6 +423,18 @@ def _card_plan(card: Card, target: Unit, world: World, heat: bool, front: bool) 
     )
 
 
+# -- effects ----------------------------------------------------------------------------------
+def _card_plan(card: Card, target: Unit, world: World, heat: bool, front: bool) -> ShotPlan:
+    vehicle = world.is_vehicle(target)
+    cover = (
+        "fortified"
+        if target.dug_in and not vehicle
+        else ("cover" if world.in_cover(target) or target.dug_in else "open")
+    )
+    plan = card_attack_plan(card, vehicle, cover, heat=heat, front=front)
+    return plan._replace(target=target.uid)
+
+
 def _attack(
     world: World, state: SevenDaysState, card: Card, target: Unit, *, heat: bool, front: bool
 ) -> list[Event]:
@@ -410,10 +442,9 @@ def _attack(
     if not target.alive:
         return [note("card", f"{target.name} is no longer there", f"sevendays.cards.{card.id}")]
     plan = _card_plan(card, target, world, heat, front)
-    dice = state.rng.dice(card.dice, 10)
-    hits = hits_scored(dice, card.to_hit, plan.target_is_vehicle)
-    events = [
-        roll(
+
+    def record(dice: list[int], hits: int) -> Event:
+        return roll(
             f"sevendays.cards.{card.id}",
             f"{card.name} at {target.name}: {len(dice)}d10 {dice} need {card.to_hit}+ -> "
             + ("hits" if hits else "misses"),
@@ -423,7 +454,9 @@ def _attack(
             hits > 0,
             target=target.uid,
         )
-    ]
+
+    events: list[Event] = []
+    hits = ToHit(plan, record=record).sample(state.rng, events)
     if hits:
         if plan.target_is_vehicle:
             events += resolve_vehicle_hit(world, state, plan, target)
@@ -437,40 +470,43 @@ def _bombard(
 ) -> list[Event]:
     """Divisional and off-table artillery: a d10 per unit, a marker on a hit, then a conversion
     die for infantry and support as for the weapon class."""
-    rule = f"sevendays.cards.{card.id}"
     events: list[Event] = []
     for target in targets:
-        die = state.rng.d(10)
-        hit = die >= card.to_hit
-        struck = roll(
-            rule,
-            f"{card.name} on {target.name}: d10 {die} need {card.to_hit}+",
-            [die],
-            die,
-            card.to_hit,
-            hit,
+        events += _bombard_one(world, state, card, target, heavy)
+    return events
+
+
+def _bombard_one(
+    world: World, state: SevenDaysState, card: Card, target: Unit, heavy: bool
+) -> list[Event]:
+    rule = f"sevendays.cards.{card.id}"
+    log: list[Event] = []
+    struck = bombard_hit(
+        card,
+        lambda faces, _total, _hit: (
+            f"{card.name} on {target.name}: d10 {faces[0]} need {card.to_hit}+"
+        ),
+        target=target.uid,
+    ).sample_result(state.rng, log)
+    events = [about(target, log[0], f"{card.name} on {target.marker}: d10 {struck.faces[0]}")]
+    if not struck.success:
+        return events
+    events += add_markers(world, state, target, 1, rule, card.name)
+    if target.alive and not world.is_vehicle(target):
+        cover = "cover" if world.in_cover(target) else "open"
+        need = conversion(heavy, cover)[1]
+        log = []
+        extra = conversion_roll(
+            1,
+            heavy,
+            cover,
+            lambda faces, k: f"conversion {list(faces)} need {need}+ -> {k} more",
+            rule=rule,
             target=target.uid,
-        )
-        events.append(about(target, struck, f"{card.name} on {target.marker}: d10 {die}"))
-        if not hit:
-            continue
-        events += add_markers(world, state, target, 1, rule, card.name)
-        if target.alive and not world.is_vehicle(target):
-            cover = "cover" if world.in_cover(target) else "open"
-            per_hit, need = conversion(heavy, cover)
-            dice = state.rng.dice(per_hit, 6)
-            extra = conversion_markers(dice, need)
-            converted = roll(
-                rule,
-                f"conversion {dice} need {need}+ -> {extra} more",
-                dice,
-                extra,
-                need,
-                extra > 0,
-                target=target.uid,
-            )
-            events.append(about(target, converted, f"conversion {dice} -> {extra} more"))
-            events += add_markers(world, state, target, extra, rule, "conversion")
+        ).sample(state.rng, log)
+        dice = list(log[0]["dice"])
+        events.append(about(target, log[0], f"conversion {dice} -> {extra} more"))
+        events += add_markers(world, state, target, extra, rule, "conversion")
     return events
 
 
@@ -488,20 +524,16 @@ def _effect(
         return do_move(world, state, unit, "normal", action.point)
     if cid == "against_all_odds":
         unit = state.units[action.unit or ""]
-        die = state.rng.d(6)
-        removed = min(unit.markers, die)
+        rallied: list[Event] = []
+        removed = against_all_odds_roll(
+            unit.markers,
+            lambda _faces, die, removed: (
+                f"{unit.name} rallies against all odds: d6 {die}, removes {removed} marker(s)"
+            ),
+            unit=unit.uid,
+        ).sample(state.rng, rallied)
         unit.markers -= removed
-        return [
-            roll(
-                rule,
-                f"{unit.name} rallies against all odds: d6 {die}, removes {removed} marker(s)",
-                [die],
-                die,
-                None,
-                removed > 0,
-                unit=unit.uid,
-            )
-        ]
+        return rallied
     if cid == "divisional_artillery":
         grounded = [u for u in state.alive(other(side)) if not world.is_helicopter(u)]
         return _bombard(world, state, card, grounded, heavy=False)

@@ -10,7 +10,12 @@ remove it); the winner holds its ground; a tie changes nothing.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
 
+from umpire.core.chance import Chance, Faces, Roll, Stream
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.sevendays.morale import add_markers
 from umpire.rulesets.sevendays.movement import check_move, do_move
@@ -57,8 +62,49 @@ def support(world: World, state: SevenDaysState, unit: Unit) -> int:
     )
 
 
+def modifier(world: World, state: SevenDaysState, unit: Unit) -> int:
+    """What ``unit`` adds to its die: +1 per friendly infantry or support within 2", -1 per
+    morale marker."""
+    return support(world, state, unit) - unit.markers
+
+
 def score(world: World, state: SevenDaysState, unit: Unit, die: int) -> int:
-    return die + support(world, state, unit) - unit.markers
+    return die + modifier(world, state, unit)
+
+
+def both_dice() -> Chance[Faces]:
+    """The attacker's d6, then the defender's (in that order, as play rolls them)."""
+    return Roll(1, 6).then(lambda a: Roll(1, 6).map(lambda d: a + d))
+
+
+@dataclass(frozen=True, eq=False)
+class CloseCombatRoll(Chance[int]):
+    """Rule sevendays.close_combat as one chance: both d6 with their modifiers; the outcome is
+    the attacker's score minus the defender's (positive: the defender loses by that much,
+    negative: the attacker does, 0: a stand-off). Sampled in play as one ``roll`` event with
+    both dice, enumerated exactly (36 ordered pairs) for the odds."""
+
+    attacker_mod: int
+    defender_mod: int
+    text: Callable[[int, int, int, int], str] | None = None  # (a die, d die, a, d) -> words
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def scores(self, faces: Faces) -> tuple[int, int]:
+        return faces[0] + self.attacker_mod, faces[1] + self.defender_mod
+
+    def judge(self, faces: Faces) -> int:
+        a, d = self.scores(faces)
+        return a - d
+
+    def sample(self, stream: Stream, log: list[Event]) -> int:
+        faces = both_dice().sample(stream, log)
+        a, d = self.scores(faces)
+        words = self.text(faces[0], faces[1], a, d) if self.text is not None else ""
+        log.append(roll(RULE, words, list(faces), a - d, None, a > d, **dict(self.data)))
+        return a - d
+
+    def _enumerate(self) -> dict[int, Fraction]:
+        return both_dice().map(self.judge).outcomes()
 
 
 def assault(world: World, state: SevenDaysState, attacker: Unit, defender: Unit) -> list[Event]:
@@ -68,23 +114,23 @@ def assault(world: World, state: SevenDaysState, attacker: Unit, defender: Unit)
     if math.dist(attacker.pos, point) > 0.05:
         events.append(note("assault", f"{attacker.name} is stopped short of {defender.name}", RULE))
         return events
-    a_die, d_die = state.rng.d(6), state.rng.d(6)
-    a, d = score(world, state, attacker, a_die), score(world, state, defender, d_die)
-    loser, margin = (defender, a - d) if a > d else (attacker, d - a) if d > a else (None, 0)
-    verdict = "a stand-off" if loser is None else f"{loser.name} loses by {margin}"
-    events.append(
-        roll(
-            RULE,
+
+    def words(a_die: int, d_die: int, a: int, d: int) -> str:
+        loser = defender if a > d else attacker
+        verdict = "a stand-off" if a == d else f"{loser.name} loses by {abs(a - d)}"
+        return (
             f"close combat: {attacker.name} d6 {a_die} -> {a} against {defender.name} d6 {d_die} "
-            f'-> {d} (+1 per friendly infantry within 2", -1 per marker): {verdict}',
-            [a_die, d_die],
-            a - d,
-            None,
-            a > d,
-            unit=attacker.uid,
-            target=defender.uid,
+            f'-> {d} (+1 per friendly infantry within 2", -1 per marker): {verdict}'
         )
-    )
+
+    difference = CloseCombatRoll(
+        modifier(world, state, attacker),
+        modifier(world, state, defender),
+        words,
+        {"unit": attacker.uid, "target": defender.uid},
+    ).sample(state.rng, events)
+    loser = defender if difference > 0 else attacker if difference < 0 else None
+    margin = abs(difference)
     if loser is not None:
         events += add_markers(world, state, loser, margin, RULE, "lost the close combat")
     return events

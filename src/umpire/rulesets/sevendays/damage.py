@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
-from umpire.core.chance import Chance, CountAtLeast, Faces, Roll, Stream
+from umpire.core.chance import Chance, CountAtLeast, Faces, Roll, Stream, TableLookup
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.sevendays.config import DamageRow
 from umpire.rulesets.sevendays.morale import add_markers, house_fired
@@ -88,12 +88,19 @@ class Penetration(Chance[bool]):
 
 
 def conversion_roll(
-    hits: int, heavy: bool, cover: str, text: Callable[[Faces, int], str] | str = "", **data: Any
+    hits: int,
+    heavy: bool,
+    cover: str,
+    text: Callable[[Faces, int], str] | str = "",
+    *,
+    rule: str = "sevendays.hit.foot_conversion",
+    **data: Any,
 ) -> CountAtLeast:
     """Rule sevendays.hit.foot_conversion as one chance: ``per_hit`` d6 for each hit, each
-    at or above the cover's score adds a marker (the count of extra markers)."""
+    at or above the cover's score adds a marker (the count of extra markers). ``rule`` names
+    the roll when a card's bombardment converts (the card's rule)."""
     per_hit, need = conversion(heavy, cover)
-    return CountAtLeast(per_hit * hits, 6, need, "sevendays.hit.foot_conversion", text, data)
+    return CountAtLeast(per_hit * hits, 6, need, rule, text, data)
 
 
 def damage_row(table: Sequence[DamageRow], die: int) -> DamageRow:
@@ -111,6 +118,59 @@ def mortar_damage(die: int) -> int:
     """Rule sevendays.mortar.damage: a mortar's damage die is halved (rounded down, at least
     1), so with the house table it can only damage."""
     return max(1, die // 2)
+
+
+class Damage(NamedTuple):
+    """What a damage-table row does (a hashable copy of the house table's row)."""
+
+    result: str  # "damaged" or "destroyed"
+    markers: int
+
+
+def damage_result(table: Sequence[DamageRow], die: int) -> Damage:
+    """Rule sevendays.hit.damage: what the house damage table does for a d6 score."""
+    row = damage_row(table, die)
+    return Damage(row.result, row.markers)
+
+
+def destroys(row: Damage) -> bool:
+    """Rule sevendays.hit.damage: the row that destroys the vehicle (the roll's success)."""
+    return row.result == "destroyed"
+
+
+def damage_lookup(
+    table: Sequence[DamageRow],
+    text: Callable[[Faces, int, Damage], str] | str = "",
+    **data: Any,
+) -> TableLookup[Damage]:
+    """Rule sevendays.hit.damage as one chance: a d6 read off the house damage table (after a
+    penetration). Sampled in play, enumerated by the odds; the roll succeeds when it destroys."""
+    return TableLookup(
+        sides=6,
+        row=lambda die: damage_result(table, die),
+        rule="sevendays.hit.damage",
+        text=text,
+        data=data,
+        success=destroys,
+    )
+
+
+def mortar_damage_lookup(
+    table: Sequence[DamageRow],
+    text: Callable[[Faces, int, Damage], str] | str = "",
+    **data: Any,
+) -> TableLookup[Damage]:
+    """Rule sevendays.mortar.damage as one chance: no penetration roll; the damage d6 is
+    halved (:func:`mortar_damage`) before the house damage table reads it."""
+    return TableLookup(
+        sides=6,
+        row=lambda value: damage_result(table, value),
+        rule="sevendays.mortar.damage",
+        text=text,
+        data=data,
+        reading=mortar_damage,
+        success=destroys,
+    )
 
 
 def resolve_vehicle_hit(
@@ -148,21 +208,13 @@ def resolve_vehicle_hit(
             "shaken by a non-penetrating hit",
         )
         return events
-    die = state.rng.d(6)
-    row = damage_row(world.house.damage_table, die)
+    row = damage_lookup(
+        world.house.damage_table,
+        lambda faces, _die, row: f"damage d6 {faces[0]} -> {row.result}",
+        unit=target.uid,
+    ).sample(state.rng, events)
     house_fired(state, "sevendays.hit.damage")
-    events.append(
-        roll(
-            "sevendays.hit.damage",
-            f"damage d6 {die} -> {row.result}",
-            [die],
-            die,
-            None,
-            row.result == "destroyed",
-            unit=target.uid,
-        )
-    )
-    if row.result == "destroyed":
+    if destroys(row):
         target.status = Status.DESTROYED
         state.touch()
         target.wreck = True
@@ -180,22 +232,17 @@ def resolve_vehicle_hit(
 
 
 def _mortar_vehicle_hit(world: World, state: SevenDaysState, target: Unit) -> list[Event]:
-    die = state.rng.d(6)
-    row = damage_row(world.house.damage_table, mortar_damage(die))
+    events: list[Event] = []
+    row = mortar_damage_lookup(
+        world.house.damage_table,
+        lambda faces, halved, row: (
+            f"mortar hit on {target.name}: no penetration roll; damage d6 {faces[0]} halved to "
+            f"{halved} -> {row.result}"
+        ),
+        unit=target.uid,
+    ).sample(state.rng, events)
     house_fired(state, "sevendays.hit.damage")
-    events: list[Event] = [
-        roll(
-            "sevendays.mortar.damage",
-            f"mortar hit on {target.name}: no penetration roll; damage d6 {die} halved to "
-            f"{mortar_damage(die)} -> {row.result}",
-            [die],
-            mortar_damage(die),
-            None,
-            row.result == "destroyed",
-            unit=target.uid,
-        )
-    ]
-    if row.result == "destroyed":
+    if destroys(row):
         target.status = Status.DESTROYED
         target.wreck = True
         state.touch()

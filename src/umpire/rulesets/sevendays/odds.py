@@ -1,10 +1,11 @@
-"""Exact odds of a planned shot, enumerated with icepool from the rule functions play uses.
+"""Exact odds of a planned shot: the enumeration of the very chances play samples.
 
-The dice of a shot (to hit, penetration, damage, conversion) are icepool dice pushed through
-the same pure functions that :mod:`~umpire.rulesets.sevendays.firing` and
-:mod:`~umpire.rulesets.sevendays.damage` call on the game's rolled dice: ``hits_scored``,
-``penetration_die``, ``penetrates``, ``damage_row``, ``conversion`` and
-``conversion_markers``. Nothing here restates a rule, so a rule change moves the odds with it.
+A shot is one :class:`~umpire.core.chance.Chance` (:func:`shot_chance`) chained from the
+definitions the rule modules roll in play: the roll to hit (:func:`~.shots.to_hit`), penetration
+(:class:`~.damage.Penetration`), the house damage table (:func:`~.damage.damage_lookup`, the
+mortar's halved die :func:`~.damage.mortar_damage_lookup`), the conversion dice
+(:func:`~.damage.conversion_roll`) and the AA hit effect (:func:`~.air.aa_effect_lookup`). Nothing
+here restates a rule or a table, so a rule change moves the odds with it.
 
 Used by the human player's menu, the scripted AI and ``umpire odds``.
 """
@@ -19,18 +20,21 @@ from typing import Any
 
 import icepool
 
-from umpire.rulesets.sevendays.air import effect_row
+from umpire.core.chance import Chance, Fixed
+from umpire.rulesets.sevendays.air import aa_effect_lookup, brings_down
 from umpire.rulesets.sevendays.config import AaEffectRow, DamageRow, HouseRules
 from umpire.rulesets.sevendays.damage import (
+    Damage,
     Penetration,
     conversion_roll,
-    damage_row,
+    damage_lookup,
+    destroys,
     heat_vs_special,
-    mortar_damage,
+    mortar_damage_lookup,
 )
 from umpire.rulesets.sevendays.dice import d6_chance
 from umpire.rulesets.sevendays.orbat import UnitProfile
-from umpire.rulesets.sevendays.shots import ShotPlan, hits_scored
+from umpire.rulesets.sevendays.shots import ShotPlan, to_hit
 from umpire.rulesets.sevendays.state import Unit
 from umpire.rulesets.sevendays.world import World
 
@@ -80,59 +84,107 @@ class ExactOdds:
         }
 
 
-@cache
-def _pool(count: int, sides: int) -> icepool.Die:
-    """The sorted tuples ``count`` dice can show, with their chances."""
-    return icepool.Pool([icepool.Die(range(1, sides + 1))] * count).expand()
+def _damage_rows(table: tuple[tuple[int, str, int], ...]) -> list[DamageRow]:
+    return [DamageRow.model_validate({"max": m, "result": r, "markers": k}) for m, r, k in table]
+
+
+def _damaged(row: Damage) -> Outcome:
+    """A penetrating hit read off the damage table."""
+    return (True, True, True, 0) if destroys(row) else (True, True, False, row.markers)
+
+
+def _after_hits(hits: Chance[int], after_a_hit: Chance[Outcome]) -> Chance[Outcome]:
+    """One hit at most (a vehicle or a helicopter): a miss, or what follows the hit."""
+    return hits.then(lambda h: after_a_hit if h else Fixed(MISS))
 
 
 @cache
 def _vehicle_shot(
-    dice: int,
-    need: int,
-    weapon_value: int,
+    plan: ShotPlan,
     armour: int,
     heat_special: bool,
     damage_table: tuple[tuple[int, str, int], ...],
     no_penetration_markers: int,
-) -> icepool.Die:
-    rows = [
-        DamageRow.model_validate({"max": m, "result": r, "markers": k}) for m, r, k in damage_table
-    ]
-
-    def damage(die: int) -> Outcome:
-        row = damage_row(rows, die)
-        if row.result == "destroyed":
-            return (True, True, True, 0)
-        return (True, True, False, row.markers)
-
-    damaged = icepool.d6.map(damage)
-    pen = _penetration(weapon_value, armour, heat_special)
-    after_hit = pen.map(
-        lambda through: damaged if through else (True, False, False, no_penetration_markers)
-    )
-    hits = _pool(dice, 10).map(lambda ds: hits_scored(ds, need, True))
-    return hits.map(lambda h: after_hit if h else MISS)
+) -> Chance[Outcome]:
+    """Rules sevendays.fire.base, sevendays.hit.penetration / .heat_vs_special,
+    sevendays.hit.damage and sevendays.hit.no_penetration, chained as play rolls them."""
+    damaged = damage_lookup(_damage_rows(damage_table)).map(_damaged)
+    bounced: Chance[Outcome] = Fixed((True, False, False, no_penetration_markers))
+    pen = Penetration(plan.weapon.value, armour, heat_special)
+    return _after_hits(to_hit(plan), pen.then(lambda through: damaged if through else bounced))
 
 
 @cache
-def _mortar_vehicle_shot(need: int, damage_table: tuple[tuple[int, str, int], ...]) -> icepool.Die:
-    rows = [
-        DamageRow.model_validate({"max": m, "result": r, "markers": k}) for m, r, k in damage_table
-    ]
+def _mortar_vehicle_shot(
+    plan: ShotPlan, damage_table: tuple[tuple[int, str, int], ...]
+) -> Chance[Outcome]:
+    """Rule sevendays.mortar.damage: no penetration roll, the halved damage die."""
+    damaged = mortar_damage_lookup(_damage_rows(damage_table)).map(
+        lambda row: (True, False, destroys(row), 0 if destroys(row) else row.markers)
+    )
+    return _after_hits(to_hit(plan), damaged)
 
-    def damage(die: int) -> Outcome:
-        row = damage_row(rows, mortar_damage(die))
-        return (
-            True,
-            False,
-            row.result == "destroyed",
-            0 if row.result == "destroyed" else row.markers,
-        )
 
-    damaged = icepool.d6.map(damage)
-    hits = _pool(1, 10).map(lambda ds: hits_scored(ds, need, True))
-    return hits.map(lambda h: damaged if h else MISS)
+@cache
+def _foot_shot(plan: ShotPlan) -> Chance[Outcome]:
+    """Rules sevendays.hit.foot_marker and sevendays.hit.foot_conversion: a marker per hit,
+    then the conversion dice."""
+
+    def markers(hits: int) -> Chance[Outcome]:
+        if hits == 0:
+            return Fixed(MISS)
+        extra = conversion_roll(hits, plan.heavy, plan.cover)
+        return extra.map(lambda k: (True, False, False, hits + k))
+
+    return to_hit(plan).then(markers)
+
+
+@cache
+def _aa_shot(plan: ShotPlan, table: tuple[tuple[int, str], ...]) -> Chance[Outcome]:
+    """An AA shot at a helicopter (sevendays.air.aa_fire / aa_effect): "destroyed" is the
+    helicopter lost (damaged or shot down)."""
+    rows = [AaEffectRow.model_validate({"max": m, "result": r}) for m, r in table]
+    lost = aa_effect_lookup(rows, plan.aa_bonus).map(lambda r: (True, False, brings_down(r), 0))
+    return _after_hits(to_hit(plan), lost)
+
+
+def _dice_only(plan: ShotPlan) -> ShotPlan:
+    """The plan stripped to what its dice depend on (so equal shots share one enumeration)."""
+    return ShotPlan(
+        firer="",
+        target="",
+        weapon_kind="aa" if plan.weapon_kind == "aa" else "",
+        weapon=plan.weapon,
+        dice=plan.dice,
+        base=0,
+        need=plan.need,
+        range=0.0,
+        target_is_vehicle=plan.target_is_vehicle,
+        heavy=plan.heavy,
+        cover=plan.cover,
+        front=plan.front,
+        aa_bonus=plan.aa_bonus,
+    )
+
+
+def shot_chance(plan: ShotPlan, tprofile: UnitProfile, house: HouseRules) -> Chance[Outcome]:
+    """One shot as one chance: the roll to hit, then penetration and damage, the conversion
+    dice or the AA hit effect, each the very chance play samples (:func:`~.shots.to_hit`,
+    :class:`~.damage.Penetration`, :func:`~.damage.damage_lookup`, ...). The outcome is
+    (hit, penetrated, destroyed, markers)."""
+    bare = _dice_only(plan)
+    if plan.weapon_kind == "aa":  # sevendays.air.aa_fire / aa_effect
+        return _aa_shot(bare, tuple((r.max, r.result) for r in house.air.effect))
+    table = tuple((r.max, r.result, r.markers) for r in house.damage_table)
+    if plan.target_is_vehicle and plan.weapon.mortar:
+        return _mortar_vehicle_shot(bare, table)
+    if plan.target_is_vehicle:
+        armour = tprofile.armour
+        assert armour is not None
+        value = armour.front if plan.front else armour.side
+        special = heat_vs_special(plan.weapon, armour.special)
+        return _vehicle_shot(bare, value, special, table, house.no_penetration_markers)
+    return _foot_shot(bare)
 
 
 def _die(outcomes: dict[Any, Fraction]) -> icepool.Die:
@@ -142,60 +194,19 @@ def _die(outcomes: dict[Any, Fraction]) -> icepool.Die:
 
 
 @cache
-def _penetration(weapon_value: int, armour: int, heat_special: bool) -> icepool.Die:
-    return _die(Penetration(weapon_value, armour, heat_special).outcomes())
+def _outcome_die(chance: Chance[Outcome]) -> icepool.Die:
+    return _die(chance.outcomes())
+
+
+def outcome_die(plan: ShotPlan, tprofile: UnitProfile, house: HouseRules) -> icepool.Die:
+    """One shot's outcomes (hit, penetrated, destroyed, markers) with exact chances: the
+    enumeration of :func:`shot_chance`."""
+    return _outcome_die(shot_chance(plan, tprofile, house))
 
 
 def p_penetrate(weapon_value: int, armour: int, heat_special: bool) -> Fraction:
     """Exact chance that one hit penetrates ``armour``."""
-    return Fraction(_penetration(weapon_value, armour, heat_special).probability(True))
-
-
-@cache
-def _foot_shot(dice: int, need: int, heavy: bool, cover: str) -> icepool.Die:
-    def markers(hits: int) -> icepool.Die | Outcome:
-        if hits == 0:
-            return MISS
-        extra = _die(conversion_roll(hits, heavy, cover).outcomes())
-        return extra.map(lambda k: (True, False, False, hits + k))
-
-    return _pool(dice, 10).map(lambda ds: hits_scored(ds, need, False)).map(markers)
-
-
-@cache
-def _aa_shot(dice: int, need: int, bonus: int, table: tuple[tuple[int, str], ...]) -> icepool.Die:
-    """An AA shot at a helicopter: "destroyed" is the helicopter lost (damaged or shot down)."""
-    rows = [AaEffectRow.model_validate({"max": m, "result": r}) for m, r in table]
-    lost = icepool.d6.map(
-        lambda die: (True, False, effect_row(rows, die + bonus).result != "evades", 0)
-    )
-    hits = _pool(dice, 10).map(lambda ds: hits_scored(ds, need, True))
-    return hits.map(lambda h: lost if h else MISS)
-
-
-def outcome_die(plan: ShotPlan, tprofile: UnitProfile, house: HouseRules) -> icepool.Die:
-    """One shot's outcomes (hit, penetrated, destroyed, markers) with exact chances."""
-    if plan.weapon_kind == "aa":  # sevendays.air.aa_fire / aa_effect
-        effect = tuple((r.max, r.result) for r in house.air.effect)
-        return _aa_shot(plan.dice, plan.need, plan.aa_bonus, effect)
-    if plan.target_is_vehicle and plan.weapon.mortar:
-        table = tuple((r.max, r.result, r.markers) for r in house.damage_table)
-        return _mortar_vehicle_shot(plan.need, table)
-    if plan.target_is_vehicle:
-        armour = tprofile.armour
-        assert armour is not None
-        value = armour.front if plan.front else armour.side
-        table = tuple((r.max, r.result, r.markers) for r in house.damage_table)
-        return _vehicle_shot(
-            plan.dice,
-            plan.need,
-            plan.weapon.value,
-            value,
-            heat_vs_special(plan.weapon, armour.special),
-            table,
-            house.no_penetration_markers,
-        )
-    return _foot_shot(plan.dice, plan.need, plan.heavy, plan.cover)
+    return Penetration(weapon_value, armour, heat_special).probability(bool)
 
 
 def exact_odds(
@@ -207,8 +218,7 @@ def exact_odds(
     shots: int = 1,
 ) -> ExactOdds:
     """Exact odds of ``shots`` identical shots at a target already carrying ``target_markers``."""
-    die = outcome_die(plan, tprofile, house)
-    single = [(o, Fraction(n, die.denominator())) for o, n in die.items()]
+    single = list(shot_chance(plan, tprofile, house).outcomes().items())
     room = (tprofile.morale or 99) - target_markers
     # (hit yet, penetrated yet, destroyed, markers) -> chance; finished states are absorbing
     states: dict[Outcome, Fraction] = {MISS: Fraction(1)}

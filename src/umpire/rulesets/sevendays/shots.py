@@ -9,7 +9,7 @@ importing each other in a circle.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
@@ -147,11 +147,13 @@ def hits_scored(dice: Sequence[int], need: int, target_is_vehicle: bool) -> int:
 class ToHit(Chance[int]):
     """Rule sevendays.fire.base as one chance definition: the shot's d10s, judged by
     :func:`hits_scored`; sampled in play (one ``roll`` event worded as before), enumerated
-    exactly for the odds. The outcome is the number of hits."""
+    exactly for the odds. The outcome is the number of hits. ``record``, when given, makes the
+    event instead (a card's attack words its roll under the card's rule)."""
 
     plan: ShotPlan
     firer: tuple[str, str] = ("", "")  # uid, name
     target: tuple[str, str] = ("", "")
+    record: Callable[[list[int], int], Event] | None = None  # (dice, hits) -> the roll event
 
     def judge(self, faces: Sequence[int]) -> int:
         return hits_scored(faces, self.plan.need, self.plan.target_is_vehicle)
@@ -160,6 +162,9 @@ class ToHit(Chance[int]):
         plan = self.plan
         dice = stream.dice(plan.dice, 10)
         hits = self.judge(dice)
+        if self.record is not None:
+            log.append(self.record(dice, hits))
+            return hits
         result = max(dice) if plan.target_is_vehicle else hits
         verb = "hits" if hits else "misses"
         what = "AA fire" if plan.weapon_kind == "aa" else f"{plan.weapon_kind} ({plan.weapon})"

@@ -14,9 +14,11 @@ the enemy observes.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
-from umpire.core.events import Event, note, roll
+from umpire.core.chance import CountAtLeast, Faces, Test
+from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.los import sight
 from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, Status, Unit, other
 from umpire.rulesets.sevendays.world import World
@@ -136,19 +138,29 @@ def extra_tokens(world: World, state: SevenDaysState, side: str) -> tuple[int, l
     need = world.scenario.spec.extra_tokens.get(side)  # type: ignore[call-overload]
     if need is None:
         return 0, []
-    units = state.alive(side)
-    dice = state.rng.dice(len(units), 6)
-    extra = sum(1 for d in dice if d >= need)
-    return extra, [
-        roll(
-            "sevendays.scenario.extra_tokens",
-            f"{side.upper()} rolls {len(dice)}d6 {dice} for extra tokens, {need}+ each -> +{extra}",
-            dice,
-            extra,
-            need,
-            extra > 0,
-        )
-    ]
+    events: list[Event] = []
+    extra = extra_tokens_roll(
+        len(state.alive(side)),
+        need,
+        lambda faces, extra: (
+            f"{side.upper()} rolls {len(faces)}d6 {list(faces)} for extra tokens, "
+            f"{need}+ each -> +{extra}"
+        ),
+    ).sample(state.rng, events)
+    return extra, events
+
+
+def extra_tokens_roll(
+    units: int, need: int, text: Callable[[Faces, int], str] | str = ""
+) -> CountAtLeast:
+    """Capture's extra tokens as one chance: a d6 per unit, each at or above ``need`` a token."""
+    return CountAtLeast(units, 6, need, "sevendays.scenario.extra_tokens", text)
+
+
+def random_length_roll(ends_on: int, text: Callable[[Faces, int, bool], str] | str = "") -> Test:
+    """Random Operation Length (house) as one chance: a d6; ``ends_on`` or more ends it (the
+    outcome True: the operation ends)."""
+    return Test(sides=6, need=ends_on, rule="sevendays.scenario.random_length", text=text)
 
 
 def operation_continues(world: World, state: SevenDaysState) -> tuple[bool, list[Event]]:
@@ -157,19 +169,15 @@ def operation_continues(world: World, state: SevenDaysState) -> tuple[bool, list
     cfg = world.house.random_length
     if state.flow.turn >= cfg.max_turns:
         return False, [note("length", "the operation reaches its last possible turn", None)]
-    die = state.rng.d(6)
-    ends = die >= cfg.ends_on
-    return not ends, [
-        roll(
-            "sevendays.scenario.random_length",
-            f"random operation length: d6 {die}, ends on {cfg.ends_on}+ -> "
-            + ("the operation ends" if ends else "one more turn"),
-            [die],
-            die,
-            cfg.ends_on,
-            ends,
-        )
-    ]
+    events: list[Event] = []
+    ends = random_length_roll(
+        cfg.ends_on,
+        lambda faces, _total, ends: (
+            f"random operation length: d6 {faces[0]}, ends on {cfg.ends_on}+ -> "
+            + ("the operation ends" if ends else "one more turn")
+        ),
+    ).sample(state.rng, events)
+    return not ends, events
 
 
 def defenders_near_objectives(world: World, state: SevenDaysState, side: str) -> bool:
