@@ -678,23 +678,82 @@ def test_every_catalogued_rule_id_is_named_by_a_test() -> None:
 
 
 # -- Convoy Ambush: the IED and the quick-reaction force -------------------------------------------
-def test_the_qrf_arrives_on_its_turn_and_may_not_move_that_turn() -> None:
-    """bookgun.scenario.reinforce: off the table on turns 1-2, on it from turn 3, no move then."""
+def _turned(s: BookGunState, card: str) -> list[Event]:
+    """Put ``card`` on top of the activation pile and turn the next card."""
+    if card in s.deck.pile:
+        s.deck.pile.remove(card)
+    s.deck.pile.append(card)
+    return next_card(s)
+
+
+def _arrivals(events: list[Event]) -> list[str]:
+    return [str(e.get("unit")) for e in events if e.get("kind") == "arrives"]
+
+
+def test_the_qrf_arrives_on_a_black_ace_king_or_joker_from_turn_2_and_may_not_move() -> None:
+    """bookgun.scenario.reinforce (Convoy Ambush data: arrives_on cards A/K of spades and
+    clubs and joker-2, from_turn 2): a listed card turned in a movement phase of turn 2 or later
+    brings the QRF onto its edge; it may not move the turn it enters (p.12, bookgun.turn.movement);
+    other cards, turn 1, and the fire phase bring nothing."""
+    from umpire.rulesets.bookgun.ruleset import may_move
+
+    spec = next(u for u in load_scenario("convoy-ambush").units if u.id == "qrf")
+    assert spec.arrives_on is not None and spec.arrives_on.from_turn == 2
+    assert set(spec.arrives_on.cards) == {"A-spades", "A-clubs", "K-spades", "K-clubs", "joker-2"}
+    s = _state("convoy-ambush")
+    qrf = s.units["qrf"]
+    assert s.flow.turn == 1 and s.flow.phase == "movement"
+    assert not s.on_table(qrf) and not may_move(s, qrf)
+    assert "qrf" not in {str(a.unit) for a in RULESET.legal_actions(s) if a.unit}
+    assert _arrivals(_turned(s, "K-spades")) == []  # turn 1: too early
+    s.flow.turn = 2
+    for card in ("Q-spades", "A-hearts", "joker-1", "2-clubs"):
+        assert _arrivals(_turned(s, card)) == [], card
+    assert not s.on_table(qrf)
+    s.flow.phase = "fire"
+    assert _arrivals(_turned(s, "A-clubs")) == []  # cards bring it only in a movement phase
+    s.flow.phase = "movement"
+    events = _turned(s, "joker-2")
+    assert _arrivals(events) == ["qrf"]
+    assert any("arrives on the table on the joker-2" in e.text for e in events)
+    assert s.on_table(qrf) and qrf.entered == 2 and not may_move(s, qrf)
+    assert "qrf" not in {str(a.unit) for a in RULESET.legal_actions(s) if a.unit}
+    assert _arrivals(_turned(s, "A-spades")) == []  # it comes only once
+    s.flow.turn = 3
+    from umpire.rulesets.bookgun.ruleset import _turn_begin
+
+    _turn_begin(s)
+    assert may_move(s, qrf)
+
+
+def test_the_qrf_arrives_at_its_latest_turn_if_no_card_called_it() -> None:
+    """bookgun.scenario.reinforce: no listed card by the end of turn 4 -> on at the start of
+    turn 5 (arrives_on.latest), and still no move that turn."""
     from umpire.rulesets.bookgun.ruleset import _turn_begin, may_move
 
     s = _state("convoy-ambush")
     qrf = s.units["qrf"]
-    assert s.flow.turn == 1 and not s.on_table(qrf) and not may_move(s, qrf)
-    assert "qrf" not in {str(a.unit) for a in RULESET.legal_actions(s) if a.unit}
-    s.flow.turn = 2
-    assert not any(e.get("kind") == "arrives" for e in _turn_begin(s))
-    s.flow.turn = 3
-    events = _turn_begin(s)
-    assert [e.get("unit") for e in events if e.get("kind") == "arrives"] == ["qrf"]
+    for turn in (2, 3, 4):
+        s.flow.turn = turn
+        assert _arrivals(_turn_begin(s)) == []
+    s.flow.turn = 5
+    assert _arrivals(_turn_begin(s)) == ["qrf"]
     assert s.on_table(qrf) and not may_move(s, qrf)
-    s.flow.turn = 4
-    _turn_begin(s)
-    assert may_move(s, qrf)
+
+
+def test_a_bad_arrival_card_is_a_one_line_error_naming_file_and_field(tmp_path: Path) -> None:
+    """bookgun.scenario.reinforce: a card that is not in the deck is refused with the field."""
+    from umpire.core.errors import DataFileError
+    from umpire.rulesets.bookgun.scenario import SCENARIOS, load_scenario_file
+
+    text = (SCENARIOS / "convoy-ambush.yaml").read_text().replace("K-clubs", "K-cups")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text)
+    with pytest.raises(DataFileError) as err:
+        load_scenario_file(bad)
+    message = str(err.value)
+    assert "\n" not in message and "bad.yaml" in message and "arrives_on" in message
+    assert "K-cups" in message
 
 
 def test_the_ied_is_secret_and_goes_off_once_when_the_army_comes_near() -> None:

@@ -140,6 +140,7 @@ def next_card(state: S) -> list[Event]:
             return events
         state.deck.discard.append(card)
         side = card_owner(w, card)
+        arrived = card_arrivals(state, card)
         if eligible(state, side):
             state.card = card
             events.append(
@@ -151,7 +152,7 @@ def next_card(state: S) -> list[Event]:
                     side=side,
                 )
             )
-            return events
+            return events + arrived
         events.append(
             note(
                 "card",
@@ -160,7 +161,32 @@ def next_card(state: S) -> list[Event]:
                 card=card,
             )
         )
+        events += arrived
     return events
+
+
+def _arrive(state: S, unit: Unit, how: str) -> Event:
+    unit.arrives = None
+    unit.arrive_cards = []
+    unit.entered = state.flow.turn
+    return note(
+        "arrives",
+        f"{unit.name} arrives on the table{how}",
+        "bookgun.scenario.reinforce",
+        unit=unit.id,
+    )
+
+
+def card_arrivals(state: S, card: str) -> list[Event]:
+    """bookgun.scenario.reinforce: a unit waiting for ``card`` comes on when it is turned in a
+    movement phase of its ``from_turn`` or later (placed on its edge; no move this turn)."""
+    if state.flow.phase != "movement":
+        return []
+    return [
+        _arrive(state, u, f" on the {card}")
+        for u in state.units.values()
+        if u.arrives is not None and card in u.arrive_cards and state.flow.turn >= u.arrive_from
+    ]
 
 
 def _turn_begin(state: S) -> list[Event]:
@@ -177,16 +203,7 @@ def _turn_begin(state: S) -> list[Event]:
         u.minus_d6 = False
         u.spotted = False
         if u.arrives is not None and u.arrives <= state.flow.turn:
-            u.arrives = None
-            u.entered = state.flow.turn
-            events.append(
-                note(
-                    "arrives",
-                    f"{u.name} arrives on the table",
-                    "bookgun.scenario.reinforce",
-                    unit=u.id,
-                )
-            )
+            events.append(_arrive(state, u, " (its latest turn)" if u.arrive_cards else ""))
     state.deck = Deck.shuffled(standard_deck(2), state.rng)
     state.fire_points = [p for p in state.fire_points if p[0] >= state.flow.turn - 1]
     events.append(
@@ -1075,6 +1092,10 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 concealed=us.concealed,
                 arrives=us.arrives if us.arrives and us.arrives > 1 else None,
             )
+            if us.arrives_on is not None:
+                units[us.id].arrives = us.arrives_on.latest or w.spec.turns + 1
+                units[us.id].arrive_cards = list(us.arrives_on.cards)
+                units[us.id].arrive_from = us.arrives_on.from_turn
         state = BookGunState(
             scenario=scenario,
             seed=int(seed),
@@ -1159,6 +1180,8 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "on_table": state.on_table(u),
                 "arrives": u.arrives,
                 "entered": u.entered,
+                "arrive_cards": list(u.arrive_cards),
+                "arrive_from": u.arrive_from,
             }
         markers = {
             m.id: {
@@ -1257,7 +1280,9 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             rng.shuffle(deal)
             rest: list[str | None] = [*deal[len(stirred) :], *([None] * dummies)]
             rng.shuffle(rest)
-            contents = dict(zip([m.id for m in stirred], deal[: len(stirred)], strict=True))
+            contents: dict[str, str | None] = dict(
+                zip([m.id for m in stirred], deal[: len(stirred)], strict=True)
+            )
             contents.update(zip([m.id for m in quiet], rest, strict=True))
             self._place_deal(twin, contents)
             if any(eligible(twin, s) != ok for s, ok in able.items()):

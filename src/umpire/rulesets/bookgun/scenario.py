@@ -91,6 +91,27 @@ class FigureSpec(_Model):
     group_leader: bool = False
 
 
+class ArrivalSpec(_Model):
+    """A unit that comes on when one of ``cards`` is turned in a movement phase of turn
+    ``from_turn`` or later, and at the start of turn ``latest`` if none has come by then."""
+
+    cards: list[str] = Field(min_length=1)
+    from_turn: int = Field(default=1, ge=1)
+    latest: int | None = Field(default=None, ge=2)
+
+    @model_validator(mode="after")
+    def _known_cards(self) -> ArrivalSpec:
+        from umpire.core.deck import standard_deck
+
+        deck = set(standard_deck(2))
+        for card in self.cards:
+            if card not in deck:
+                raise ValueError(f"{card!r} is not a card (e.g. 'A-spades', 'joker-2')")
+        if self.latest is not None and self.latest <= self.from_turn:
+            raise ValueError("latest must come after from_turn")
+        return self
+
+
 class UnitSpec(_Model):
     id: str
     name: str
@@ -102,12 +123,15 @@ class UnitSpec(_Model):
     at: Point | None = None
     concealed: bool = False
     arrives: int | None = Field(default=None, ge=1)
+    arrives_on: ArrivalSpec | None = None
     figures: list[FigureSpec] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _placed(self) -> UnitSpec:
         if self.at is None and not self.concealed:
             raise ValueError("a unit that is not concealed needs at: [x, y]")
+        if self.arrives is not None and self.arrives_on is not None:
+            raise ValueError("give arrives (a turn) or arrives_on (cards), not both")
         leaders = [f for f in self.figures if f.role == "leader"]
         if len(leaders) > 1:
             raise ValueError("a unit has at most one leader")

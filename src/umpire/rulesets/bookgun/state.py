@@ -80,8 +80,10 @@ class Unit:
     leader_killed: bool = False
     cc_margin: int = 0
     routed_turn: int = 0
-    arrives: int | None = None
+    arrives: int | None = None  # off the table until this turn (or until a card brings it)
     entered: int = 0
+    arrive_cards: list[str] = field(default_factory=list)  # cards that bring it on
+    arrive_from: int = 0  # ... in a movement phase of this turn or later
     extra_die: int = 0
     minus_d6: bool = False
 
@@ -93,6 +95,7 @@ class Marker:
     y: float
     site: str
     unit: str | None  # None: a dummy (the owner's secret)
+    stirred: bool = False  # seen by the enemy to activate or move: it holds a unit, not a dummy
 
 
 @dataclass
