@@ -275,6 +275,10 @@ class BookGunBoard:
     ) -> dict[str, Any] | None:
         units = observation.get("units", {})
         if action.kind == "sight":
+            figs = observation.get("figures", {})
+            if action.unit in figs:  # one figure of a unit: its own lines
+                fig = figs[str(action.unit)]
+                return {"lines": spotting_lines(observation, str(fig["unit"]), str(fig["id"]))}
             if action.unit not in units:
                 return None
             return {"lines": spotting_lines(observation, str(action.unit))}
@@ -293,8 +297,11 @@ def _fig(f: Mapping[str, Any]) -> Any:
     return SimpleNamespace(room=f.get("room"), pos=(float(f["x"]), float(f["y"])))
 
 
-def spotting_lines(obs: Mapping[str, Any], unit_id: str) -> list[dict[str, Any]]:
-    """From ``unit_id``'s figures to each enemy figure and marker the viewer sees."""
+def spotting_lines(
+    obs: Mapping[str, Any], unit_id: str, figure: str | None = None
+) -> list[dict[str, Any]]:
+    """From ``unit_id``'s figures (or only ``figure``) to each enemy figure and marker the
+    viewer sees; civilians are nobody's enemy and are left out."""
     from umpire.rulesets.bookgun.combat import sees, spot_number
 
     world = _world(obs)
@@ -304,7 +311,11 @@ def spotting_lines(obs: Mapping[str, Any], unit_id: str) -> list[dict[str, Any]]
         return []
     figs = obs.get("figures", {})
     own = [
-        f for f in figs.values() if f["unit"] == unit_id and f.get("status") in ("fit", "wounded")
+        f
+        for f in figs.values()
+        if f["unit"] == unit_id
+        and f.get("status") in ("fit", "wounded")
+        and (figure is None or f["id"] == figure)
     ]
     if not own or not units[unit_id].get("on_table", True):
         return []
@@ -316,7 +327,7 @@ def spotting_lines(obs: Mapping[str, Any], unit_id: str) -> list[dict[str, Any]]
         other = units.get(str(f["unit"]))
         if (
             other is None
-            or other.get("side") == side
+            or other.get("side") in (side, "civilians")
             or f.get("status") not in ("fit", "wounded")
             or not other.get("on_table", True)
         ):

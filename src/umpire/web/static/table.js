@@ -164,7 +164,7 @@ function drawCells(svg, board, G) {
     cellShape(G, c.x, c.y, { fill: CELL_FILL[c.terrain] || "#8da766", stroke: "#54663a", "stroke-width": 0.02 }, g);
     const [cx, cy] = G.pt(c.x, c.y);
     if (c.terrain === "hill") el("ellipse", { cx, cy, rx: 0.32, ry: 0.2, fill: "#d3bb85", stroke: "#7d6535", "stroke-width": 0.02 }, g);
-    if (c.road) el("rect", { x: cx - 0.09, y: cy - 0.5, width: 0.18, height: 1, fill: "#d2bd8c", stroke: "#7d6947", "stroke-width": 0.015 }, g);
+    if (c.road && !board.roads) el("rect", { x: cx - 0.09, y: cy - 0.5, width: 0.18, height: 1, fill: "#d2bd8c", stroke: "#7d6947", "stroke-width": 0.015 }, g);
     if (c.ford) el("path", { d: `M${cx - 0.35} ${cy} h0.7 M${cx - 0.35} ${cy + 0.12} h0.7`, stroke: "#dfe9f2", "stroke-width": 0.04, "stroke-dasharray": "0.08 0.05" }, g);
     if (c.trench) el("path", { d: `M${cx - 0.4} ${cy + 0.3} l0.1 -0.1 l0.1 0.1 l0.1 -0.1 l0.1 0.1 l0.1 -0.1 l0.1 0.1 l0.1 -0.1 l0.1 0.1`, stroke: "#3b2f1e", fill: "none", "stroke-width": 0.04 }, g);
     if (c.wire) el("path", { d: `M${cx - 0.4} ${cy - 0.3} l0.8 0 M${cx - 0.35} ${cy - 0.36} l0.1 0.12 M${cx - 0.05} ${cy - 0.36} l0.1 0.12 M${cx + 0.25} ${cy - 0.36} l0.1 0.12`, stroke: "#333", "stroke-width": 0.025 }, g);
@@ -265,16 +265,20 @@ function render() {
   defs(svg);
   if (board.layout === "continuous") drawContinuous(svg, board, G);
   else if (board.cells) drawCells(svg, board, G);
-  const ctx = { targets: {} };
+  if (board.buildings) drawBuildings(svg, board, G);
+  if (board.layout === "hex") { drawHexFeatures(svg, board, G); drawZoc(svg, board, G); drawAirEw(svg, board, G); }
+  const ctx = { targets: {}, attacked: {} };
   const live = !S.frame && S.view.your_turn;
   const acts = live ? S.view.actions : [];
-  for (const a of acts) if (a.odds && a.action.target) {
+  for (const a of acts) if (a.odds && a.odds.kind === "crt" && a.action.cell) ctx.attacked[a.action.cell] = true;
+  for (const a of acts) if (a.odds && a.action.target && a.odds.p_kill !== undefined) {
     const prev = ctx.targets[a.action.target];
     if (!prev || a.odds.p_kill > prev.p_kill) ctx.targets[a.action.target] = a.odds;
   }
   const over = el("g", { class: "overlay" }, svg);
   // movement: reach circles and the legal destinations the rules offer
   const sel = board.units.find((u) => u.id === S.selected);
+  if (board.layout === "hex") hexIndex(board);
   const moves = acts.filter((a) => a.action.point && (!a.action.unit || a.action.unit === (sel ? sel.id : a.action.unit)));
   if (sel && sel.move && board.layout === "continuous" && moves.length) {
     const [x, y] = G.pt(sel.x, sel.y);
@@ -283,18 +287,27 @@ function render() {
       el("circle", { cx: x, cy: y, r: dist, class: "reach " + speed }, over);
     }
   }
-  // line of sight from the selected unit
+  // line of sight from the selected unit (spotting lines carry their own ends)
   if (S.sight && sel && S.sight.unit === sel.id) {
     for (const line of S.sight.lines) {
+      if (line.from && line.to) {
+        const [x1, y1] = G.pt(line.from[0], line.from[1]), [x2, y2] = G.pt(line.to[0], line.to[1]);
+        const ln = el("line", { x1, y1, x2, y2, class: "los spot " + (line.visible ? "clear" : "blocked"), "data-target": line.target }, over);
+        el("title", {}, ln).textContent = `${line.from_figure} → ${line.figure}: ${line.visible ? "in sight" : "no line of sight"}, ${line.range}"` + (line.spot !== undefined ? `, spot ${line.spot === "auto" ? "automatic" : line.spot === 0 ? "impossible" : line.spot + "+"}` : "");
+        continue;
+      }
+      if (line.reach) continue;
       const t = board.units.find((u) => u.id === line.target);
       if (!t) continue;
       const [x1, y1] = G.pt(sel.x, sel.y), [x2, y2] = G.pt(t.x, t.y);
       el("line", { x1, y1, x2, y2, class: "los " + (line.visible ? (line.obscured ? "obscured" : "clear") : "blocked") }, over);
     }
   }
+  if (board.layout === "hex") drawReach(over, board, G, sel, moves);
   const units = el("g", { class: "units" }, svg);
   const order_ = [...board.units].sort((a, b) => (a.status === "active") - (b.status === "active"));
-  for (const u of order_) drawUnit(units, u, G, board, ctx);
+  if (board.figures) drawFigures(units, board, G);
+  else for (const u of order_) (board.layout === "hex" ? drawCounter : drawUnit)(units, u, G, board, ctx);
   const dests = el("g", { class: "destinations" }, svg);  // above the models: always clickable
   for (const a of moves) {
     const [x, y] = G.pt(a.action.point[0], a.action.point[1]);
@@ -302,17 +315,278 @@ function render() {
     el("title", {}, dot).textContent = a.text;
     dot.addEventListener("click", (ev) => { ev.stopPropagation(); order(a.action); });
   }
+  if (board.layout === "hex" && sel) {  // the selected counter's legal moves, by hex
+    const modes = ["normal", "column", "heli"];
+    for (const a of acts) {
+      if (a.action.kind !== "move" || a.action.unit !== sel.id || !a.action.cell) continue;
+      const p = hexCentre(G, board, a.action.cell);
+      if (!p) continue;
+      const i = Math.max(0, modes.indexOf(a.action.option));
+      const dot = el("circle", { cx: p[0] + (i - 0.5) * 0.16 * (i ? 1 : 0), cy: p[1] + 0.28, r: 0.07, class: "dest move mode-" + a.action.option, "data-hex": a.action.cell }, dests);
+      el("title", {}, dot).textContent = a.text;
+      dot.addEventListener("click", (ev) => { ev.stopPropagation(); order(a.action); });
+    }
+  }
   for (const m of board.hidden_markers || []) {  // face-down deployment markers
     const [x, y] = G.pt(m.x, m.y);
     const g = el("g", { class: "hidden-marker", "data-marker": m.id, transform: `translate(${x} ${y})` }, units);
     el("rect", { x: -0.9, y: -0.9, width: 1.8, height: 1.8, rx: 0.2, fill: "#d9cfb0", stroke: m.side === S.viewer ? SIDE_COLOUR.F : SIDE_COLOUR.H, "stroke-width": 0.18 }, g);
     el("text", { x: 0, y: 0.45, class: "marker-q" }, g).textContent = "?";
-    el("title", {}, g).textContent = `hidden ${up(m.side)} deployment marker`;
+    if (m.contents) el("text", { x: 0, y: 1.5, class: "marker-contents" }, g).textContent = m.contents;
+    el("title", {}, g).textContent = m.site ? `concealment marker ${m.id} at ${m.site}` + (m.contents ? `: ${m.contents}` : "") : `hidden ${up(m.side)} deployment marker`;
   }
   for (const s of board.smoke || []) {
     const [x, y] = G.pt(s.x, s.y);
     el("circle", { cx: x, cy: y, r: s.r || 2, class: "smoke" }, units);
   }
+}
+
+// -- hex maps: hexsides, roads, zones of control, air/EW markers, counters, reach ----------------
+function hexIndex(board) {
+  if (!board._byId) { board._byId = {}; for (const c of board.cells || []) board._byId[c.id] = c; }
+  return board._byId;
+}
+function hexCentre(G, board, id) {
+  const c = hexIndex(board)[id];
+  return c ? G.pt(c.x, c.y) : null;
+}
+function hexPolygon(G, cx, cy, r, attrs, parent) {
+  const pts = [];
+  for (let i = 0; i < 6; i++) pts.push([cx + r * Math.cos((i * Math.PI) / 3), cy + r * Math.sin((i * Math.PI) / 3)]);
+  return el("polygon", { points: pts.map((p) => p.map((v) => v.toFixed(3)).join(",")).join(" "), ...attrs }, parent);
+}
+const sideAff = (side) => (side === S.viewer ? "F" : "H");
+
+function drawHexFeatures(svg, board, G) {
+  const layer = el("g", { class: "hex-features" }, svg);
+  // roads and the autobahn: centre to centre across each road hexside
+  for (const r of board.roads || []) {
+    const a = hexCentre(G, board, r.a), b = hexCentre(G, board, r.b);
+    if (!a || !b) continue;
+    const g = el("g", { class: "road " + r.kind, "data-a": r.a, "data-b": r.b }, layer);
+    const wide = r.kind === "autobahn";
+    el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: wide ? "#3b3b3b" : "#7d6947", "stroke-width": wide ? 0.16 : 0.1, "stroke-linecap": "round" }, g);
+    el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: wide ? "#f2d04a" : "#e3cf9c", "stroke-width": wide ? 0.05 : 0.05, "stroke-linecap": "round", "stroke-dasharray": wide ? "0.12 0.06" : null }, g);
+    el("title", {}, g).textContent = `${r.kind} ${r.a}–${r.b}`;
+  }
+  // rivers on hexsides (the shared edge of two hexes), bridges where a road crosses
+  for (const s of board.hexsides || []) {
+    const a = hexCentre(G, board, s.a), b = hexCentre(G, board, s.b);
+    if (!a || !b) continue;
+    const mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2;
+    const dx = b[0] - a[0], dy = b[1] - a[1], n = Math.hypot(dx, dy) || 1;
+    const px = (-dy / n) * 0.25, py = (dx / n) * 0.25;  // half a side of a hex of radius 0.5
+    const g = el("g", { class: "hexside river " + s.kind + (s.bridge ? " bridged" : ""), "data-a": s.a, "data-b": s.b }, layer);
+    const major = /major/.test(s.kind);
+    el("line", { x1: mx - px, y1: my - py, x2: mx + px, y2: my + py, stroke: "#2f6fb0", "stroke-width": major ? 0.11 : 0.07, "stroke-linecap": "round" }, g);
+    if (s.bridge) {
+      const bx = (dx / n) * 0.09, by = (dy / n) * 0.09;
+      el("line", { class: "bridge", x1: mx - bx, y1: my - by, x2: mx + bx, y2: my + by, stroke: "#5a4a3a", "stroke-width": 0.12 }, g);
+    }
+    el("title", {}, g).textContent = `${s.kind.replace(/_/g, " ")} ${s.a}|${s.b}` + (s.bridge ? " (bridge)" : "") + (s.ends_move ? " — crossing ends movement" : "");
+  }
+  // cities, control, refugees, air markers
+  const named = new Set();
+  for (const c of board.cells || []) {
+    const [cx, cy] = G.pt(c.x, c.y);
+    if (c.city && !named.has(c.city) && named.add(c.city)) el("text", { x: cx, y: cy + 0.4, class: "city-label" }, layer).textContent = c.city + (c.vp ? ` (${c.vp})` : "");
+    if (c.control && c.objective) el("circle", { cx: cx - 0.3, cy: cy - 0.3, r: 0.06, class: "control " + (c.control === S.viewer ? "own" : "enemy") }, layer);
+    if (c.refugees) el("text", { x: cx + 0.26, y: cy + 0.2, class: "refugee-tag" }, layer).textContent = "R";
+  }
+}
+
+function drawZoc(svg, board, G) {
+  const layer = el("g", { class: "zoc-layer" }, svg);
+  for (const [side, hexes] of Object.entries(board.zoc || {})) {
+    for (const id of hexes) {
+      const p = hexCentre(G, board, id);
+      if (!p) continue;
+      const poly = hexPolygon(G, p[0], p[1], 0.44, { class: `zoc zoc-${sideAff(side) === "F" ? "own" : "enemy"}`, "data-side": side, "data-hex": id }, layer);
+      el("title", {}, poly).textContent = `${up(side)} zone of control`;
+    }
+  }
+}
+
+function drawAirEw(svg, board, G) {
+  const layer = el("g", { class: "markers" }, svg);
+  const air = board.air || {};
+  for (const id of air.in_range || []) {
+    const p = hexCentre(G, board, id);
+    if (p) hexPolygon(G, p[0], p[1], 0.47, { class: "air-range " + (air.holder === S.viewer ? "own" : "enemy") }, layer);
+  }
+  for (const id of air.markers || []) {
+    const p = hexCentre(G, board, id);
+    if (!p) continue;
+    const g = el("g", { class: "air-marker", "data-hex": id, transform: `translate(${p[0] - 0.3} ${p[1] + 0.22})` }, layer);
+    el("rect", { x: -0.13, y: -0.13, width: 0.26, height: 0.26, rx: 0.03, fill: air.holder === S.viewer ? SIDE_COLOUR.F : SIDE_COLOUR.H, stroke: "#fff", "stroke-width": 0.015 }, g);
+    el("text", { x: 0, y: 0.07, class: "marker-glyph" }, g).textContent = "✈";
+    el("title", {}, g).textContent = `air superiority marker (${up(air.holder)})`;
+  }
+}
+
+function drawCounter(layer, u, G, board, ctx) {
+  if (u.status && u.status !== "active") return;
+  const [x0, y0] = G.pt(u.x, u.y);
+  const k = u.stack_index || 0, n = u.stack_size || 1;
+  const off = (k - (n - 1) / 2) * 0.07;
+  const x = x0 + off, y = y0 - off;
+  const aff = sideAff(u.side);
+  const g = el("g", { class: "unit counter" + (aff === "F" ? " own" : " enemy") + (S.selected === u.id ? " selected" : ""), "data-unit": u.id, "data-hex": u.hex, transform: `translate(${x.toFixed(3)} ${y.toFixed(3)})` }, layer);
+  const s = 0.5;
+  el("rect", { x: -s / 2, y: -s / 2, width: s, height: s, rx: 0.03, class: "counter-face", fill: u.side === "pact" ? "#c9a27a" : "#a9bfd6", stroke: S.selected === u.id ? "#fff" : "#111", "stroke-width": S.selected === u.id ? 0.04 : 0.02 }, g);
+  const img = symbolImage(u.sidc || "SUGP-----------");
+  const w = 0.34, kk = w / img.w;
+  g.appendChild(symbolNode(img, (-img.ax * kk).toFixed(3), (-img.ay * kk - 0.05).toFixed(3), (img.w * kk).toFixed(3), (img.h * kk).toFixed(3)));
+  el("text", { x: 0, y: 0.215, class: "counter-values" }, g).textContent = `${u.strength}-${u.ma}`;
+  if (n > 1 && k === n - 1) el("text", { x: 0.22, y: -0.17, class: "stack-count" }, g).textContent = n;
+  if (u.ew) {
+    el("rect", { x: -0.27, y: -0.3, width: 0.2, height: 0.12, fill: "#7a2bbd", stroke: "#fff", "stroke-width": 0.01, class: "ew-marker" }, g);
+    el("text", { x: -0.17, y: -0.21, class: "ew-text" }, g).textContent = `EW${u.ew > 1 ? u.ew : ""}`;
+  }
+  if (ctx.attacked[u.hex]) el("circle", { r: 0.33, class: "crosshair" }, g);
+  el("title", {}, g).textContent = `${u.name} (${up(u.side)}) — ${u.type} ${u.strength}-${u.ma}, ${u.division}` + (u.ew ? `, ${u.ew} EW marker(s)` : "");
+}
+
+function drawReach(over, board, G, sel, moves) {
+  // the reach the rules give the selected unit (sight answer) and its legal moves now
+  const lines = S.sight && sel && S.sight.unit === sel.id ? S.sight.lines.filter((l) => l.reach) : [];
+  for (const l of lines) {
+    const p = hexCentre(G, board, l.reach);
+    if (!p) continue;
+    const poly = hexPolygon(G, p[0], p[1], 0.42, { class: "reach-hex " + l.mode, "data-hex": l.reach }, over);
+    el("title", {}, poly).textContent = `${sel.id} can reach ${l.reach} (${l.mode}, ${l.cost} MP)`;
+  }
+}
+
+// -- skirmish tables: buildings, figures, formations -------------------------------------------
+function drawBuildings(svg, board, G) {
+  const layer = el("g", { class: "buildings" }, svg);
+  for (const b of board.buildings || []) {
+    const g = el("g", { class: "building", "data-building": b.id }, layer);
+    el("polygon", { points: polyPoints(G, b.points), fill: "#b8a58c", stroke: "#3b2f1e", "stroke-width": 0.15 }, g);
+    for (const r of b.rooms) {
+      const upper = r.floor > 0;
+      const cls = "room" + (upper ? " upper" : "") + (r.searched ? " searched" : "") + (board.cache_room === r.id ? " cache" : "");
+      const inset = upper ? r.points.map(([x, y], i, arr) => {
+        const cx = arr.reduce((s, p) => s + p[0], 0) / arr.length, cy = arr.reduce((s, p) => s + p[1], 0) / arr.length;
+        return [x + (cx - x) * 0.12, y + (cy - y) * 0.12];
+      }) : r.points;
+      const poly = el("polygon", { points: polyPoints(G, inset), class: cls, "data-room": r.id, "data-floor": r.floor }, g);
+      el("title", {}, poly).textContent = `${b.name}: room ${r.id}, floor ${r.floor}` + (r.searched ? " (searched)" : "") + (r.cache_candidate ? " — the cache may be here" : "");
+      const [cx, cy] = G.pt(r.centre[0], r.centre[1]);
+      if (upper) el("text", { x: cx, y: cy - 0.35 * r.floor, class: "floor-tag" }, g).textContent = `floor ${r.floor}`;
+      if (board.cache_room === r.id) el("text", { x: cx, y: cy + 0.5, class: "cache-tag" }, g).textContent = "CACHE";
+    }
+    for (const d of b.doors) {
+      const [x, y] = G.pt(d.at[0], d.at[1]);
+      el("rect", { x: x - 0.4, y: y - 0.4, width: 0.8, height: 0.8, class: "door" }, g);
+    }
+    for (const w of b.windows) {
+      const [x, y] = G.pt(w.at[0], w.at[1]);
+      el("rect", { x: x - 0.35, y: y - 0.2, width: 0.7, height: 0.4, class: "window" }, g);
+    }
+    const [bx, by] = G.pt(b.points[0][0], b.points[2][1]);
+    el("text", { x: bx + 0.3, y: by + 0.9, class: "building-label" }, g).textContent = b.name + (b.floors.length > 1 ? ` (${b.floors.length} floors)` : "");
+  }
+  if (board.ied) {
+    const [x, y] = G.pt(board.ied[0], board.ied[1]);
+    el("text", { x, y, class: "ied-tag" }, layer).textContent = "IED";
+  }
+}
+
+function drawFigures(layer, board, G) {
+  const base = board.figure_base || 0.8;
+  const byUnit = {};
+  for (const f of board.figures) (byUnit[f.unit] = byUnit[f.unit] || []).push(f);
+  for (const u of board.units) {
+    const figs = (byUnit[u.id] || []).filter((f) => f.status === "fit" || f.status === "wounded");
+    if (figs.length > 1) {  // the formation: the unit's figures joined in order round their centre
+      const cx = figs.reduce((s, f) => s + f.x, 0) / figs.length, cy = figs.reduce((s, f) => s + f.y, 0) / figs.length;
+      const ring = [...figs].sort((a, b) => Math.atan2(a.y - cy, a.x - cx) - Math.atan2(b.y - cy, b.x - cx));
+      const pts = ring.map((f) => [f.x, f.y]);
+      el("polygon", { points: polyPoints(G, pts), class: `formation ${u.formation} ${sideAff(u.side) === "F" ? "own" : u.side === "civilians" ? "neutral" : "enemy"}`, "data-unit": u.id }, layer);
+    }
+  }
+  for (const f of board.figures) {
+    const u = board.units.find((x) => x.id === f.unit) || {};
+    const [x, y] = G.pt(f.x, f.y);
+    const aff = f.side === "civilians" ? "N" : sideAff(f.side);
+    const cls = "unit figure " + (aff === "F" ? "own" : aff === "N" ? "neutral" : "enemy") + " " + f.status + (f.prone ? " prone" : "") + (S.selected === f.unit ? " selected" : "") + (u.active ? " active" : "");
+    const g = el("g", { class: cls, "data-unit": f.unit, "data-figure": f.id, transform: `translate(${x.toFixed(3)} ${y.toFixed(3)})` }, layer);
+    const r = base / 2;
+    if (f.status === "killed" || f.status === "captured") {
+      el("path", { d: `M${-r} ${-r} L${r} ${r} M${-r} ${r} L${r} ${-r}`, class: "casualty" }, g);
+    } else {
+      const a = (-f.facing * Math.PI) / 180;
+      el("line", { x1: 0, y1: 0, x2: (Math.cos(a) * r * 1.9).toFixed(3), y2: (Math.sin(a) * r * 1.9).toFixed(3), class: "facing" }, g);
+      if (f.prone) el("ellipse", { rx: r * 1.2, ry: r * 0.6, class: "base", transform: `rotate(${-f.facing})` }, g);
+      else el("circle", { r, class: "base" }, g);
+      if (f.status === "wounded") el("circle", { r: r * 0.45, class: "wound" }, g);
+      if (f.role === "leader" || f.role === "officer") el("circle", { r: r * 1.25, class: "leader-ring" }, g);
+      if (f.floor) el("text", { x: r, y: -r, class: "floor-badge" }, g).textContent = `↑${f.floor}`;
+    }
+    el("title", {}, g).textContent = `${f.name} (${u.name || f.unit}) — ${f.weapon}${f.second ? " + " + f.second : ""}, ${f.status}${f.prone ? ", prone" : ""}${f.room ? ", in " + f.room : ""}`;
+  }
+  for (const u of board.units) {
+    if (u.status !== "active" || u.x === undefined) continue;
+    const [x, y] = G.pt(u.x, u.y);
+    const t = el("text", { x, y: y - 1.4, class: "unit-label figure-unit" + (S.selected === u.id ? " selected" : ""), "data-label": u.id }, layer);
+    t.textContent = `${u.name} · ${u.formation}${u.state && u.state !== "ok" ? " · " + u.state : ""}`;
+  }
+}
+
+// -- exact distributions in the order list ------------------------------------------------------
+function distBars(o) {
+  const box = h("span", { className: "dist" });
+  const order = o.order || Object.keys(o.results);
+  for (const r of order) {
+    const p = o.results[r];
+    if (!p) continue;
+    const cell = h("span", { className: "dist-cell", title: o.exact && o.exact[r] ? `${r}: ${o.exact[r]}` : `${r}: ${pct(p)}` });
+    cell.dataset.result = r;
+    cell.dataset.p = p;
+    cell.style.flexGrow = String(Math.max(p, 0.04));
+    cell.append(h("b", { textContent: r }), h("span", { textContent: " " + pct(p) }));
+    box.append(cell);
+  }
+  return box;
+}
+
+function distribution(a) {
+  const o = a.odds;
+  const wrap = h("span", { className: "odds distribution" });
+  if (o.kind === "crt") {
+    wrap.append(h("span", { className: "odds-head", textContent: `${o.odds} → column ${o.column}, DRM ${o.drm >= 0 ? "+" : ""}${o.drm}` + (o.before_support ? " (before support)" : o.own_support !== undefined ? ` (your support ${o.own_support}, enemy's assumed none)` : "") }));
+    wrap.append(distBars(o));
+    const notes = [];
+    if (o.support && o.support.length) notes.push("your support: " + o.support.slice(0, 3).map((s) => `+${s.own} → hex vacated ${pct(s.vacated)}`).join(", "));
+    if (o.worst) notes.push(`if the enemy commits all ${o.worst.enemy}: vacated ${pct(o.worst.vacated)}`);
+    else if (o.enemy_support_max !== undefined) notes.push(o.enemy_support_max ? `enemy support unknown until the reveal (up to ${o.enemy_support_max})` : "the enemy has no support to commit");
+    if (notes.length) wrap.append(h("span", { className: "hint", textContent: notes.join(" · ") }));
+  } else if (o.kind === "casualties") {
+    wrap.append(h("span", { className: "odds-head", textContent: o.dice.map((d) => `${d.dice}d20≤${d.need}${d.blast ? " (" + d.blast + ")" : ""}`).join(" + ") + ` · ${o.visible} target figure(s) visible` }));
+    wrap.append(distBars(o));
+    wrap.append(h("span", { className: "hint", textContent: `killed ≥1 ${pct(1 - (o.killed["0"] || 0))} · leader hit ${pct(o.leader_hit)} · expected ${o.expected.toFixed(2)}` + (o.blast_not_counted ? " · blast rounds not in these odds" : "") }));
+  }
+  const mods = o.modifiers || [];
+  if (mods.length) wrap.title = mods.map((m) => `${m.delta > 0 ? "+" : ""}${m.delta} ${m.why} [${m.rule}]`).join("\n");
+  return wrap;
+}
+
+function renderDrawnCard(board) {
+  const c = board.drawn_card;
+  const box = $("drawn");
+  if (!box) return;
+  box.innerHTML = "";
+  box.hidden = !c && !board.deck;
+  if (!c) return;
+  const red = /[♥♦]/.test(c.label || "");
+  box.append(h("div", { className: "playing-card" + (red ? " red" : ""), id: "drawn-card", textContent: c.joker ? "JOKER" : c.label }));
+  const who = c.joker ? "joker" : c.side ? `${up(c.side)}'s card` : "";
+  const bits = [];
+  if (board.deck && board.deck.pile !== undefined) bits.push(`deck ${board.deck.pile}`);
+  if (board.casualty_pile && board.casualty_pile.left !== undefined) bits.push(`casualty cards ${board.casualty_pile.left}`);
+  box.append(h("div", { className: "hint", textContent: [who, ...bits].filter(Boolean).join(" · ") }));
 }
 
 // -- side panels ----------------------------------------------------------------------------------
@@ -325,6 +599,10 @@ function renderStatus() {
   if (st.pools) bits.push("Tokens " + Object.entries(st.pools).map(([s, n]) => `${up(s)} ${n}`).join(" · "));
   if (st.stage) bits.push(`Stage ${st.stage}`);
   if (st.activations_left !== undefined && st.activations_left !== null) bits.push(`Activations left ${st.activations_left}`);
+  if (st.phase) bits.push(`Phase ${String(st.phase).replace(/_/g, " ")}`);
+  if (st.segment) bits.push(`Segment ${st.segment}`);
+  if (st.card) bits.push(`Card ${st.card}`);
+  if (st.vp && Object.keys(st.vp).length) bits.push("VP " + Object.entries(st.vp).map(([s, n]) => `${up(s)} ${n}`).join(" · "));
   if (st["objectives held"]) bits.push("Objectives " + Object.entries(st["objectives held"]).map(([s, n]) => `${up(s)} ${n}`).join(" · "));
   $("status").innerHTML = "";
   for (const b of bits) $("status").append(h("span", { className: "chip-stat", textContent: b }));
@@ -344,6 +622,9 @@ function renderStatus() {
   const slider = $("slider");
   slider.max = v.index;
   if (!S.frame) slider.value = v.index;
+  const shownBoard = (S.frame || v).board;
+  $("drawn-panel").hidden = !shownBoard.drawn_card;
+  renderDrawnCard(shownBoard);
   const cards = v.board.cards || (v.board.hand ? { hand: v.board.hand } : null);
   $("cards").hidden = !cards;
   if (cards) {
@@ -381,7 +662,15 @@ function renderCard() {
     dl.append(h("dt", { textContent: k.replace(/_/g, " ") }), h("dd", { textContent: Array.isArray(v) ? v.join(", ") || "—" : String(v) }));
   }
   card.append(dl);
-  if (S.sight && S.sight.unit === u.id && S.sight.lines.length) {
+  const reach = S.sight && S.sight.unit === u.id ? S.sight.lines.filter((l) => l.reach) : [];
+  if (reach.length) {
+    const by = {};
+    for (const l of reach) by[l.mode] = (by[l.mode] || 0) + 1;
+    card.append(h("div", { className: "hint reach-summary", textContent: `Reach this movement phase: ${reach.length} hexes (` + Object.entries(by).map(([m, n]) => `${m} ${n}`).join(", ") + ")" }));
+  } else if (S.sight && S.sight.unit === u.id && S.sight.lines.length && S.sight.lines[0].from) {
+    const seen = S.sight.lines.filter((l) => l.visible);
+    card.append(h("div", { className: "hint spot-summary", textContent: `Spotting from ${S.sight.figure || "the nearest figure"}: ${seen.length} of ${S.sight.lines.length} enemy figures or markers in sight` }));
+  } else if (S.sight && S.sight.unit === u.id && S.sight.lines.length) {
     const seen = S.sight.lines.filter((l) => l.visible);
     card.append(h("div", { className: "hint", textContent: `Line of sight: ${seen.length} of ${S.sight.lines.length} enemy units visible (${seen.filter((l) => l.obscured).length} obscured)` }));
   }
@@ -393,7 +682,8 @@ function actionButton(a) {
   if (a.action.unit) b.dataset.unit = a.action.unit;
   if (a.action.target) b.dataset.target = a.action.target;
   b.append(h("span", { textContent: a.text }));
-  if (a.odds) {
+  if (a.odds && a.odds.results) b.append(distribution(a));
+  else if (a.odds) {
     const o = a.odds;
     b.append(h("span", { className: "odds", textContent: `${o.dice}d10 need ${o.need}+ · hit ${pct(o.p_hit)} · kill ${pct(o.p_kill)}` }));
     b.title = o.modifiers.map((m) => `${m.delta > 0 ? "+" : ""}${m.delta} ${m.why} [${m.rule}]`).join("\n") || "no modifiers";
@@ -411,11 +701,13 @@ function renderActions() {
   const acts = v.actions;
   const points = acts.filter((a) => a.action.point);
   const others = acts.filter((a) => !a.action.point);
-  const mine = S.selected ? others.filter((a) => a.action.unit === S.selected || a.action.target === S.selected) : [];
+  const mine = S.selected ? others.filter((a) => a.action.unit === S.selected || a.action.target === S.selected || (a.action.units || []).includes(S.selected)) : [];
   const rest = others.filter((a) => !mine.includes(a));
   if (mine.length) { box.append(h("div", { className: "group-title", textContent: "Selected unit" })); for (const a of mine) box.append(actionButton(a)); }
   if (points.length) box.append(h("p", { className: "hint", textContent: `${points.length} destinations marked on the table — click one, or click any point (the rules decide).` }));
-  const shots = rest.filter((a) => a.odds), plain = rest.filter((a) => !a.odds);
+  const dists = rest.filter((a) => a.odds && a.odds.results);
+  if (dists.length) { box.append(h("div", { className: "group-title", textContent: "Exact odds (before it is made)" })); for (const a of dists) box.append(actionButton(a)); }
+  const shots = rest.filter((a) => a.odds && !a.odds.results), plain = rest.filter((a) => !a.odds);
   if (shots.length) { box.append(h("div", { className: "group-title", textContent: "Shots" })); for (const a of shots.sort((x, y) => y.odds.p_kill - x.odds.p_kill)) box.append(actionButton(a)); }
   const LIMIT = 40;
   for (const a of plain.slice(0, LIMIT)) box.append(actionButton(a));
@@ -495,12 +787,18 @@ async function order(action) {
   } finally { S.busy = false; }
 }
 
-async function select(id) {
+async function select(id, figure = null) {
   S.selected = id;
   S.sight = null;
   render(); renderCard(); renderActions();
   if (!S.frame && S.view.board.sight) {
-    try { S.sight = await api(`/sight?unit=${encodeURIComponent(id)}`); render(); renderCard(); } catch { /* no sight for this one */ }
+    try {
+      // a figure clicked on a skirmish table: the spotting lines of that figure
+      const found = await api(`/sight?unit=${encodeURIComponent(figure || id)}`);
+      if (S.selected !== id) return;
+      S.sight = { unit: id, figure, lines: found.lines };
+      render(); renderCard();
+    } catch { /* no sight for this one */ }
   }
 }
 
@@ -522,7 +820,7 @@ function onTableClick(ev) {
       const shots = v.actions.filter((a) => a.action.target === id && a.odds);
       if (shots.length && ev.detail === 2) { order(shots.sort((a, b) => b.odds.p_kill - a.odds.p_kill)[0].action); return; }
     }
-    select(id);
+    select(id, unitNode.dataset.figure || null);
     return;
   }
   const v = S.view;
@@ -549,7 +847,7 @@ function onTableClick(ev) {
       if (dd < bestD) { bestD = dd; best = c; }
     }
     if (!best) return;
-    const here = v.actions.filter((a) => a.action.point && a.action.point[0] === best.x && a.action.point[1] === best.y);
+    const here = v.actions.filter((a) => (a.action.point && a.action.point[0] === best.x && a.action.point[1] === best.y) || (best.id && a.action.cell === best.id && a.action.kind === "move" && a.action.unit === S.selected));
     if (here.length === 1) order(here[0].action);
     else if (here.length > 1) { const box = $("actions"); box.prepend(...here.map(actionButton)); toast(`Several orders for ${best.label}: pick one in the list`, false); }
   }
