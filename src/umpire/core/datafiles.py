@@ -4,6 +4,7 @@ with one-line errors that name the file and the field."""
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,8 @@ def format_validation_error(path: Path | str, error: ValidationError) -> str:
     first = error.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or "(top level)"
     more = f" (+{error.error_count() - 1} more)" if error.error_count() > 1 else ""
-    return f"{path}: field {where}: {first['msg']}{more}"
+    message = first["msg"].removeprefix("Value error, ")  # our own validators' words
+    return f"{path}: field {where}: {message}{more}"
 
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # no data file a user hands us is anywhere near this
@@ -107,13 +109,45 @@ def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+MAX_MAGNITUDE = 10_000
+"""No number in any ruleset's house rules or tables is larger (the largest is a 1,000-inch
+"any range" band): a larger one is a mistake, and could make a game roll a billion dice."""
+
+
+def check_numbers(data: Any, source: Path | str, where: str = "") -> None:
+    """Every number in ``data`` (mappings and lists, walked without recursion) is finite and
+    within :data:`MAX_MAGNITUDE`; else a one-line DataFileError naming the field."""
+    stack: list[tuple[str, Any]] = [(where, data)]
+    while stack:
+        field, value = stack.pop()
+        if isinstance(value, dict):
+            stack += [(f"{field}.{k}" if field else str(k), v) for k, v in value.items()]
+        elif isinstance(value, list | tuple):
+            stack += [(f"{field}.{i}" if field else str(i), v) for i, v in enumerate(value)]
+        elif isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise DataFileError(
+                f"{source}: field {field or '(top level)'}: {value} is not a finite number"
+            )
+        elif abs(value) > MAX_MAGNITUDE:
+            big = isinstance(value, int) and value.bit_length() > 1000
+            shown = "a number of hundreds of digits" if big else f"{float(value):.3g}"
+            raise DataFileError(
+                f"{source}: field {field or '(top level)'}: {shown} is beyond "
+                f"{MAX_MAGNITUDE:,} either way"
+            )
+
+
 def load_override(path: Path, check: Callable[[dict[str, Any], str], object]) -> dict[str, Any]:
     """A user's house-rules override file, checked by ``check(data, source)`` (which raises a
-    one-line DataFileError) before it is used."""
+    one-line DataFileError) before it is used; every number in it must be finite and within
+    :data:`MAX_MAGNITUDE` (:func:`check_numbers`)."""
     data = load_yaml(Path(path))
     if data is None:
         return {}
     if not isinstance(data, dict):
         raise DataFileError(f"{path}: a house-rules file must be a mapping of keys to values")
+    check_numbers(data, path)
     check(data, str(path))
     return data

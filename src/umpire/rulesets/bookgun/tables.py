@@ -10,7 +10,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from umpire.core.datafiles import format_validation_error, load_override, load_yaml, merge
+from umpire.core.datafiles import (
+    check_numbers,
+    format_validation_error,
+    load_override,
+    load_yaml,
+    merge,
+)
 from umpire.core.errors import DataFileError
 
 DATA = Path(__file__).parent / "data"
@@ -181,6 +187,7 @@ class Tables(_Model):
 
 
 def _validate(data: Mapping[str, Any], where: str) -> Tables:
+    check_numbers(data, where)  # finite and within bounds: no billion dice, no NaN ranges
     try:
         return Tables.model_validate(data)
     except ValidationError as exc:

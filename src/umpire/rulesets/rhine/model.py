@@ -16,7 +16,7 @@ from typing import Any, Literal, NoReturn
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from umpire.core.catalog import RuleEntry, catalog_markdown, load_catalog
-from umpire.core.datafiles import format_validation_error, load_yaml, merge
+from umpire.core.datafiles import check_numbers, format_validation_error, load_yaml, merge
 from umpire.core.errors import DataFileError, UnknownScenarioError
 from umpire.geometry.hexgrid import Hex, HexMap, distance, parse_hex_id
 
@@ -136,6 +136,7 @@ class Tables(_Strict):
 
 
 def _validate_tables(data: Mapping[str, Any], where: str) -> Tables:
+    check_numbers(data, where)  # finite and within bounds: no billion dice, no NaN costs
     try:
         tables = Tables.model_validate(data)
     except ValidationError as exc:

@@ -3,11 +3,19 @@ data files. House rules can be overridden by a user's YAML file merged over the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from umpire.core.catalog import RuleEntry, add_entries, catalog_markdown, load_catalog
 from umpire.core.datafiles import format_validation_error, load_override, load_yaml, merge
@@ -20,90 +28,158 @@ Going = Literal["open", "rough", "very_rough", "impassable"]
 MoverClass = Literal["foot", "tracked", "wheeled", "atv"]
 
 
+# House-rule values are checked as a whole (issue 16): whole numbers and booleans are strict
+# (``true`` is not 1, ``"3"`` is not 3), distances are finite and not negative, dice scores lie
+# on the die, tables cover every face in rising order, and game length is bounded.
+MAX_INCHES = 1000.0  # no table is near this; a larger distance is a mistake
+MAX_TURNS = 50
+"""The most turns ``random_length.max_turns`` may allow (the book's operations last a handful):
+a game must end long before the engine's action cap."""
+
+Whole = Annotated[int, Field(strict=True)]
+Flag = Annotated[bool, Field(strict=True)]
+Inches = Annotated[float, Field(strict=True, ge=0, le=MAX_INCHES, allow_inf_nan=False)]
+Markers = Annotated[int, Field(strict=True, ge=0, le=20)]
+D6Score = Annotated[int, Field(strict=True, ge=1, le=7)]  # 7: no d6 succeeds
+UnitClass = Literal["infantry", "support", "mbt", "light", "fast", "helicopter"]
+
+
+def _rising_rows(rows: Sequence[DamageRow | AaEffectRow], what: str, top: int) -> None:
+    """A d6 table: rows by rising ``max``, every score from 1 to ``top`` read by exactly one."""
+    if not rows:
+        raise ValueError(f"the {what} needs at least one row")
+    previous = 0
+    for index, row in enumerate(rows):
+        if row.max <= previous:
+            raise ValueError(
+                f"row {index} (max {row.max}) overlaps the row before (max {previous}); "
+                "rows go by rising max"
+            )
+        previous = row.max
+    if previous < top:
+        scores = f"{previous + 1}" if previous + 1 == top else f"{previous + 1} to {top}"
+        raise ValueError(
+            f"the last row ends at max {previous}, so a score of {scores} has no result (a "
+            f"gap): the last row's max must be at least {top}"
+        )
+
+
 class TerrainKindSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    blocks_los: bool = False
-    cover: bool = False
-    obscures: bool = False
-    see_into: float = 2.0
-    occupant_sees_over: bool = False
+    blocks_los: Flag = False
+    cover: Flag = False
+    obscures: Flag = False
+    see_into: Inches = 2.0
+    occupant_sees_over: Flag = False
     going: dict[MoverClass, Going]
 
 
 class DamageRow(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    max: int = Field(ge=1, le=6)
+    max: Whole = Field(ge=1, le=6)
     result: Literal["damaged", "destroyed"]
-    markers: int = Field(ge=0)
+    markers: Markers
 
 
 class AaEffectRow(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    max: int = Field(ge=1, le=12)
+    max: Whole = Field(ge=1, le=12)
     result: Literal["evades", "damaged", "shot_down"]
 
 
 class Rockets(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    to_hit: int = Field(ge=2, le=10)
-    weapon: int = Field(ge=0)
+    to_hit: Whole = Field(ge=2, le=10)
+    weapon: Whole = Field(ge=0, le=20)
 
 
 class AirRules(BaseModel):
     """Attack helicopters and air defence (sevendays.air.*)."""
 
     model_config = ConfigDict(extra="forbid")
-    aa_to_hit: dict[Literal["gun", "sam", "manpad"], int]
-    sam_effect_bonus: int = Field(ge=0)
+    aa_to_hit: dict[Literal["gun", "sam", "manpad"], Annotated[Whole, Field(ge=1, le=11)]]
+    sam_effect_bonus: Whole = Field(ge=0, le=6)
     effect: list[AaEffectRow]
     rockets: Rockets
+
+    @field_validator("effect")
+    @classmethod
+    def _effect_covers_every_total(
+        cls, effect: list[AaEffectRow], info: ValidationInfo
+    ) -> list[AaEffectRow]:
+        # d6 plus the SAM bonus at most: every total from 1 to 6 + bonus needs a row
+        bonus = info.data.get("sam_effect_bonus", 0)
+        _rising_rows(effect, "AA hit-effect table", 6 + bonus)
+        return effect
 
 
 class Platoon(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    size: int = Field(ge=1)
-    reach: float = Field(ge=0)
+    size: Whole = Field(ge=1, le=20)
+    reach: Inches
 
 
 class BattlegroupCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    radius: float
-    remove_one: int = Field(ge=1, le=7)
-    remove_two: int = Field(ge=1, le=7)
+    radius: Inches
+    remove_one: D6Score
+    remove_two: D6Score
+
+    @field_validator("remove_two")
+    @classmethod
+    def _two_needs_at_least_one(cls, remove_two: int, info: ValidationInfo) -> int:
+        remove_one = info.data.get("remove_one")
+        if remove_one is not None and remove_two < remove_one:
+            raise ValueError(
+                f"{remove_two} is below remove_one ({remove_one}): removing two markers needs "
+                "at least the score that removes one"
+            )
+        return remove_two
 
 
 class RandomLength(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    ends_on: int = Field(ge=1, le=7)
-    max_turns: int = Field(ge=1)
+    ends_on: D6Score
+    max_turns: Whole = Field(ge=1, le=MAX_TURNS)
 
 
 class HouseRules(BaseModel):
     """Every overridable number. Field names are the keys of ``house_rules.yaml``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    movement: dict[Literal["normal", "rapid", "road"], dict[str, float]]
-    terrain_tests: dict[MoverClass, dict[Literal["rough", "very_rough"], int]]
+    movement: dict[Literal["normal", "rapid", "road"], dict[UnitClass, Inches]]
+    terrain_tests: dict[
+        MoverClass, dict[Literal["rough", "very_rough"], Annotated[Whole, Field(ge=0, le=7)]]
+    ]
     terrain_kinds: dict[str, TerrainKindSpec]
-    proximity: float
-    footprint: dict[Literal["vehicle", "foot"], float]
-    obscured_rays: int = Field(ge=1, le=15)
+    proximity: Inches
+    footprint: dict[
+        Literal["vehicle", "foot"],
+        Annotated[float, Field(strict=True, gt=0, le=12, allow_inf_nan=False)],
+    ]
+    obscured_rays: Whole = Field(ge=1, le=15)
     damage_table: list[DamageRow]
-    no_penetration_markers: int = Field(ge=0)
-    reaction_tokens_and_markers: bool
+    no_penetration_markers: Markers
+    reaction_tokens_and_markers: Flag
     battlegroup_check: BattlegroupCheck
-    fall_back_markers: int = Field(ge=0)
-    objective_radius: float
-    hidden_spot_range: float = Field(ge=0)
+    fall_back_markers: Markers
+    objective_radius: Inches
+    hidden_spot_range: Inches
     random_length: RandomLength
-    capture_hold_range: float = Field(ge=0)
-    exit_distance: float = Field(ge=0)
-    transport_reach: float = Field(ge=0)
-    bail_out_markers: int = Field(ge=0)
-    smoke_radius: float = Field(gt=0)
-    close_combat_support: float = Field(ge=0)
+    capture_hold_range: Inches
+    exit_distance: Inches
+    transport_reach: Inches
+    bail_out_markers: Markers
+    smoke_radius: Annotated[float, Field(strict=True, gt=0, le=MAX_INCHES, allow_inf_nan=False)]
+    close_combat_support: Inches
     air: AirRules
     platoon: Platoon
+
+    @field_validator("damage_table")
+    @classmethod
+    def _damage_table_covers_the_d6(cls, rows: list[DamageRow]) -> list[DamageRow]:
+        _rising_rows(rows, "damage table", 6)
+        return rows
 
     def terrain_kind(self, name: str) -> TerrainKind:
         spec = self.terrain_kinds[name]
