@@ -43,22 +43,29 @@ OPTIONS: tuple[Option, ...] = (
     Option("activator", "Reaction test: vehicle | foot.", default="vehicle"),
     Option("covered", "Reaction test: activator in cover.", type="bool", default=False),
     Option("atgm", "Reaction test: the reactor fires an ATGM.", type="bool", default=False),
+    Option("close-combat", "Odds of a close combat (house).", type="bool", default=False),
+    Option("support", "Close combat: attacker's infantry within 2\".", type="int", default=0),
+    Option("enemy-support", "Close combat: defender's infantry within 2\".", type="int", default=0),
     Option("house-rules", "YAML file overriding house-rule numbers.", type="path"),
 )
 
 
 class SevenDaysOdds:
-    """Shots (hit, penetration, destruction, morale markers) and d6 tests."""
+    """Shots (hit, penetration, destruction, morale markers), d6 tests and close combat."""
 
     options: Sequence[Option] = OPTIONS
 
     def answer(self, values: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
         from umpire.rulesets.sevendays.config import house_rules, load_house_rules_override
         from umpire.rulesets.sevendays.shot_query import (
+            CloseCombatQuery,
             ShotQuery,
             TestQuery,
+            answer_close_combat,
             answer_shot,
             answer_test,
+            close_combat_json,
+            close_combat_lines,
             fraction_text,
             shot_json,
             shot_lines,
@@ -70,6 +77,17 @@ class SevenDaysOdds:
             str(house_path or "house rules"),
         )
         activation, reaction_test = values["activation"], values["reaction_test"]
+        if values.get("close_combat"):
+            if activation or reaction_test:
+                raise UmpireError("ask for one of --close-combat, --activation, --reaction-test")
+            fight = CloseCombatQuery(
+                support=values["support"],
+                markers=values["markers"],
+                enemy_support=values["enemy_support"],
+                target_markers=values["target_markers"],
+            )
+            fought = answer_close_combat(fight)
+            return close_combat_json(fought), close_combat_lines(fight, fought)
         if activation or reaction_test:
             if activation and reaction_test:
                 raise UmpireError("ask for --activation or --reaction-test, not both")
@@ -99,7 +117,8 @@ class SevenDaysOdds:
         firer, target, range_ = values["firer"], values["target"], values["range"]
         if firer is None or target is None or range_ is None:
             raise UmpireError(
-                "give --firer, --target and --range (or --activation / --reaction-test)"
+                "give --firer, --target and --range "
+                "(or --activation / --reaction-test / --close-combat)"
             )
         fields = ShotQuery.__dataclass_fields__
         shot = {k: v for k, v in values.items() if k in fields and k not in ("range", "house")}

@@ -16,6 +16,8 @@ from typing import Any
 
 from umpire.core.errors import UmpireError, UnknownUnitError
 from umpire.rulesets.sevendays.air import aa_plan_from, aa_system
+from umpire.rulesets.sevendays.close_combat import RULE as CLOSE_COMBAT
+from umpire.rulesets.sevendays.close_combat import CloseCombatRoll
 from umpire.rulesets.sevendays.config import HouseRules, default_house_rules
 from umpire.rulesets.sevendays.firing import plan_from_situation
 from umpire.rulesets.sevendays.odds import ExactOdds, d6_test_odds, exact_odds
@@ -241,3 +243,62 @@ def answer_test(query: TestQuery) -> dict[str, Any]:
         rule = "sevendays.reaction.target"
     p = d6_test_odds(need, six_passes=True)
     return {"test": query.kind, "rule": rule, "need": need, "p_pass": p}
+
+
+@dataclass(frozen=True)
+class CloseCombatQuery:
+    """A close combat (sevendays.close_combat, house): each side's friendly infantry and
+    support within 2" and its morale markers."""
+
+    support: int = 0  # the attacker's friends within 2"
+    markers: int = 0  # on the attacker
+    enemy_support: int = 0  # the defender's friends within 2"
+    target_markers: int = 0  # on the defender
+
+
+def close_combat_chance(query: CloseCombatQuery) -> CloseCombatRoll:
+    """The very chance play rolls for this fight (attacker's score minus the defender's)."""
+    return CloseCombatRoll(
+        query.support - query.markers, query.enemy_support - query.target_markers
+    )
+
+
+def answer_close_combat(query: CloseCombatQuery) -> dict[str, Any]:
+    """Exact chances that the attacker wins, that it is a stand-off, that the attacker loses,
+    and of each margin (the loser's new markers)."""
+    if min(query.support, query.markers, query.enemy_support, query.target_markers) < 0:
+        raise UmpireError("--support, --enemy-support and the markers must be 0 or more")
+    margins = dict(sorted(close_combat_chance(query).outcomes().items()))
+    return {
+        "test": "close_combat",
+        "rule": CLOSE_COMBAT,
+        "p_win": sum((p for m, p in margins.items() if m > 0), Fraction(0)),
+        "p_tie": margins.get(0, Fraction(0)),
+        "p_lose": sum((p for m, p in margins.items() if m < 0), Fraction(0)),
+        "margins": margins,
+    }
+
+
+def close_combat_lines(query: CloseCombatQuery, answer: dict[str, Any]) -> list[str]:
+    lines = [
+        f"close combat: attacker d6 {query.support - query.markers:+d} "
+        f"({query.support} support, {query.markers} marker(s)) against defender d6 "
+        f"{query.enemy_support - query.target_markers:+d} ({query.enemy_support} support, "
+        f"{query.target_markers} marker(s)) [{answer['rule']}]",
+        f"  P(attacker wins)  {fraction_text(answer['p_win'])}",
+        f"  P(stand-off)      {fraction_text(answer['p_tie'])}",
+        f"  P(attacker loses) {fraction_text(answer['p_lose'])}",
+        "  margin (attacker - defender; the loser takes that many markers):",
+    ]
+    lines += [f"    {m:>+3d}  {fraction_text(p)}" for m, p in answer["margins"].items()]
+    return lines
+
+
+def close_combat_json(answer: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **{k: v for k, v in answer.items() if k != "margins"},
+        "p_win": float(answer["p_win"]),
+        "p_tie": float(answer["p_tie"]),
+        "p_lose": float(answer["p_lose"]),
+        "margins": {str(m): float(p) for m, p in answer["margins"].items()},
+    }
