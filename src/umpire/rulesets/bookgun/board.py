@@ -195,6 +195,8 @@ class BookGunBoard:
             if here:
                 entry["x"] = round(sum(float(f["x"]) for f in here) / len(here), 2)
                 entry["y"] = round(sum(float(f["y"]) for f in here) / len(here), 2)
+            if u.get("concealed"):  # only ever one's own: the others' are not observed
+                entry["concealed"] = True
             if u.get("marker"):  # one's own concealed unit: which marker it hides under
                 entry["marker"] = u["marker"]
             units.append(entry)
