@@ -18,6 +18,10 @@ def _close(x: Fraction, figure: float, places: int = 3) -> bool:
 
 
 def test_air_day_odds_rhine_air_roll_day() -> None:
+    """rhine.air.roll.day: 3d6 each, last turn's holder adds half a d6 rounded up, ties rolled
+    again, markers = difference up to 15. Spec 3.6 figures: holder keeps it 69.2 % with 4.55
+    markers on average, the other side 30.8 % with 3.14; the holder gets 5 or more 30.8 %, 8
+    or more 11.0 %."""
     odds = R.contest_odds(R.air_contest(W, False, "pact"), 15, "pact")
     assert _close(odds["pact"]["p"], 0.692) and _close(odds["pact"]["mean_markers"], 4.55, 2)
     assert _close(odds["nato"]["p"], 0.308) and _close(odds["nato"]["mean_markers"], 3.14, 2)
@@ -28,12 +32,17 @@ def test_air_day_odds_rhine_air_roll_day() -> None:
 
 
 def test_air_night_odds_rhine_air_roll_night() -> None:
+    """rhine.air.roll.night: 2d6 each, holder adds a third of a d6 rounded up. Spec 3.6 figures:
+    holder 68.0 % (mean 3.70 markers), other side 32.0 % (mean 2.65)."""
     odds = R.contest_odds(R.air_contest(W, True, "pact"), 15, "pact")
     assert _close(odds["pact"]["p"], 0.680) and _close(odds["pact"]["mean_markers"], 3.70, 2)
     assert _close(odds["nato"]["p"], 0.320) and _close(odds["nato"]["mean_markers"], 2.65, 2)
 
 
 def test_ew_odds_rhine_ew_roll() -> None:
+    """rhine.ew.roll: 2d6 each, holder adds a third of a d6 rounded up, a tie gives nobody EW. Spec
+    3.7 figures: holder 61.0 % (mean 3.70), other 28.7 % (mean 2.65), nobody 10.2 %; with no
+    previous holder a tie is 11.3 %."""
     odds = R.contest_odds(R.ew_contest(W, "nato"), 10, "nato")
     assert _close(odds["nato"]["p"], 0.610) and _close(odds["nato"]["mean_markers"], 3.70, 2)
     assert _close(odds["pact"]["p"], 0.287) and _close(odds["pact"]["mean_markers"], 2.65, 2)
@@ -42,6 +51,8 @@ def test_ew_odds_rhine_ew_roll() -> None:
 
 
 def test_contest_sampling_matches_enumeration() -> None:
+    """rhine.air.roll.day: play samples the same chance the odds enumerate (symmetric with no
+    holder)."""
     from umpire.core.rng import RandomStream
 
     stream = RandomStream(5)
@@ -61,12 +72,16 @@ def test_contest_sampling_matches_enumeration() -> None:
     ],
 )
 def test_crt_unmodified_figures_rhine_crt_table(column: str, expected: dict[str, int]) -> None:
+    """rhine.crt.table: the spec 4.1 oracle of unmodified rolls out of six: 1:1 AR 2, NE 1, EX 2,
+    DR1 1; 3:1 NE 1, EX 2, DR1 2, DR2 1; 6:1 DR1 2, DR2 2, DE 2."""
     index = W.tables.crt.columns.index(column)
     dist = R.crt_distribution(W, index, 0)
     assert dist == {k: Fraction(v, 6) for k, v in expected.items()}
 
 
 def test_crt_is_the_monotone_ladder_and_clamped() -> None:
+    """rhine.crt.table: every cell is the spec 4.1 ladder at column + roll, the rows clamp (no AE
+    at 6:1, no DE at 1:3), and with +4 even 1:2 always vacates the hex."""
     ladder = ["AE"] * 3 + ["AR"] * 2 + ["NE"] + ["EX"] * 2 + ["DR1"] * 2 + ["DR2"] * 2
     crt = W.tables.crt
     for roll, row in crt.rows.items():
@@ -86,11 +101,13 @@ def test_crt_is_the_monotone_ladder_and_clamped() -> None:
 def test_odds_round_in_the_defenders_favour_rhine_combat_odds(
     attack: int, defence: int, column: str
 ) -> None:
+    """rhine.combat.odds: attack:defence rounds down to a column in the defender's favour."""
     index = R.odds_column(W, attack, defence)
     assert index is not None and W.tables.crt.columns[index] == column
 
 
 def test_below_one_to_three_is_no_attack() -> None:
+    """rhine.combat.odds: below 1:3 no attack may be declared."""
     assert R.odds_column(W, 3, 10) is None
 
 
@@ -106,5 +123,10 @@ def test_below_one_to_three_is_no_attack() -> None:
 def test_heliborne_loss_chance_rhine_heli_loss(
     air: bool, crossed: bool, city: bool, p: Fraction
 ) -> None:
+    """rhine.heli.loss: one d6 per move, eliminated on a modified 6+ (+2 enemy air superiority, +1
+    entering an enemy or EZOC hex, +2 ending in a city). Spec 3.11.4 figures: 1/6 with no
+    modifier and certain with all three (+5). For a landing in a city alone (+2) the spec
+    says 4/6, but its own rule gives 4, 5 or 6 = 3/6; the test holds the rule's 1/2 and the
+    note records the spec's slip."""
     test = R.heli_loss_test(W, air, crossed, city, "X")
     assert test.outcomes().get(True, Fraction(0)) == p

@@ -84,6 +84,18 @@ def _broken(tmp_path: Path, change: object) -> Path:
             "map.minor_rivers.19",
             "not adjacent",
         ),
+        (
+            lambda r: r["units"][8]["enter"]["hexes"].append("1299"),
+            "units.8.enter.hexes.10",
+            "off the 12x10 map",
+        ),
+        (lambda r: r["units"][0].update(side="nato"), "units.0.division", "79 GTD is pact"),
+        (lambda r: r["cs"][0].update(nation="PL"), "cs.0.nation", "no pact unit is PL"),
+        (
+            lambda r: r["victory"]["city_vp"].update(Nowhere=3),
+            "victory.city_vp.Nowhere",
+            "unknown city",
+        ),
     ],
 )
 def test_bad_scenario_is_one_line_naming_file_and_field(

@@ -29,6 +29,9 @@ def w_of(state: RhineState) -> World:
 
 # -- sequence, order, air, EW ------------------------------------------------------------------
 def test_order_pact_then_nato_and_turn1_air_ew_rhine_order_choose_air_turn1_ew_turn1() -> None:
+    """rhine.order.choose: the Pact picks first, then NATO; rhine.air.turn1 / rhine.ew.turn1: on
+    turn 1 the Pact holds air and EW superiority with 1d6 markers each, rolled, no contest;
+    rhine.sequence.turn: order, then air, then EW."""
     g = Game(RULESET, "autobahn-gap", 3)
     assert g.to_act == "pact" and {a.option for a in g.legal_actions()} == {
         "move-fight",
@@ -51,6 +54,7 @@ def test_order_pact_then_nato_and_turn1_air_ew_rhine_order_choose_air_turn1_ew_t
 
 
 def test_air_markers_one_per_hex_rhine_air_place() -> None:
+    """rhine.air.place: the holder places its markers one per hex."""
     g = Game(RULESET, "autobahn-gap", 3)
     g.apply(Action("order", option="fight-move"))
     g.apply(Action("order", option="move-fight"))
@@ -61,6 +65,8 @@ def test_air_markers_one_per_hex_rhine_air_place() -> None:
 
 
 def test_ew_marks_stack_max_two_and_strips_air_rhine_ew_use() -> None:
+    """rhine.ew.use: a marker goes on an enemy stack (every unit in it carries it,
+    rhine.ew.status), at most two per hex; or one marker removes one enemy air marker."""
     s = board({"N-3-TB1": "0605", "N-3-MI1": "0605", "P-79-TR1": "1105"})
     s.ew_holder, s.ew_to_place = "pact", 3
     s.flow.phase = "ew"
@@ -75,6 +81,8 @@ def test_ew_marks_stack_max_two_and_strips_air_rhine_ew_use() -> None:
 
 # -- movement ----------------------------------------------------------------------------------
 def test_terrain_costs_and_no_minimum_move_rhine_move_costs_no_minimum() -> None:
+    """rhine.move.costs: MP per hex from the TEC (forest 2, clear 1); rhine.move.no_minimum: with
+    no MP a unit moves not even one hex."""
     s = board({"N-3-TB1": "0310"})
     d = dests(s, "N-3-TB1")
     assert w_of(s).terrain["0410"] == "forest" and d["0410"] == 2
@@ -84,6 +92,8 @@ def test_terrain_costs_and_no_minimum_move_rhine_move_costs_no_minimum() -> None
 
 
 def test_road_autobahn_and_bridge_rhine_tec_chart() -> None:
+    """rhine.tec.chart: autobahn 1/2 MP along it, across the bridge without the river's cost; a
+    minor river hexside off the road +1."""
     s = board({"N-3-TB1": "0705"})
     d = dests(s, "N-3-TB1")
     assert d["0605"] == 0.5  # along the autobahn over the bridge: no river cost
@@ -94,6 +104,8 @@ def test_road_autobahn_and_bridge_rhine_tec_chart() -> None:
 
 
 def test_ezoc_nonrecon_stops_and_no_zoc_to_zoc_rhine_zoc_nonrecon() -> None:
+    """rhine.zoc.nonrecon: a non-recon unit stops on entering an EZOC hex, so nothing beyond the
+    belt is reachable through it; by day it may not leave one."""
     s = board({"N-3-TB1": "0505", "P-79-TR1": "0805"})
     d = dests(s, "P-79-TR1")
     # 0705 and 0706 are next to nothing NATO; 0604/0605/0606 are in the tank's ZOC
@@ -106,6 +118,8 @@ def test_ezoc_nonrecon_stops_and_no_zoc_to_zoc_rhine_zoc_nonrecon() -> None:
 
 
 def test_leaving_ezoc_at_night_costs_one_more_rhine_zoc_nonrecon() -> None:
+    """rhine.zoc.nonrecon: at night a unit may leave an EZOC hex for +1 MP, never straight into
+    another EZOC hex."""
     s = board({"N-3-TB1": "0505", "P-79-TR1": "0605"}, turn=3)  # T3 is night
     d = dests(s, "P-79-TR1")
     assert d and "0705" in d and d["0705"] == 0.5 + 1  # autobahn 1/2 + leaving 1
@@ -114,6 +128,7 @@ def test_leaving_ezoc_at_night_costs_one_more_rhine_zoc_nonrecon() -> None:
 
 
 def test_recon_pays_but_need_not_stop_rhine_zoc_recon() -> None:
+    """rhine.zoc.recon: a recon unit pays to enter an EZOC but need not stop there."""
     s = board({"N-3-TB1": "0502", "P-79-RB": "0803"})
     d = dests(s, "P-79-RB")
     zone = R.ezoc(w_of(s), R.occupancy(w_of(s), s), "pact")
@@ -121,6 +136,8 @@ def test_recon_pays_but_need_not_stop_rhine_zoc_recon() -> None:
 
 
 def test_column_doubles_ma_and_its_bans_rhine_move_column() -> None:
+    """rhine.move.column: MA doubled; not for an EW-marked unit, nor from a hex in enemy air
+    range."""
     s = board({"N-3-TB1": "0210"})
     assert max(dests(s, "N-3-TB1", "column").values()) > 6
     s.ew["N-3-TB1"] = 1
@@ -131,6 +148,7 @@ def test_column_doubles_ma_and_its_bans_rhine_move_column() -> None:
 
 
 def test_air_range_costs_one_more_rhine_air_effect_move() -> None:
+    """rhine.air.effect.move: +1 MP to enter a hex in range of an enemy air marker."""
     s = board({"N-3-TB1": "0210"})
     base = dests(s, "N-3-TB1")["0310"]
     s.air_holder, s.air_markers = "pact", ["0910"]
@@ -138,6 +156,8 @@ def test_air_range_costs_one_more_rhine_air_effect_move() -> None:
 
 
 def test_refugees_cost_one_more_rhine_move_refugees() -> None:
+    """rhine.move.refugees: +1 MP into a refugee hex; rhine.move.column.refugees: column movement
+    may not enter it."""
     s = board({"N-3-TB1": "0210"})
     base = dests(s, "N-3-TB1")["0310"]
     s.refugees = ["0310"]
@@ -146,6 +166,8 @@ def test_refugees_cost_one_more_rhine_move_refugees() -> None:
 
 
 def test_ew_halves_and_stops_ma_rhine_ew_effect_one_two() -> None:
+    """rhine.ew.effect.one: one marker halves MA, rounded up (9 -> 5); rhine.ew.effect.two: two
+    markers, MA 0."""
     s = board({"P-79-RB": "1205"})
     assert R.movement_allowance(w_of(s), s, "P-79-RB") == 9
     s.ew["P-79-RB"] = 1
@@ -155,12 +177,16 @@ def test_ew_halves_and_stops_ma_rhine_ew_effect_one_two() -> None:
 
 
 def test_static_never_moves_rhine_move_static() -> None:
+    """rhine.move.static: a static garrison has no move."""
     s = board({"N-HS-W": "0204"})
     assert R.move_options(w_of(s), s, "N-HS-W", 1) == []
 
 
 # -- stacking ----------------------------------------------------------------------------------
 def test_stacking_rhine_stack_pact_nato_independent() -> None:
+    """rhine.stack.pact: two Pact units of one division; rhine.stack.independent: a unit with no
+    division stacks with any of its nation; rhine.stack.nato: three NATO units of one
+    division, West German garrisons not counted."""
     s = board({})
     w = w_of(s)
     u = w.units
@@ -174,6 +200,8 @@ def test_stacking_rhine_stack_pact_nato_independent() -> None:
 
 
 def test_pact_may_not_pass_through_a_full_stack_rhine_stack_pact() -> None:
+    """rhine.stack.pact: the limit holds during movement, so a full stack cannot be passed
+    through."""
     s = board({"P-79-TR1": "1105", "P-79-TR2": "1005", "P-79-MRR": "1005"})
     d = dests(s, "P-79-TR1")
     assert "1005" not in d
@@ -181,6 +209,11 @@ def test_pact_may_not_pass_through_a_full_stack_rhine_stack_pact() -> None:
 
 # -- combat ------------------------------------------------------------------------------------
 def test_drms_air_cap_armour_ew_terrain_rhine_drm() -> None:
+    """rhine.drm.air / rhine.air.effect.combat: +1 per holder's marker in range of the defending
+    hex, capped by rhine.air.drm_cap (3 here); rhine.drm.armour: +2 for Soviet tanks when
+    the defender has none; rhine.drm.terrain: the best single terrain DRM (city -2 over the
+    river -1); rhine.drm.ew / rhine.ew.effect.combat: -1 for an EW-marked attacker, +1 for
+    an EW-marked defender."""
     s = board({"P-79-TR1": "0705", "N-3-MI1": "0605"})
     s.air_holder, s.air_markers = "pact", ["0605", "0505", "0705", "0805"]
     fig = R.combat_figures(w_of(s), s, "pact", "0605", ["P-79-TR1"], ["N-3-MI1"])
@@ -195,6 +228,8 @@ def test_drms_air_cap_armour_ew_terrain_rhine_drm() -> None:
 
 
 def test_river_drm_only_when_every_attacker_crosses_rhine_drm_terrain() -> None:
+    """rhine.drm.terrain: the river hexside counts only if every attacking unit attacks across
+    it."""
     s = board({"P-79-TR1": "0706", "P-79-TR2": "0607", "N-3-MI1": "0606"})
     one = R.combat_figures(w_of(s), s, "pact", "0606", ["P-79-TR1"], ["N-3-MI1"])
     both = R.combat_figures(w_of(s), s, "pact", "0606", ["P-79-TR1", "P-79-TR2"], ["N-3-MI1"])
@@ -203,6 +238,8 @@ def test_river_drm_only_when_every_attacker_crosses_rhine_drm_terrain() -> None:
 
 
 def test_defence_only_and_heliborne_division_rhine_combat_defonly_heliborne_div() -> None:
+    """rhine.combat.defonly: a defence-only unit never attacks; rhine.combat.heliborne_div:
+    heliborne units do not attack with another division."""
     s = board({"N-HS-M": "0605", "P-79-TR1": "0705"})
     assert R.attackers_eligible(w_of(s), s, "nato", "0705", set(), None) == []
     assert not R.heliborne_ok(w_of(s), ["P-AAB", "P-79-TR1"])
@@ -218,6 +255,9 @@ def _combat_state() -> RhineState:
 
 
 def test_cs_is_secret_and_simultaneous_rhine_cs_secret() -> None:
+    """rhine.cs.secret: both sides commit blind and the reveal shows both at once;
+    rhine.order.effect.cs: each side's artillery limit follows its own order; rhine.cs.use:
+    committed markers are used for the turn."""
     s = _combat_state()
     ev = RULESET.apply(s, Action("attack", cell="0705", units=("P-79-TR1", "P-79-TR2")))
     assert isinstance(s.flow.stack[-1], SecretCommit)
@@ -239,6 +279,9 @@ def test_cs_is_secret_and_simultaneous_rhine_cs_secret() -> None:
 
 
 def test_cs_limits_rhine_cs_limit_artillery_helicopter_nation() -> None:
+    """rhine.cs.limit.artillery: 3 for fight-move, 6 when the Pact attacks a city;
+    rhine.cs.limit.helicopter / rhine.air.heli_cs: two helicopters, none if the defending
+    hex is in enemy air range; rhine.cs.heliborne: a heliborne side commits no artillery."""
     s = _combat_state()
     w = w_of(s)
     assert R.cs_limits(w, s, "pact", "pact", "0705", ["P-79-TR1"], s.order)[:2] == (3, 2)
@@ -249,6 +292,9 @@ def test_cs_limits_rhine_cs_limit_artillery_helicopter_nation() -> None:
 
 
 def test_dr_retreat_away_and_pact_must_advance_then_momentum_rhine_retreat_advance() -> None:
+    """rhine.retreat.path: each hex retreated into is farther from the attackers; rhine.advance:
+    the Pact must advance at least one unit into the vacated hex, which it then controls;
+    rhine.momentum: a momentum decision follows."""
     s = _combat_state()
     s.combat = {
         "attacker": "pact",
@@ -276,6 +322,7 @@ def test_dr_retreat_away_and_pact_must_advance_then_momentum_rhine_retreat_advan
 
 
 def test_static_garrison_dies_on_a_retreat_result_rhine_move_static() -> None:
+    """rhine.move.static: a retreat result eliminates a static garrison."""
     s = board({"P-79-TR1": "0705", "N-HS-M": "0605"})
     s.combat = {
         "attacker": "pact",
@@ -291,12 +338,16 @@ def test_static_garrison_dies_on_a_retreat_result_rhine_move_static() -> None:
 
 
 def test_ex_costs_attackers_at_least_the_defence_rhine_crt_results() -> None:
+    """rhine.crt.results: EX costs the attacker units whose printed strengths total at least the
+    defence."""
     s = board({})
     opts = R.ex_loss_options(w_of(s), ["P-79-TR1", "P-79-RB", "P-27-RB"], 5)
     assert ("P-79-TR1",) in opts and ("P-79-RB", "P-27-RB") in opts
 
 
 def test_probe_into_empty_ezoc_hex_rhine_probe() -> None:
+    """rhine.probe: a unit next to an enemy advances into an empty hex of the enemy's zone with no
+    combat, once per turn."""
     s = board({"P-79-TR1": "0805", "N-3-MI1": "0705"})
     s.flow.phase = "pact_1"
     s.order = {"pact": "fight-move"}
@@ -308,6 +359,8 @@ def test_probe_into_empty_ezoc_hex_rhine_probe() -> None:
 
 # -- administration and victory ----------------------------------------------------------------
 def test_artillery_attrition_is_cumulative_rhine_admin_artillery_attrition() -> None:
+    """rhine.admin.artillery_attrition: one artillery marker lost per 4 NATO units eliminated,
+    counted cumulatively (7 losses still cost one)."""
     s = board({})
     s.losses["nato"] = 4
     admin_end(s)
@@ -318,6 +371,7 @@ def test_artillery_attrition_is_cumulative_rhine_admin_artillery_attrition() -> 
 
 
 def test_admin_clears_markers_rhine_admin_clear() -> None:
+    """rhine.admin.clear: EW and air markers leave the map in the administrative phase."""
     s = board({"N-3-TB1": "0605"})
     s.ew = {"N-3-TB1": 1}
     s.air_markers = ["0101"]
@@ -326,6 +380,7 @@ def test_admin_clears_markers_rhine_admin_clear() -> None:
 
 
 def test_sudden_death_rhine_victory_scenario() -> None:
+    """rhine.victory.scenario: the Pact holding both Westburg hexes wins at once (spec 5.8)."""
     s = board({})
     s.control["0204"] = s.control["0205"] = "pact"
     check_victory(s)

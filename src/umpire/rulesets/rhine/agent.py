@@ -20,6 +20,7 @@ from umpire.rulesets.rhine import rules as R
 from umpire.rulesets.rhine.model import World, world_for
 
 _STATIC: dict[Any, Any] = {}  # per map, made once: objectives, road hexes, 2-hex rings
+CS_KEEP = 0.05  # what keeping one support marker for a later combat is worth (result scale)
 GOOD = {"DE": 1.0, "DR2": 0.9, "DR1": 0.8, "EX": 0.5, "NE": 0.0, "AR": -0.3, "AE": -1.0}
 
 
@@ -271,25 +272,43 @@ class RhineScripted:
     def _cs(
         self, w: World, board: _Board, obs: Mapping[str, Any], legal: Sequence[Action]
     ) -> Action:
+        """Support where it counts: each marker is one DRM point (rhine.drm.cs), so the player
+        weighs what the commitment changes in the result's distribution against keeping the
+        markers for later combats this turn. Cities count double (they are what the game is
+        won with). The other side's commitment is unknown (rhine.cs.secret): it is guessed as
+        one marker if that side has any ready."""
         stack = obs["flow"]["stack"]
         data = stack[-1]["data"] if stack else {}
         target = data.get("target", "")
-        attacking = any(
-            board.pos.get(u) and w.units[u].side == self.side for u in data.get("units", [])
+        units = list(data.get("units", []))
+        attacking = any(board.pos.get(u) and w.units[u].side == self.side for u in units)
+        attacker = self.side if attacking else R.other(self.side)
+        defenders = [u for u, p in board.pos.items() if p == target]
+        fig = R.combat_figures(w, board, attacker, target, units, defenders)
+        other_ready = any(
+            m["side"] != self.side and m["status"] == "ready" for m in obs.get("cs", [])
         )
+        guess = 1 if other_ready else 0
+        weight = 2.0 if target in w.city_of else 1.0
 
         def size(a: Action) -> int:
             return sum(R.parse_cs(a.option or "none").values())
 
-        biggest = max(legal, key=size)
-        none = next((a for a in legal if a.option == "none"), legal[0])
-        if attacking:
-            use = target in w.city_of or self.side == "pact" or self.rng.random() < 0.6
-        else:
-            defenders = [u for u, p in board.pos.items() if p == target]
-            use = target in w.city_of or len(defenders) >= 2 or self.rng.random() < 0.5
-        self.last_reason = "commit support" if use else "keep support"
-        return biggest if use else none
+        def worth(k: int) -> float:
+            if fig.column is None:
+                return 0.0
+            drm = fig.drm + (k - guess if attacking else guess - k)
+            value, _ = self._crt_value(w, fig.column, drm)
+            return (value if attacking else -value) * weight - CS_KEEP * k
+
+        scores = {k: worth(k) for k in sorted({size(a) for a in legal})}
+        best_k = max(scores, key=lambda k: (scores[k], -k))
+        choice = next(a for a in legal if size(a) == best_k)
+        gain = scores[best_k] - scores.get(0, scores[best_k])
+        self.last_reason = (
+            f"commit {best_k} support (worth {gain:+.2f})" if best_k else "keep support"
+        )
+        return choice
 
     def _retreat(self, w: World, board: _Board, legal: Sequence[Action]) -> Action:
         enemy = self._enemy_hexes(w, board)

@@ -428,6 +428,11 @@ class World:
         for name in spec.victory.sudden_death:
             if name not in m.cities:
                 self._fail("victory.sudden_death", f"unknown city {name!r}")
+        nations = {(u.side, u.nation) for u in spec.units}
+        for j, pool in enumerate(spec.cs):
+            if (pool.side, pool.nation) not in nations:
+                # rhine.cs.nation: such a marker could never be committed
+                self._fail(f"cs.{j}.nation", f"no {pool.side} unit is {pool.nation}")
         from umpire.rulesets.rhine.rules import stack_ok
 
         at: dict[str, list[str]] = {}

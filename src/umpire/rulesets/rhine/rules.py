@@ -468,6 +468,8 @@ def ground_options(
     best: dict[str, tuple[tuple[str, bool], float]] = {}
     exit_col = world.exit_column if side == "pact" else None
     column = world.column
+    if start is not None and exit_col is not None and column(start) == exit_col and budget >= 1:
+        best["exit"] = (origin, 1.0)  # rhine.scenario.exit: 1 MP from where it stands
     for cell, spent in found.items():
         h = cell[0]
         if h in (OFF, start):
@@ -485,14 +487,6 @@ def ground_options(
         MoveOption(dest, mode, spent, route(cell) if paths else ())
         for dest, (cell, spent) in best.items()
     ]
-    if (
-        start is not None
-        and exit_col is not None
-        and column(start) == exit_col
-        and budget >= 1
-        and "exit" not in best
-    ):
-        out.append(MoveOption("exit", mode, 1, (start,)))
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
     _ANSWERS[answer_key] = tuple(out)

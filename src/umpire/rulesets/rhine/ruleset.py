@@ -1266,7 +1266,7 @@ class Rhine(RulesetBase[RhineState]):
 
     meta = RulesetMeta(
         id="rhine",
-        version="0.1",
+        version="0.2",
         title="7 Days to the Rhine (operational)",
         players=SIDES,
         chance="sampled",
