@@ -64,6 +64,10 @@ def _army_texts(seats: Seats, page: Any) -> list[str]:
 def _check_no_leak(seats: Seats, page: Any) -> int:
     hidden, contents = _hidden_from_army(seats)
     army_board = seats.view("army")["board"]
+    # the cache and the IED are the insurgents' secrets (bookgun.cache, bookgun.ied)
+    assert "cache_room" not in army_board and "ied" not in army_board
+    assert page.locator("text.cache-tag").count() == 0
+    assert page.locator("text.ied-tag").count() == 0
     for m in army_board["hidden_markers"]:
         assert set(m) <= {"id", "side", "x", "y", "site", "own"}, m
     texts = _army_texts(seats, page)
@@ -167,6 +171,7 @@ def test_bookgun_table_figures_markers_card_spotting_and_fire_odds(
     theirs, their_errors = seats.open(guest, "insurgents")
     their_board = seats.view("insurgents")["board"]
     assert theirs.locator("text.marker-contents").count() == len(their_board["hidden_markers"])
+    assert their_board["cache_room"] and theirs.locator("text.cache-tag").count() == 1
     theirs.screenshot(path=str(shots / "bookgun-03-insurgents.png"))
     assert not their_errors, their_errors
     guest.close()

@@ -76,8 +76,11 @@ class Seats:
         )
         assert r.ok, r.text()
 
-    def drive(self, rng: random.Random, stop: Any, limit: int = 400) -> tuple[str, dict[str, Any]]:
-        """Random legal actions for whoever is to act until ``stop(side, view)``."""
+    def drive(
+        self, rng: random.Random, stop: Any, limit: int = 400, prefer: tuple[str, ...] = ()
+    ) -> tuple[str, dict[str, Any]]:
+        """Random legal actions for whoever is to act until ``stop(side, view)``; an action of
+        a kind in ``prefer`` is taken whenever one is offered."""
         for _ in range(limit):
             for side in self.by_side:
                 v = self.view(side)
@@ -85,7 +88,9 @@ class Seats:
                     continue
                 if stop(side, v):
                     return side, v
-                self.act(side, v["index"], rng.choice(v["actions"])["action"])
+                offered = [a for a in v["actions"] if a["action"]["kind"] in prefer]
+                pick = offered[0] if offered else rng.choice(v["actions"])
+                self.act(side, v["index"], pick["action"])
                 break
             else:
                 raise AssertionError("nobody to act")
@@ -121,7 +126,8 @@ def test_rhine_hex_map_reach_attack_odds_and_secret_support(
             "players": {"pact": "here", "nato": "remote"},
         },
     )
-    side, v = seats.drive(random.Random(1), _has_attack)
+    # EW markers placed whenever offered, so that some counters carry them
+    side, v = seats.drive(random.Random(1), _has_attack, prefer=("ew_mark",))
     page, errors = seats.open(context, side)
     board = v["board"]
     # the map: hexside rivers (with bridges), roads and the autobahn, zones of control
@@ -144,8 +150,11 @@ def test_rhine_hex_map_reach_attack_odds_and_secret_support(
     stacked = [h for h, us in board["stacks"].items() if len(us) > 1]
     assert page.locator("text.stack-count").count() == len(stacked)
     # air superiority and EW markers where the board puts them
+    assert board["air"]["markers"]
     assert page.locator("g.air-marker").count() == len(board["air"]["markers"])
-    assert page.locator("rect.ew-marker").count() == sum(1 for x in on_map if x["ew"])
+    jammed = [x for x in on_map if x["ew"]]
+    assert jammed and page.locator("rect.ew-marker").count() == len(jammed)
+    assert set(board["ew"]["marked"]) == {x["id"] for x in jammed}
     page.screenshot(path=str(shots / "rhine-01-map.png"))
 
     # the exact distribution of each proposed attack, as `umpire odds rhine` gives it
