@@ -1414,7 +1414,12 @@ class Rhine(RulesetBase[RhineState]):
             "turn": state.flow.turn,
             "phase": state.flow.phase,
             "losses": {
-                s: {"eliminated": state.losses[s], "exited": exited(state, s)} for s in SIDES
+                s: {
+                    "units": state.losses[s],  # what simulate's report reads as units lost
+                    "eliminated": state.losses[s],
+                    "exited": exited(state, s),
+                }
+                for s in SIDES
             },
             "vp": victory_points(state),
             "outcome": state.outcome,
