@@ -182,3 +182,28 @@ def test_fire_on_a_marker_has_no_odds() -> None:
         unit = next(iter(u for u in obs["units"] if obs["units"][u]["side"] == "army"))
         action = Action("fire", unit=unit, target=m)
         assert BOARD.action_details(game, obs, "army", action) is None
+
+
+def test_blast_odds_give_the_on_target_roll() -> None:
+    """bookgun.fire.blast: a d20 under the table's number lands on target (short range or
+    beyond); the scatter and the burst are not in the odds, and the page says so."""
+    from umpire.rulesets.bookgun.world import world_for
+
+    game, _ = _army_fire_position()
+    obs = game.observation("army")
+    table = world_for("market-day", None).tables.blast
+    blasts = [
+        a
+        for a in game.legal_actions()
+        if a.kind == "fire" and a.option == "blast" and a.target in obs["units"]
+    ]
+    assert blasts
+    for a in blasts:
+        odds = BOARD.action_details(game, obs, "army", a)
+        assert odds is not None and odds["blast_not_counted"] and odds["blasts"]
+        bands = {d["figure"]: d["band"] for d in odds["dice"] if d["blast"]}
+        for b in odds["blasts"]:
+            need = (
+                table.on_target_short if bands[b["figure"]] == "short" else table.on_target_beyond
+            )
+            assert b["on_target"] == pytest.approx(need / 20)

@@ -438,7 +438,7 @@ def fire_odds(game: Any, obs: Mapping[str, Any], action: Action) -> dict[str, An
     """The shots the rules would roll (``combat.plan_shots``) for a fire action between two
     units the viewer's observation shows, and the exact casualty distribution."""
     from umpire.rulesets.bookgun import combat
-    from umpire.rulesets.bookgun.chances import HitsUnder
+    from umpire.rulesets.bookgun.chances import HitsUnder, RollUnder
     from umpire.rulesets.bookgun.ruleset import fire_group
 
     state = game.state
@@ -468,6 +468,20 @@ def fire_odds(game: Any, obs: Mapping[str, Any], action: Action) -> dict[str, An
         killed[k] = killed.get(k, 0.0) + float(p)
     leader_hit = float(sum((p for (_k, _w, lead), p in dist.items() if lead), Fraction(0)))
     results = {f"{n} hit" if n == 1 else f"{n} hits": casualties[n] for n in sorted(casualties)}
+    # a blast weapon: the chance it lands on target (bookgun.fire.blast, the same RollUnder play
+    # rolls); where a miss scatters to, and who is caught there, is left out of these odds
+    blasts = []
+    for s in shots:
+        if s.blast:
+            need = (
+                world.tables.blast.on_target_short
+                if s.band == "short"
+                else world.tables.blast.on_target_beyond
+            )
+            chance = RollUnder(20, need, "bookgun.fire.blast").outcomes()
+            blasts.append(
+                {"figure": s.firer, "weapon": s.blast, "on_target": float(chance.get(True, 0))}
+            )
     return {
         "kind": "casualties",
         "target": target.id,
@@ -491,6 +505,7 @@ def fire_odds(game: Any, obs: Mapping[str, Any], action: Action) -> dict[str, An
         "expected": sum(n * p for n, p in casualties.items()),
         "p_any": 1.0 - casualties.get(0, 0.0),
         "blast_not_counted": any(s.blast for s in shots),
+        "blasts": blasts,
     }
 
 

@@ -567,6 +567,7 @@ function distribution(a) {
     wrap.append(h("span", { className: "odds-head", textContent: o.dice.map((d) => `${d.dice}d20≤${d.need}${d.blast ? " (" + d.blast + ")" : ""}`).join(" + ") + ` · ${o.visible} target figure(s) visible` }));
     wrap.append(distBars(o));
     wrap.append(h("span", { className: "hint", textContent: `killed ≥1 ${pct(1 - (o.killed["0"] || 0))} · leader hit ${pct(o.leader_hit)} · expected ${o.expected.toFixed(2)}` + (o.blast_not_counted ? " · blast rounds not in these odds" : "") }));
+    for (const b of o.blasts || []) wrap.append(h("span", { className: "hint blast-odds", textContent: `${b.figure}'s ${b.weapon.replace(/_/g, " ")} on target ${pct(b.on_target)}, else it scatters (burst casualties not in these odds)` }));
   }
   const mods = o.modifiers || [];
   if (mods.length) wrap.title = mods.map((m) => `${m.delta > 0 ? "+" : ""}${m.delta} ${m.why} [${m.rule}]`).join("\n");
