@@ -116,9 +116,23 @@ def sees(w: World, a: Figure, b: Figure) -> bool:
     return w.sight(a.pos, b.pos)
 
 
+def sight_factor(w: World, side: str) -> float:
+    """How much farther everything looks to ``side``'s spotters: fog, rain and falling snow
+    halve spotting distances (bookgun.weather.visibility, p.19), and so does darkness for a side
+    without night-vision goggles (bookgun.los.dark, p.11) - both read as every distance on the
+    spotting chart counting double; they compound."""
+    factor = 1.0
+    if w.spec.weather != "clear":
+        factor *= 2.0
+    if w.spec.light == "night" and side not in w.spec.night_vision:
+        factor *= 2.0
+    return factor
+
+
 def spot_number(w: World, spotter: Unit, d: float, leader: bool) -> int | None:
     """The spotting chart (bookgun.spot.chart): None = automatic, 0 = cannot spot."""
     chart = w.tables.spotting.for_type(spotter.troop)
+    d *= sight_factor(w, str(getattr(spotter, "side", spotter.troop)))  # callers may pass a troop
     if d <= chart.auto:
         return None
     for edge, with_leader, without in chart.bands:

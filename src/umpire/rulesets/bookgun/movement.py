@@ -25,9 +25,22 @@ class Allowance:
     rough: float
     road: float
     prone: bool = False
+    dense: float | None = None  # None: as in rough ground (no dense terrain on the table)
+
+    @property
+    def in_dense(self) -> float:
+        return self.rough if self.dense is None else self.dense
 
     def to_dict(self) -> dict[str, float | bool]:
-        return {"clear": self.clear, "rough": self.rough, "road": self.road, "prone": self.prone}
+        out: dict[str, float | bool] = {
+            "clear": self.clear,
+            "rough": self.rough,
+            "road": self.road,
+            "prone": self.prone,
+        }
+        if self.dense is not None:
+            out["dense"] = self.dense
+        return out
 
 
 def dice_for(w: World, unit: Unit, column: str, formation: str | None = None) -> int:
@@ -44,6 +57,15 @@ def keep_dice(faces: list[int], drop: str) -> list[int]:
     if drop == "highest":
         return out[:-1]
     return out[1:]
+
+
+def dense_move(cross: list[int], drop: str, minimum: float) -> float:
+    """bookgun.move.dense: dense terrain doubles the rough penalty - the die rough ground
+    drops (highest for the army, lowest for insurgents, house for the latter) is dropped and its
+    value subtracted once more; a unit may always move ``minimum`` (1 in.)."""
+    kept = keep_dice(cross, drop)
+    dropped = sum(cross) - sum(kept)
+    return max(minimum, float(sum(kept) - dropped))
 
 
 def roll_allowance(
@@ -79,22 +101,33 @@ def roll_allowance(
     if any(f.status == "wounded" for f in state.unit_figures(unit)):
         cross, road_faces = keep_dice(cross, "highest"), keep_dice(road_faces, "highest")
         reasons.append("bookgun.move.wounded: carrying wounded drops the highest die")
+    if w.spec.ground != "dry" and not prone:
+        # snow or mud: on a road drop the lowest die, cross-country the highest
+        cross, road_faces = keep_dice(cross, "highest"), keep_dice(road_faces, "lowest")
+        reasons.append(f"bookgun.move.weather: {w.spec.ground} drops a die")
     rough = keep_dice(cross, mv.rough_drop.get(unit.troop, "none"))
     minus = 0
     if unit.minus_d6:
         minus = state.rng.d(6)
         reasons.append(f"bookgun.turn.joker: -1D6 ({minus})")
     floor = mv.minimum_move
+    dense = None
+    if w.dense:
+        dense = max(floor, dense_move(cross, mv.rough_drop.get(unit.troop, "none"), floor) - minus)
     allowance = Allowance(
         clear=max(floor, sum(cross) - minus),
         rough=max(floor, sum(rough) - minus),
         road=max(floor, sum(road_faces) - minus),
         prone=prone,
+        dense=dense,
     )
     text = (
         f"{unit.name} may move {allowance.clear:g} in. in the open, {allowance.rough:g} in rough "
         f"ground" + (f", {allowance.road:g} on the road" if count_road != count_cross else "")
     )
+    if dense is not None:
+        text += f", {dense:g} in dense terrain"
+
     if reasons:
         text += " (" + "; ".join(reasons) + ")"
     events.append(
@@ -224,6 +257,8 @@ def path_length(state: BookGunState, unit: Unit, al: Allowance, dest: Vec) -> tu
     w = world(state)
     start = centre(state, unit)
     length = dist(start, dest)
+    if w.dense and (w.crosses(start, dest, w.dense) or w.in_area(dest, w.dense)):
+        return length, al.in_dense
     if w.crosses(start, dest, w.rough) or w.in_rough(dest):
         return length, al.rough
     if unit.formation == "column" and w.on_road(start) and w.on_road(dest):
@@ -302,6 +337,10 @@ def _pt(p: Vec) -> object:
     return Point(p)
 
 
+def _reaches(al: Allowance) -> set[float]:
+    return {al.clear, al.rough} | ({al.dense} if al.dense is not None else set())
+
+
 def candidate_moves(
     state: BookGunState, unit: Unit, al: Allowance
 ) -> list[tuple[Vec | None, str | None]]:
@@ -328,7 +367,7 @@ def candidate_moves(
         for k in range(8):
             a = math.radians(45 * k)
             for frac in (1.0, 0.5):
-                for allowed in {al.clear, al.rough}:
+                for allowed in _reaches(al):
                     d = allowed * frac
                     points.append((start[0] + math.cos(a) * d, start[1] + math.sin(a) * d))
         goals: list[Vec] = [centre(state, e) for e in known_enemies(state, unit.side)]
@@ -345,7 +384,7 @@ def candidate_moves(
             d = dist(start, g)
             if d < 0.5:
                 continue
-            for allowed in {al.clear, al.rough}:
+            for allowed in _reaches(al):
                 step = min(d - (2.0 if g in goals[:1] else 0.0), allowed) if d > 2 else d
                 if step <= 0.3:
                     continue

@@ -69,6 +69,7 @@ from umpire.rulesets.bookgun.state import (
 from umpire.rulesets.bookgun.tables import DATA, HOUSE_RULES
 
 VERSION = "0.1"
+TURN_MINUTES = 2  # bookgun.scale.time: one full turn is two minutes (p.5)
 S = BookGunState
 
 
@@ -206,10 +207,12 @@ def _turn_begin(state: S) -> list[Event]:
             events.append(_arrive(state, u, " (its latest turn)" if u.arrive_cards else ""))
     state.deck = Deck.shuffled(standard_deck(2), state.rng)
     state.fire_points = [p for p in state.fire_points if p[0] >= state.flow.turn - 1]
+    t = state.flow.turn
     events.append(
         note(
             "turn",
-            f"turn {state.flow.turn} of {w.spec.turns}: the deck is shuffled",
+            f"turn {t} of {w.spec.turns} (minutes {TURN_MINUTES * (t - 1)}-{TURN_MINUTES * t}"
+            " of the action): the deck is shuffled",
             "bookgun.cards.deck",
         )
     )
@@ -548,8 +551,13 @@ class Activate(_CardKind):
 
 
 def _allowance(data: Mapping[str, Any]) -> Allowance:
+    dense = data.get("dense")
     return Allowance(
-        float(data["clear"]), float(data["rough"]), float(data["road"]), bool(data["prone"])
+        float(data["clear"]),
+        float(data["rough"]),
+        float(data["road"]),
+        bool(data["prone"]),
+        None if dense is None else float(dense),
     )
 
 

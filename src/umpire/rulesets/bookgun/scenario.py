@@ -164,6 +164,11 @@ class ScenarioSpec(_Model):
     height: float = Field(gt=0)
     turns: int = Field(ge=1)
     roe: Literal[1, 2, 3, 4] = 3
+    # bookgun.weather.visibility / bookgun.los.dark / bookgun.move.weather
+    weather: Literal["clear", "fog", "rain", "snow"] = "clear"
+    light: Literal["day", "night"] = "day"
+    night_vision: list[Literal["army", "insurgents"]] = Field(default_factory=list)
+    ground: Literal["dry", "snow", "mud"] = "dry"
     colours: dict[Literal["army", "insurgents"], Literal["red", "black"]]
     terrain: list[TerrainSpec] = Field(default_factory=list)
     buildings: list[BuildingSpec] = Field(default_factory=list)
@@ -198,6 +203,19 @@ class ScenarioSpec(_Model):
         return self
 
 
+def weapons_known(spec: ScenarioSpec, known: set[str], where: str) -> None:
+    """Every figure's weapons are in the weapons table (bookgun.fire.weapons): a weapon the
+    engine does not know (a recoilless rifle, say) is a one-line error naming file and field."""
+    for i, u in enumerate(spec.units):
+        for j, f in enumerate(u.figures):
+            for name, value in (("weapon", f.weapon), ("second", f.second)):
+                if value is not None and value not in known:
+                    raise DataFileError(
+                        f"{where}: field units.{i}.figures.{j}.{name}: unknown weapon {value!r}"
+                        f" (known: {', '.join(sorted(known))})"
+                    )
+
+
 def scenario_ids() -> list[str]:
     return sorted(p.stem for p in SCENARIOS.glob("*.yaml"))
 
@@ -208,9 +226,13 @@ def load_scenario_file(path: Path) -> ScenarioSpec:
     if not isinstance(raw, dict):
         raise DataFileError(f"{path}: field (top level): a scenario must be a mapping")
     try:
-        return ScenarioSpec.model_validate(raw)
+        spec = ScenarioSpec.model_validate(raw)
     except ValidationError as exc:
         raise DataFileError(format_validation_error(path, exc)) from exc
+    from umpire.rulesets.bookgun.tables import base_tables
+
+    weapons_known(spec, set(base_tables().weapons.types), str(path))
+    return spec
 
 
 @cache

@@ -15,7 +15,13 @@ from typing import Any
 from shapely.geometry import LineString, Point, Polygon
 
 from umpire.geometry.table import Area, Table, TerrainKind, Vec, polygon_from_spec
-from umpire.rulesets.bookgun.scenario import BuildingSpec, ScenarioSpec, load_scenario
+from umpire.rulesets.bookgun.scenario import (
+    SCENARIOS,
+    BuildingSpec,
+    ScenarioSpec,
+    load_scenario,
+    weapons_known,
+)
 from umpire.rulesets.bookgun.tables import Tables, tables_with
 
 DOOR_REACH = 1.2  # inches: how near a door a path must cross a building wall (house)
@@ -193,5 +199,13 @@ def world_for(scenario: str | ScenarioSpec, house: Mapping[str, Any] | None) -> 
     )
     found = _WORLDS.get(key)
     if found is None:
-        found = _WORLDS[key] = World(spec, tables_with(house))
+        tables = tables_with(house)
+        where = f"{SCENARIOS / (spec.id + '.yaml')}" if isinstance(scenario, str) else spec.id
+        check_weapons(spec, tables, where)
+        found = _WORLDS[key] = World(spec, tables)
     return found
+
+
+def check_weapons(spec: ScenarioSpec, tables: Tables, where: str) -> None:
+    """Every figure's weapons are in the weapons table, house rules included."""
+    weapons_known(spec, set(tables.weapons.types), where)
