@@ -236,9 +236,14 @@ def load_scenario(
     """Load and check a scenario by id or path. The optional-rule switches in force are the
     house defaults, then the scenario's own, then the user's override file."""
     path = scenario_path(scenario)
-    if not path.exists():
-        raise DataFileError(f"{path}: file not found")
-    spec = _load_spec(path, path.stat().st_mtime)
+    try:
+        mtime = path.stat().st_mtime
+    except FileNotFoundError as exc:
+        raise DataFileError(f"{path}: file not found") from exc
+    except (OSError, ValueError) as exc:  # a name too long, an embedded NUL
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise DataFileError(f"{str(path)[:200]}: cannot be read ({reason})") from exc
+    spec = _load_spec(path, mtime)
     switches: dict[str, bool] = {
         **defaults,
         **{str(k): v for k, v in spec.optional.items()},

@@ -152,6 +152,8 @@ def load_force(path: Path | str) -> Force:
         raise DataFileError(f"{path}: file not found") from exc
     except UnicodeDecodeError as exc:
         raise DataFileError(f"{path}: not a UTF-8 text file") from exc
+    except OSError as exc:  # a folder, a name too long, no permission
+        raise DataFileError(f"{str(path)[:200]}: cannot be read ({exc.strerror or exc})") from exc
     return parse_force(text, path)
 
 
@@ -161,6 +163,10 @@ def parse_force(text: str, source: Path | str = "<force>") -> Force:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataFileError(f"{source}: not valid TOML ({exc})") from exc
+    except RecursionError as exc:  # absurdly nested arrays or tables
+        raise DataFileError(f"{source}: nested too deeply") from exc
+    except ValueError as exc:  # an integer beyond Python's digit limit
+        raise DataFileError(f"{source}: {str(exc)[:120]}") from exc
     try:
         return Force.model_validate(data)
     except ValidationError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -190,10 +191,11 @@ def _build_table(spec: ScenarioSpec, house: HouseRules, source: Path) -> Table:
 @cache
 def load_nation(nation: str, source: Path | None = None) -> Orbat:
     path = ORBATS / f"{nation}.yaml"
-    if not path.exists():
+    # a name, not a path: nothing outside the ORBAT folder, no name the system refuses
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", str(nation)) or not path.exists():
         known = ", ".join(sorted(p.stem for p in ORBATS.glob("*.yaml")))
         where = f"{source}: " if source else ""
-        raise DataFileError(f"{where}unknown nation {nation!r} (known: {known})")
+        raise DataFileError(f"{where}unknown nation {str(nation)[:80]!r} (known: {known})")
     return load_orbat(path)
 
 
