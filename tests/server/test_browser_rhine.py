@@ -228,3 +228,64 @@ def test_rhine_hex_map_reach_attack_odds_and_secret_support(
     assert not their_errors, their_errors
     guest.close()
     context.close()
+
+
+def _has_move(side: str, v: dict[str, Any]) -> bool:
+    return any(
+        a["action"]["kind"] == "move" and a["action"].get("cell") not in (None, "exit")
+        for a in v["actions"]
+    )
+
+
+def test_rhine_move_by_clicking_a_marked_hex(
+    browser: Any, live_server: LiveServer, shots: Path
+) -> None:
+    context = browser.new_context(viewport=VIEWPORT)
+    driver = context.new_page()
+    seats = Seats(
+        driver,
+        live_server,
+        {
+            "ruleset": "rhine",
+            "scenario": "kinzig-valley",
+            "seed": 5,
+            "players": {"pact": "here", "nato": "here"},
+        },
+    )
+    seats.by_side = {"all": seats.game["seats"][0]}  # hot seat: one seat for both sides
+    side, v = seats.drive(random.Random(2), _has_move)
+    page, errors = seats.open(context, side)
+    moves = [
+        a["action"]
+        for a in v["actions"]
+        if a["action"]["kind"] == "move" and a["action"].get("cell") not in (None, "exit")
+    ]
+    on_map = {u["id"] for u in v["board"]["units"] if u.get("hex")}
+    unit = next(m["unit"] for m in moves if m["unit"] in on_map)
+    # a click selects the stack's top counter, each further click the next one in the stack
+    hex_ = next(u["hex"] for u in v["board"]["units"] if u["id"] == unit)
+    stack = v["board"]["stacks"][hex_]
+    for _ in range(len(stack) + 1):
+        if page.locator(f'g.unit.counter.selected[data-unit="{unit}"]').count():
+            break
+        page.locator(f'g.unit.counter[data-hex="{hex_}"]').last.click()
+        page.wait_for_timeout(150)
+    assert page.locator(f'g.unit.counter.selected[data-unit="{unit}"]').count() == 1
+    page.wait_for_selector("circle.dest.move", state="attached")
+    mine = [m for m in moves if m["unit"] == unit]
+    assert page.locator("circle.dest.move").count() == len(mine)
+    target = mine[-1]
+    page.screenshot(path=str(shots / "rhine-04-legal-moves.png"))
+    before = v["index"]
+    page.locator(
+        f'circle.dest.move.mode-{target["option"]}[data-hex="{target["cell"]}"]'
+    ).dispatch_event("click")
+    page.wait_for_function(
+        f"() => /action {before + 1}\\b/.test(document.querySelector('#turn .hint').textContent)"
+    )
+    after = seats.view("all")["board"]
+    (moved,) = [u for u in after["units"] if u["id"] == unit]
+    assert moved["hex"] == target["cell"]
+    assert "moves" in page.locator("#log").inner_text()
+    assert not errors, errors
+    context.close()

@@ -305,7 +305,8 @@ function render() {
   }
   if (board.layout === "hex") drawReach(over, board, G, sel, moves);
   const units = el("g", { class: "units" }, svg);
-  const order_ = [...board.units].sort((a, b) => (a.status === "active") - (b.status === "active"));
+  // the selected counter of a stack is drawn on top of it
+  const order_ = [...board.units].sort((a, b) => (a.status === "active") - (b.status === "active") || (a.id === S.selected) - (b.id === S.selected));
   if (board.figures) drawFigures(units, board, G);
   else for (const u of order_) (board.layout === "hex" ? drawCounter : drawUnit)(units, u, G, board, ctx);
   const dests = el("g", { class: "destinations" }, svg);  // above the models: always clickable
@@ -316,13 +317,12 @@ function render() {
     dot.addEventListener("click", (ev) => { ev.stopPropagation(); order(a.action); });
   }
   if (board.layout === "hex" && sel) {  // the selected counter's legal moves, by hex
-    const modes = ["normal", "column", "heli"];
+    const shift = { normal: -0.09, column: 0.09, heli: 0 };
     for (const a of acts) {
       if (a.action.kind !== "move" || a.action.unit !== sel.id || !a.action.cell) continue;
       const p = hexCentre(G, board, a.action.cell);
       if (!p) continue;
-      const i = Math.max(0, modes.indexOf(a.action.option));
-      const dot = el("circle", { cx: p[0] + (i - 0.5) * 0.16 * (i ? 1 : 0), cy: p[1] + 0.28, r: 0.07, class: "dest move mode-" + a.action.option, "data-hex": a.action.cell }, dests);
+      const dot = el("circle", { cx: p[0] + (shift[a.action.option] || 0), cy: p[1] + 0.28, r: 0.07, class: "dest move mode-" + a.action.option, "data-hex": a.action.cell }, dests);
       el("title", {}, dot).textContent = a.text;
       dot.addEventListener("click", (ev) => { ev.stopPropagation(); order(a.action); });
     }
@@ -820,6 +820,12 @@ function onTableClick(ev) {
     if (!S.frame && v.your_turn && S.selected && id !== S.selected) {
       const shots = v.actions.filter((a) => a.action.target === id && a.odds);
       if (shots.length && ev.detail === 2) { order(shots.sort((a, b) => b.odds.p_kill - a.odds.p_kill)[0].action); return; }
+    }
+    // a click on a stack's selected counter selects the next counter of the stack
+    const stack = unitNode.dataset.hex && v.board.stacks ? v.board.stacks[unitNode.dataset.hex] || [] : [];
+    if (stack.length > 1 && stack.includes(S.selected)) {
+      select(stack[(stack.indexOf(S.selected) + 1) % stack.length]);
+      return;
     }
     select(id, unitNode.dataset.figure || null);
     return;
