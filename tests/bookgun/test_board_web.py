@@ -207,3 +207,21 @@ def test_blast_odds_give_the_on_target_roll() -> None:
                 table.on_target_short if bands[b["figure"]] == "short" else table.on_target_beyond
             )
             assert b["on_target"] == pytest.approx(need / 20)
+
+
+def test_the_casualty_pile_read_from_the_observation_is_the_games() -> None:
+    """The odds draw from the cards left (bookgun.casualty.card): the deck less the discards
+    the observation shows is the pile the game will draw from."""
+    from umpire.rulesets.bookgun.board import _pile
+
+    game = Game(RULESET, "market-day", 5)
+    r = random.Random(5)
+    drawn = 0
+    for _ in range(300):
+        if game.is_over:
+            break
+        obs = game.observation("army")
+        assert sorted(_pile(obs)) == sorted(game.state.casualties.pile or CASUALTY_DECK)
+        drawn = max(drawn, len(obs["casualty_discard"]))
+        game.apply(r.choice(game.legal_actions()))
+    assert drawn > 0  # some casualty cards were drawn on the way
