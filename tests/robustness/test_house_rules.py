@@ -110,6 +110,7 @@ BAD: list[tuple[str, str, str, str]] = [
     ("rhine", "tec: {road_cost: -1}\n", "tec.road_cost", "greater than 0"),
     ("rhine", "crt: {high: 12}\n", "crt.rows", "no row for modified roll 12"),
     ("rhine", "attrition: {heli_loss_on: 9}\n", "attrition.heli_loss_on", "6"),
+    ("rhine", 'crt: {"\\n": 0}\n', "crt.'\\n'", "Extra inputs"),  # a key holding a newline
     ("bookgun", "search: {need: 0}\n", "search.need", "greater"),
     ("bookgun", "movement: {minimum_move: -.inf}\n", "movement.minimum_move", "finite"),
     ("bookgun", "building: {room_capacity: 100000}\n", "building.room_capacity", "beyond"),

@@ -19,10 +19,16 @@ from umpire.core.errors import DataFileError
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+def _key(part: object) -> str:
+    """A key of a field path as one short printable piece (a user's key may hold a newline)."""
+    text = str(part)
+    return text if text.isprintable() and len(text) <= 60 else repr(text[:60])
+
+
 def format_validation_error(path: Path | str, error: ValidationError) -> str:
     """One line naming the file and the first failing field."""
     first = error.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+    where = ".".join(_key(p) for p in first["loc"]) or "(top level)"
     more = f" (+{error.error_count() - 1} more)" if error.error_count() > 1 else ""
     message = first["msg"].removeprefix("Value error, ")  # our own validators' words
     return f"{path}: field {where}: {message}{more}"
@@ -121,7 +127,7 @@ def check_numbers(data: Any, source: Path | str, where: str = "") -> None:
     while stack:
         field, value = stack.pop()
         if isinstance(value, dict):
-            stack += [(f"{field}.{k}" if field else str(k), v) for k, v in value.items()]
+            stack += [(f"{field}.{_key(k)}" if field else _key(k), v) for k, v in value.items()]
         elif isinstance(value, list | tuple):
             stack += [(f"{field}.{i}" if field else str(i), v) for i, v in enumerate(value)]
         elif isinstance(value, bool) or not isinstance(value, int | float):
