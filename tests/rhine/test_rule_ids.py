@@ -228,6 +228,7 @@ def test_reinforcements_enter_on_their_turn_through_free_edge_hexes() -> None:
     s.flow.turn = 2
     assert "N-5-PzB" not in movable(s, "nato")
     s.flow.turn = 3
+    s.memo.clear()  # a new position (the memo holds answers for one)
     assert "N-5-PzB" in movable(s, "nato")
     s.pos["P-79-RB"] = "0105"
     s.memo.clear()

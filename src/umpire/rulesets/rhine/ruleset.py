@@ -240,20 +240,25 @@ class EWStripKind(ActionKind[ST]):
 
 
 def movable(state: ST, side: str) -> list[str]:
-    w = world(state)
-    turn = state.flow.turn
-    out = []
-    for u, info in w.units.items():
-        if info.side != side or u in state.moved or info.static:
-            continue
-        status = state.status[u]
-        if status == "on":
-            out.append(u)
-        elif status == "waiting":
-            spec = next(s for s in w.spec.units if s.id == u)
-            if spec.enter is not None and spec.enter.turn <= turn:
-                out.append(u)
-    return out
+    key = ("movable", side)
+    found = state.memo.get(key)
+    if found is None:
+        w = world(state)
+        turn = state.flow.turn
+        moved = set(state.moved)
+        found = []
+        for u, info in w.units.items():
+            if info.side != side or u in moved or info.static:
+                continue
+            status = state.status[u]
+            if status == "on":
+                found.append(u)
+            elif status == "waiting":
+                spec = next(s for s in w.spec.units if s.id == u)
+                if spec.enter is not None and spec.enter.turn <= turn:
+                    found.append(u)
+        state.memo[key] = found
+    return list(found)
 
 
 def entry_hexes(state: ST, unit: str) -> list[str] | None:
@@ -741,10 +746,19 @@ class RefugeeKind(ActionKind[ST]):
 
 
 def refugee_hexes(state: ST) -> list[str]:
-    w = world(state)
-    occ = R.occupancy(w, state)
-    have = set(state.refugees)
-    return [h for h in w.ids if state.control.get(h) == "nato" and not occ.get(h) and h not in have]
+    """Empty NATO-controlled hexes without a refugee marker (remembered for the position)."""
+    found = state.memo.get("refugee_hexes")
+    if found is None:
+        w = world(state)
+        occupied = {h for h in state.pos.values() if h is not None}
+        have = set(state.refugees)
+        control = state.control
+        found = state.memo["refugee_hexes"] = [
+            h
+            for h in w.ids
+            if control.get(h) == "nato" and h not in occupied and h not in have
+        ]
+    return list(found)
 
 
 # -- combat resolution --------------------------------------------------------------------------
@@ -1000,11 +1014,12 @@ def ew_to_act(state: ST) -> str | None:
     holder = state.ew_holder
     if holder is None or state.ew_to_place <= 0:
         return None
-    if not list(EWMarkKind().options(state, holder)) and not list(
-        EWStripKind().options(state, holder)
-    ):
-        return None
-    return holder
+    found = state.memo.get("ew_open")
+    if found is None:
+        found = state.memo["ew_open"] = bool(
+            list(EWMarkKind().options(state, holder)) or list(EWStripKind().options(state, holder))
+        )
+    return holder if found else None
 
 
 def segment_begin(state: ST) -> list[Event]:
@@ -1174,6 +1189,13 @@ def check_victory(state: ST) -> list[Event]:
 
 # -- the ruleset --------------------------------------------------------------------------------
 class RhineRules(FlowRules[ST]):
+    def check(self, state: ST, action: Action) -> tuple[str, ActionKind[ST]]:
+        """The core's check; then what it remembered of the position is dropped, since the
+        action about to be resolved changes it (state.memo holds answers for one position)."""
+        found = super().check(state, action)
+        state.memo.clear()
+        return found
+
     def reveal(self, state: ST, commit: SecretCommit) -> list[Event]:
         """Both sides' support, revealed together, then the combat is resolved."""
         combat = state.combat
