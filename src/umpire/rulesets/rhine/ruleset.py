@@ -754,9 +754,7 @@ def refugee_hexes(state: ST) -> list[str]:
         have = set(state.refugees)
         control = state.control
         found = state.memo["refugee_hexes"] = [
-            h
-            for h in w.ids
-            if control.get(h) == "nato" and h not in occupied and h not in have
+            h for h in w.ids if control.get(h) == "nato" and h not in occupied and h not in have
         ]
     return list(found)
 
