@@ -94,7 +94,7 @@ class Force(BaseModel):
     ruleset: Literal["sevendays"] = "sevendays"
     nation: str = Field(min_length=1)
     name: str = ""
-    points: int | None = Field(default=None, ge=1)
+    points: int | None = Field(default=None, ge=1, le=100_000)  # no game is near this
     source: str | None = None
     units: list[ForceEntry] = Field(min_length=1)
 
