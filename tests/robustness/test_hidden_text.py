@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 
-from ..conftest import MakeGame, unit
 from umpire.core.actions import Action
 from umpire.core.events import seen_by, to_dicts
+
+from ..conftest import MakeGame, unit
 
 
 def test_boarding_a_hidden_transport_names_only_its_marker_to_the_enemy(
