@@ -91,6 +91,15 @@ def test_force_import_of_a_bad_roster(tmp_path: Path) -> None:
     assert not (tmp_path / "out.toml").exists()
 
 
+def test_force_import_to_a_path_that_cannot_be_written(tmp_path: Path) -> None:
+    roster = (
+        Path(__file__).resolve().parents[1] / "importers" / "fixtures" / "ussr-motor-rifles.ros"
+    )
+    for out in (tmp_path / "no" / "such" / "folder" / "f.toml", tmp_path / ("f" * 5000 + ".toml")):
+        run = _umpire("force", "import", str(roster), "--out", str(out))
+        _one_line_exit_2(run, "cannot be written")
+
+
 @pytest.mark.parametrize("ruleset", ["sevendays", "portable"])
 @pytest.mark.parametrize(
     ("content", "needle"),

@@ -1067,7 +1067,11 @@ def import_roster(roster: Path | str, out: Path | str) -> tuple[Force, ImportRep
     :class:`DataFileError` when no unit of the roster could be mapped. Units that could not be
     mapped are left out of the file and listed in the report."""
     force, report = roster_to_force(roster)
-    write_force(force, out)
+    try:
+        write_force(force, out)
+    except (OSError, ValueError) as exc:  # no such folder, a name too long, no permission
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise DataFileError(f"{str(out)[:200]}: cannot be written ({reason})") from exc
     return force, report
 
 
