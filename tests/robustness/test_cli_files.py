@@ -171,3 +171,9 @@ def test_replay_of_a_record_with_wrong_types(tmp_path: Path, field: str, value: 
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     _one_line_exit_2(_umpire("replay", str(path)), str(path), f"field {field}")
+
+
+def test_battle_recording_to_a_path_that_cannot_be_written(tmp_path: Path) -> None:
+    out = tmp_path / "no" / "such" / "folder" / "game.json"
+    run = _umpire("battle", "sevendays/meeting-engagement", "--seed", "1", "--record", str(out))
+    _one_line_exit_2(run, "game.json", "cannot be written")

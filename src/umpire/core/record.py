@@ -103,8 +103,12 @@ class Record:
         """Write the record as JSON (to a temporary file first, so nothing saved is lost)."""
         target = Path(path)
         tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
-        tmp.replace(target)
+        try:
+            tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+            tmp.replace(target)
+        except OSError as exc:  # no such folder, a name too long, no permission
+            reason = exc.strerror or str(exc)
+            raise DataFileError(f"{str(target)[:200]}: cannot be written ({reason})") from exc
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
