@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from umpire.core.chance import Chance, CountAtLeast, Faces, Roll, Stream, TableLookup
+from umpire.core.chance import Chance, CountAtLeast, Faces, Fixed, Roll, Stream, TableLookup
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.sevendays.config import DamageRow
 from umpire.rulesets.sevendays.morale import add_markers, house_fired
@@ -173,6 +173,31 @@ def mortar_damage_lookup(
     )
 
 
+VehicleHit = tuple[bool, Damage | None]  # penetrated; the damage-table row (None: no penetration)
+
+
+def vehicle_hit_chance(
+    weapon_value: int,
+    armour: int,
+    heat_special: bool,
+    table: Sequence[DamageRow],
+    penetration_text: Callable[[Faces, int, bool], str] | None = None,
+    damage_text: Callable[[Faces, int, Damage], str] | str = "",
+    **data: Any,
+) -> Chance[VehicleHit]:
+    """What follows a hit on a vehicle, as one chance: the penetration roll, then (only if it
+    penetrates) the damage d6 on the house table. Play samples it (both roll events, in this
+    order) and then applies the result; the odds enumerate it."""
+    pen = Penetration(weapon_value, armour, heat_special, penetration_text, data)
+    damage = damage_lookup(table, damage_text, **data).map(_penetrated)
+    bounced: Chance[VehicleHit] = Fixed((False, None))
+    return pen.then(lambda through: damage if through else bounced)
+
+
+def _penetrated(row: Damage) -> VehicleHit:
+    return (True, row)
+
+
 def resolve_vehicle_hit(
     world: World, state: SevenDaysState, plan: ShotPlan, target: Unit
 ) -> list[Event]:
@@ -194,10 +219,16 @@ def resolve_vehicle_hit(
         )
 
     events: list[Event] = []
-    pen = Penetration(weapon.value, value, special, words, {"unit": target.uid}).sample(
-        state.rng, events
-    )
-    if not pen:
+    _, row = vehicle_hit_chance(
+        weapon.value,
+        value,
+        special,
+        world.house.damage_table,
+        words,
+        lambda faces, _die, row: f"damage d6 {faces[0]} -> {row.result}",
+        unit=target.uid,
+    ).sample(state.rng, events)
+    if row is None:
         house_fired(state, "sevendays.hit.no_penetration")
         events += add_markers(
             world,
@@ -208,11 +239,6 @@ def resolve_vehicle_hit(
             "shaken by a non-penetrating hit",
         )
         return events
-    row = damage_lookup(
-        world.house.damage_table,
-        lambda faces, _die, row: f"damage d6 {faces[0]} -> {row.result}",
-        unit=target.uid,
-    ).sample(state.rng, events)
     house_fired(state, "sevendays.hit.damage")
     if destroys(row):
         target.status = Status.DESTROYED

@@ -1,9 +1,9 @@
 """Exact odds of a planned shot: the enumeration of the very chances play samples.
 
 A shot is one :class:`~umpire.core.chance.Chance` (:func:`shot_chance`) chained from the
-definitions the rule modules roll in play: the roll to hit (:func:`~.shots.to_hit`), penetration
-(:class:`~.damage.Penetration`), the house damage table (:func:`~.damage.damage_lookup`, the
-mortar's halved die :func:`~.damage.mortar_damage_lookup`), the conversion dice
+definitions the rule modules roll in play: the roll to hit (:func:`~.shots.to_hit`), what
+follows a hit on a vehicle (:func:`~.damage.vehicle_hit_chance`: penetration, then the house
+damage table; the mortar's halved die :func:`~.damage.mortar_damage_lookup`), the conversion dice
 (:func:`~.damage.conversion_roll`) and the AA hit effect (:func:`~.air.aa_effect_lookup`). Nothing
 here restates a rule or a table, so a rule change moves the odds with it.
 
@@ -27,10 +27,10 @@ from umpire.rulesets.sevendays.damage import (
     Damage,
     Penetration,
     conversion_roll,
-    damage_lookup,
     destroys,
     heat_vs_special,
     mortar_damage_lookup,
+    vehicle_hit_chance,
 )
 from umpire.rulesets.sevendays.dice import d6_chance
 from umpire.rulesets.sevendays.orbat import UnitProfile
@@ -108,10 +108,11 @@ def _vehicle_shot(
 ) -> Chance[Outcome]:
     """Rules sevendays.fire.base, sevendays.hit.penetration / .heat_vs_special,
     sevendays.hit.damage and sevendays.hit.no_penetration, chained as play rolls them."""
-    damaged = damage_lookup(_damage_rows(damage_table)).map(_damaged)
-    bounced: Chance[Outcome] = Fixed((True, False, False, no_penetration_markers))
-    pen = Penetration(plan.weapon.value, armour, heat_special)
-    return _after_hits(to_hit(plan), pen.then(lambda through: damaged if through else bounced))
+    bounced: Outcome = (True, False, False, no_penetration_markers)
+    after = vehicle_hit_chance(plan.weapon.value, armour, heat_special, _damage_rows(damage_table))
+    return _after_hits(
+        to_hit(plan), after.map(lambda hit: bounced if hit[1] is None else _damaged(hit[1]))
+    )
 
 
 @cache
