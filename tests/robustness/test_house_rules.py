@@ -284,3 +284,21 @@ def test_a_million_turn_game_is_refused_before_it_starts(tmp_path: Path) -> None
     )
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "field random_length.max_turns" in run.stderr
+
+
+def test_the_longest_game_the_house_rules_allow_ends_far_below_the_action_cap() -> None:
+    """sevendays.scenario.random_length: the operation ends on a d6 of ``ends_on`` or more, and
+    always after ``max_turns``. With the longest allowed (50) and a die that never ends it (7),
+    two sides that only pass still finish the game at turn 50: finished, not cut by the cap."""
+    from umpire.core.game import new_game
+    from umpire.rulesets.sevendays.config import MAX_TURNS
+
+    house = {"random_length": {"ends_on": 7, "max_turns": MAX_TURNS}}
+    game = new_game("sevendays/capture", seed=3, options={"house_rules": house})
+    quiet = {"pass", "no_react", "no_response", "done", "hold"}
+    while game.to_act is not None and len(game.record.actions) < 5_000:
+        legal = game.legal_actions()
+        waits = [a for a in legal if a.kind in quiet or (a.kind == "swap" and not a.option)]
+        game.apply((waits or legal)[0])
+    assert game.outcome is not None and game.outcome.details["turn"] == MAX_TURNS
+    assert len(game.record.actions) < game.ruleset.meta.max_actions // 100
