@@ -29,12 +29,20 @@ class RandomAgent:
         return legal[self._rng.randrange(len(legal))]
 
 
-AGENT_KINDS = ("scripted", "random")
+AGENT_KINDS = ("scripted", "random", "search")
 
 
-def make_agent(kind: str, ruleset: str, side: str, seed: int) -> Agent:
-    """An agent by name: ``random`` or ``scripted`` (the ruleset's own scripted player)."""
+def make_agent(kind: str, ruleset: str, side: str, seed: int, think: float | None = None) -> Agent:
+    """An agent by name: ``random``, ``scripted`` (the ruleset's own scripted player) or
+    ``search[:PRESET][@SECONDS]`` (the search player, a personality preset and its think time;
+    ``think`` sets the time when the spec does not, default 1 s)."""
     salt = sum(ord(c) for c in side) * 7919
+    if kind == "search" or kind.startswith(("search:", "search@")):
+        from umpire.agents.search import DEFAULT_THINK, SearchAgent, parse_spec
+
+        preset, seconds = parse_spec(kind)
+        chosen = seconds if seconds is not None else think
+        return SearchAgent(side, seed, preset, DEFAULT_THINK if chosen is None else chosen)
     if kind == "random":
         return RandomAgent(seed * 1_000_003 + salt)
     if kind == "scripted":

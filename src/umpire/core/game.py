@@ -7,6 +7,7 @@ through a stored snapshot.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,7 @@ from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError, RecordMismatchError
 from umpire.core.events import Event, seen_by
 from umpire.core.record import Record
+from umpire.core.rng import RandomStream
 from umpire.core.ruleset import Outcome, Ruleset, get_ruleset, split_game_id
 
 if TYPE_CHECKING:
@@ -73,13 +75,36 @@ class Game:
         return seen_by(self.events, player)
 
     def view(self, player: str) -> View:
-        """What ``player``'s agent is handed: its observation (computed when first read) and
-        its log. Agents see nothing else of the game."""
+        """What ``player``'s agent is handed: its observation (computed when first read), its
+        log, and determinised states drawn from what it cannot see (``View.determinise``, via
+        ``ruleset.resample``). Agents see nothing else of the game."""
         from umpire.core.view import View
 
         return View(
-            self.ruleset, player, lambda: self.observation(player), lambda: self.log(player)
+            self.ruleset,
+            player,
+            lambda: self.observation(player),
+            lambda: self.log(player),
+            lambda rng: self._determinise(player, rng),
         )
+
+    def _determinise(self, player: str, rng: random.Random) -> Any:
+        """A state for ``player``'s search: ``ruleset.resample`` of the game's state, and the
+        dice to come drawn afresh when the ruleset's resample kept them (a perfect-information
+        ruleset's default resample is a plain copy; the stream is hidden from every side)."""
+        draws = self._draws(rng)
+        twin = self.ruleset.resample(self.state, player, draws)
+        stream = getattr(twin, "rng", None)
+        if isinstance(stream, RandomStream) and stream == getattr(self.state, "rng", None):
+            twin.rng = RandomStream(draws.getrandbits(62))
+        return twin
+
+    def _draws(self, rng: random.Random) -> random.Random:
+        """The generator a determinisation is drawn with: the agent's ``rng`` mixed with a
+        number the agent does not know (from the game's seed), so an agent cannot replay a
+        ruleset's shuffle to work back from a determinised state to the hidden truth."""
+        secret = random.Random(f"determinise/{self.record.seed}").getrandbits(64)
+        return random.Random(rng.getrandbits(64) ^ secret)
 
     def to_dict(self) -> dict[str, Any]:
         return self.ruleset.state_to_dict(self.state)

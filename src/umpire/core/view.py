@@ -4,16 +4,19 @@ An agent decides from what its side may know and nothing else: it is handed a :c
 (its side, that side's observation, the events as that side read them, and the ruleset for its
 public static data) and the legal actions, never the game state. A scripted player that wants
 the table's terrain or a unit's profile reads them from the ruleset's public data; a search
-player that needs a full state draws one with ``ruleset.resample`` from the observation's
-side.
+player that needs a full state asks the view for one: :meth:`View.determinise` returns a full
+state consistent with the side's observation, what the side cannot see drawn afresh (the game
+supplies it with ``ruleset.resample``; the agent never holds the game or its true state).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from umpire.core.actions import Action
+from umpire.core.errors import UmpireError
 from umpire.core.events import Event
 
 if TYPE_CHECKING:
@@ -26,7 +29,7 @@ class View:
     ``observation`` is computed on first use (a player that does not read it does not pay for
     it); ``log`` holds the events as this side read them."""
 
-    __slots__ = ("ruleset", "side", "_observe", "_observation", "_read_log", "_log")
+    __slots__ = ("ruleset", "side", "_observe", "_observation", "_read_log", "_log", "_determinise")
 
     def __init__(
         self,
@@ -34,6 +37,7 @@ class View:
         side: str,
         observe: Callable[[], Mapping[str, Any]],
         log: Callable[[], Sequence[Event]] = tuple,
+        determinise: Callable[[random.Random], Any] | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.side = side
@@ -41,6 +45,7 @@ class View:
         self._observation: Mapping[str, Any] | None = None
         self._read_log = log
         self._log: Sequence[Event] | None = None
+        self._determinise = determinise
 
     @property
     def log(self) -> Sequence[Event]:
@@ -53,6 +58,20 @@ class View:
         if self._observation is None:
             self._observation = self._observe()
         return self._observation
+
+    @property
+    def can_determinise(self) -> bool:
+        return self._determinise is not None
+
+    def determinise(self, rng: random.Random) -> Any:
+        """A full state (the ruleset's own ``S``) for search: what this side sees kept as it
+        is, what it cannot see (hidden units, the enemy's cards and secret choices, the dice
+        to come) drawn afresh from ``rng`` (``ruleset.resample``). The agent may play on it
+        freely; it is never the game's true state. Raises if the view was built without
+        one (a view over a bare observation)."""
+        if self._determinise is None:
+            raise UmpireError(f"this view of {self.side} cannot be determinised")
+        return self._determinise(rng)
 
 
 class Agent(Protocol):

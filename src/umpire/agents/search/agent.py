@@ -1,0 +1,99 @@
+"""``SearchAgent``: the search player behind ``search``, ``search:PRESET`` and
+``search:PRESET@SECONDS`` agent specs."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from umpire.agents.search.explain import explain, explanation_event
+from umpire.agents.search.mcts import Clock, Result, Settings, search
+from umpire.agents.search.personality import Personality, personality
+from umpire.core.actions import Action
+from umpire.core.errors import UmpireError
+from umpire.core.events import Event
+from umpire.core.view import View
+
+DEFAULT_THINK = 1.0
+
+
+class SearchAgent:
+    """Decides by determinised ISMCTS from its side's view only (see ``mcts``).
+
+    ``think`` seconds per decision (single thread), or ``iterations`` playouts when given (the
+    tests' budget); one legal action is played at once. ``last_reason`` holds the plain-words
+    explanation, ``last_event`` the same as an event visible to this side only, and
+    ``last_stats`` the decision time and playouts (not part of the explanation, so the
+    explanation does not depend on the machine's speed)."""
+
+    def __init__(
+        self,
+        side: str,
+        seed: int = 0,
+        character: Personality | str = "balanced",
+        think: float = DEFAULT_THINK,
+        iterations: int | None = None,
+        clock: Clock = time.perf_counter,
+        settings: Settings | None = None,
+    ) -> None:
+        if think <= 0:
+            raise UmpireError(f"--think {think}: must be more than 0 seconds")
+        self.side = side
+        self.seed = seed
+        self.personality = personality(character) if isinstance(character, str) else character
+        self.name = f"search:{self.personality.name}"
+        base = settings or Settings()
+        self.settings = Settings(
+            think=think,
+            iterations=iterations,
+            exploration=base.exploration,
+            max_depth=base.max_depth,
+            rollout=base.rollout,
+        )
+        self.clock = clock
+        self.decisions = 0
+        self.last_reason = ""
+        self.last_event: Event | None = None
+        self.last_result: Result | None = None
+        self.last_stats: dict[str, float] = {}
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        start = self.clock()
+        self.decisions += 1
+        options = list(legal)
+        if len(options) == 1:
+            self.last_reason = f"{self.side} search: the only legal action"
+            self.last_event = None
+            self.last_result = None
+            self.last_stats = {"seconds": self.clock() - start, "playouts": 0.0}
+            return options[0]
+        # the decision's random stream depends on the seed and the decision count only, never
+        # on anything the side cannot see
+        rng = random.Random(f"search/{self.seed}/{self.side}/{self.decisions}")
+        result = search(view, options, self.personality, self.settings, rng, self.clock)
+        self.last_result = result
+        self.last_reason = explain(result, self.personality)
+        self.last_event = explanation_event(result, self.personality, self.last_reason)
+        self.last_stats = {"seconds": self.clock() - start, "playouts": float(result.iterations)}
+        return result.ranked()[0][0]
+
+
+def parse_spec(kind: str) -> tuple[str, float | None]:
+    """``search[:PRESET][@SECONDS]`` -> (preset, seconds or None)."""
+    base, _, rest = kind.partition(":")
+    if base.split("@")[0] != "search":
+        raise UmpireError(f"{kind!r} is not a search agent spec")
+    if not rest and "@" in base:
+        rest = "balanced@" + base.split("@", 1)[1]
+    preset, _, seconds = rest.partition("@")
+    think: float | None = None
+    if seconds:
+        try:
+            think = float(seconds)
+        except ValueError:
+            raise UmpireError(f"agent {kind!r}: think time {seconds!r} is not a number") from None
+        if not think > 0:
+            raise UmpireError(f"agent {kind!r}: think time must be more than 0 seconds")
+    personality(preset)  # a one-line error for an unknown preset
+    return preset or "balanced", think

@@ -1,0 +1,91 @@
+"""The "why" of a search decision, in plain words.
+
+Built only from the search's own tree (visit shares, mean values, the evaluation terms summed
+over the playouts below each root action) and the ruleset's description of each action (which
+states the exact odds of the dice a shot or test needs). Nothing in it depends on the clock, so
+for a fixed seed and iteration budget it is reproducible, and it names only what the side may
+know: the tree was grown on determinisations of the side's view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from umpire.agents.search.mcts import Node, Result
+from umpire.agents.search.personality import Personality
+from umpire.core.actions import Action
+from umpire.core.events import Event
+
+TOP = 3  # alternatives shown
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One root action as the explanation lists it."""
+
+    action: Action
+    words: str
+    share: float  # of the root's visits
+    win: float  # estimated win probability
+    terms: tuple[tuple[str, str, float], ...]  # (name, words, mean weighted value)
+
+
+def choices(result: Result) -> list[Choice]:
+    total = sum(n.visits for n in result.root.children.values()) or 1
+    out = []
+    for action, node in result.ranked():
+        out.append(
+            Choice(
+                action,
+                result.described.get(action, action.kind),
+                node.visits / total,
+                node.mean(),
+                _terms(node),
+            )
+        )
+    return out
+
+
+def _terms(node: Node) -> tuple[tuple[str, str, float], ...]:
+    if not node.visits:
+        return ()
+    means = [(name, node.words[name], value / node.visits) for name, value in node.terms.items()]
+    return tuple(sorted(means, key=lambda t: (-abs(t[2]), t[0])))
+
+
+def explain(result: Result, personality: Personality) -> str:
+    """A few lines: the choice with its win chance, the alternatives, the deciding terms."""
+    ranked = choices(result)
+    best = ranked[0]
+    lines = [
+        f"{result.side} search ({personality.name}, {result.iterations} playouts): "
+        f"{best.words} — estimated win {best.win:.0%}, {best.share:.0%} of the search"
+    ]
+    for alt in ranked[1:TOP]:
+        lines.append(f"  instead: {alt.words} — win {alt.win:.0%}, {alt.share:.0%} of the search")
+    deciding = [t for t in best.terms if abs(t[2]) >= 0.005][:4]
+    if deciding:
+        said = "; ".join(f"{words} ({value:+.2f})" for _, words, value in deciding)
+        lines.append(f"  because: {said}")
+    else:
+        lines.append("  because: no evaluation term separates the choices yet")
+    return "\n".join(lines)
+
+
+def explanation_event(result: Result, personality: Personality, text: str) -> Event:
+    """The explanation as an event only the searching side reads."""
+    ranked = choices(result)
+    return Event(
+        "ai_reason",
+        text,
+        None,
+        visible_to=(result.side,),
+        side=result.side,
+        personality=personality.name,
+        playouts=result.iterations,
+        alternatives=[
+            {"action": c.action.to_dict(), "words": c.words, "share": c.share, "win": c.win}
+            for c in ranked[:TOP]
+        ],
+        terms=[{"term": n, "words": w, "value": v} for n, w, v in ranked[0].terms],
+    )

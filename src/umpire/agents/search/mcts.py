@@ -1,0 +1,185 @@
+"""Determinised information-set Monte Carlo tree search (single observer, open loop).
+
+Each iteration draws a fresh determinisation from the side's view (``View.determinise``: what
+the side sees kept, hidden units, the enemy's cards and secret choices re-drawn, the dice to
+come re-seeded), then walks one shared tree of *action* nodes down it:
+
+* at each node the legal actions of this determinisation are listed; children not yet tried
+  are expanded first, else the child with the best UCB score among those legal here is taken,
+  counted against how often it was available (ISMCTS "availability" counts), so an enemy move
+  that exists only under some draws of the hidden truth is not over-trusted;
+* chance is handled where the rules roll it: an action's dice are drawn inside ``apply`` from
+  the determinisation's re-seeded stream, so the same action node sees each outcome about as
+  often as its exact odds say (an open-loop tree: a node averages over the dice);
+* below the tree a truncated random rollout of a few actions, then the evaluation
+  (:mod:`umpire.agents.search.evaluate`) scores the position for the searching side.
+
+The search runs until its clock budget (``think`` seconds, measured by an injectable clock)
+or its iteration budget is spent, whichever comes first; it is single-threaded, and states
+are cloned once per iteration (by ``resample``), never deep-copied in the inner loop.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from umpire.agents.search.evaluate import Evaluation, evaluate
+from umpire.agents.search.personality import Personality
+from umpire.core.actions import Action
+from umpire.core.errors import IllegalActionError
+from umpire.core.view import View
+
+Clock = Callable[[], float]
+
+
+@dataclass
+class Node:
+    """An action node: ``mover`` chose the action that leads here."""
+
+    mover: str | None
+    visits: int = 0
+    value: float = 0.0  # sum of values for the searching side
+    available: int = 0
+    children: dict[Action, Node] = field(default_factory=dict)
+    terms: dict[str, float] = field(default_factory=dict)  # summed term values (root children)
+    words: dict[str, str] = field(default_factory=dict)  # the latest words of each term
+
+    def mean(self) -> float:
+        return self.value / self.visits if self.visits else 0.5
+
+
+@dataclass(frozen=True)
+class Settings:
+    think: float = 1.0  # seconds per decision
+    iterations: int | None = None  # iteration budget (None: the clock alone)
+    exploration: float = 0.7  # UCB constant
+    max_depth: int = 12  # actions walked in the tree per iteration
+    rollout: int = 2  # random actions below the tree before evaluating
+
+
+@dataclass
+class Result:
+    """What one search found: the root's children and how many iterations it ran."""
+
+    side: str
+    root: Node
+    legal: list[Action]
+    iterations: int
+    described: dict[Action, str]
+
+    def ranked(self) -> list[tuple[Action, Node]]:
+        """Root actions, most visited first (ties: better value, then the menu's order)."""
+        order = {a: i for i, a in enumerate(self.legal)}
+        tried = [(a, n) for a, n in self.root.children.items() if n.visits]
+        return sorted(tried, key=lambda an: (-an[1].visits, -an[1].mean(), order[an[0]]))
+
+
+def search(
+    view: View,
+    legal: Sequence[Action],
+    personality: Personality,
+    settings: Settings,
+    rng: random.Random,
+    clock: Clock = time.perf_counter,
+) -> Result:
+    """Search from ``view`` for the best of ``legal`` (see the module docstring)."""
+    ruleset = view.ruleset
+    side = view.side
+    start = clock()
+    deadline = start + settings.think
+    root_legal = list(legal)
+    root = Node(None)
+    described: dict[Action, str] = {}
+    done = 0
+    while True:
+        if settings.iterations is not None and done >= settings.iterations:
+            break
+        if done and clock() >= deadline:
+            break
+        state = view.determinise(rng)
+        if not described:
+            for action in root_legal:
+                try:
+                    described[action] = ruleset.describe(state, action)
+                except Exception:  # a description is words for the "why", never a decision
+                    described[action] = action.kind
+        path = [root]
+        node = root
+        depth = 0
+        while depth < settings.max_depth:
+            mover = ruleset.to_act(state)
+            if mover is None:
+                break
+            options = root_legal if node is root else ruleset.legal_actions(state)
+            for action in options:
+                child = node.children.get(action)
+                if child is not None:
+                    child.available += 1
+            untried = [a for a in options if a not in node.children]
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                node.children[action] = Node(mover, available=1)
+                expand = True
+            else:
+                action = _select(node, options, mover, side, settings.exploration)
+                expand = False
+            try:
+                ruleset.apply(state, action)
+            except IllegalActionError:  # not legal in this draw after all: stop the walk here
+                if expand:
+                    del node.children[action]
+                break
+            node = node.children[action]
+            path.append(node)
+            depth += 1
+            if expand or (settings.iterations is None and clock() >= deadline):
+                break
+        for _ in range(settings.rollout):
+            if ruleset.to_act(state) is None:
+                break
+            if settings.iterations is None and clock() >= deadline:
+                break
+            options = ruleset.legal_actions(state)
+            if not options:
+                break
+            ruleset.apply(state, options[rng.randrange(len(options))])
+        scored = evaluate(ruleset, state, side, personality)
+        _backup(path, scored)
+        done += 1
+    if not any(c.visits for c in root.children.values()):  # nothing finished: the first action
+        root.children.setdefault(root_legal[0], Node(side))
+        root.children[root_legal[0]].visits = 1
+    return Result(side, root, root_legal, done, described)
+
+
+def _select(node: Node, options: Sequence[Action], mover: str, side: str, c: float) -> Action:
+    best: Action | None = None
+    best_score = -math.inf
+    for action in options:
+        child = node.children[action]
+        if child.visits == 0:
+            return action
+        mean = child.mean() if mover == side else 1.0 - child.mean()
+        score = mean + c * math.sqrt(math.log(max(1, child.available)) / child.visits)
+        if score > best_score:
+            best, best_score = action, score
+    assert best is not None
+    return best
+
+
+def _backup(path: list[Node], scored: Evaluation) -> None:
+    for node in path:
+        node.visits += 1
+        node.value += scored.value
+    if len(path) > 1:  # the root's child keeps the terms that decided it
+        child = path[1]
+        for term in scored.terms:
+            child.terms[term.name] = child.terms.get(term.name, 0.0) + term.value
+            child.words[term.name] = term.words
+
+
+__all__ = ["Clock", "Node", "Result", "Settings", "search"]

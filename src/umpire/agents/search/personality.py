@@ -1,0 +1,52 @@
+"""Personalities: four sliders that weigh the evaluation, and the named presets.
+
+The sliders change what the search *wants*, never what it may know or how it searches:
+
+* ``aggression`` – how much the enemy's losses count, and (above ``caution``) a pull towards
+  the enemy;
+* ``caution`` – how much the side's own losses count, and (above ``aggression``) a pull away
+  from the enemy (less exposure);
+* ``objective`` – how much objectives held count;
+* ``cohesion`` – how much it dislikes its own units spreading out (herding).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from umpire.core.errors import UmpireError
+
+
+@dataclass(frozen=True)
+class Personality:
+    """The weights of the evaluation terms (1.0 is the balanced weight)."""
+
+    name: str
+    aggression: float = 1.0
+    caution: float = 1.0
+    objective: float = 1.0
+    cohesion: float = 0.3
+
+    def words(self) -> str:
+        return (
+            f"{self.name} (aggression {self.aggression:g}, caution {self.caution:g}, "
+            f"objective {self.objective:g}, cohesion {self.cohesion:g})"
+        )
+
+
+PRESETS: dict[str, Personality] = {
+    "balanced": Personality("balanced"),
+    "aggressive": Personality("aggressive", aggression=2.0, caution=0.5, objective=0.8),
+    "cautious": Personality("cautious", aggression=0.6, caution=2.0, objective=0.8, cohesion=0.6),
+    "objective": Personality("objective", aggression=0.8, caution=0.8, objective=2.5),
+}
+
+
+def personality(name: str) -> Personality:
+    """The preset called ``name`` (``balanced`` when empty); a one-line error otherwise."""
+    key = (name or "balanced").strip().lower()
+    if key not in PRESETS:
+        raise UmpireError(
+            f"unknown search personality {name!r}; choose {', '.join(sorted(PRESETS))}"
+        )
+    return PRESETS[key]
