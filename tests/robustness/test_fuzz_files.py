@@ -292,3 +292,32 @@ def test_scenario_files_named_absurdly(tmp_path: Path, ruleset: str) -> None:
         with pytest.raises(UmpireError) as caught:
             LOADERS[ruleset](path)
         assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "turns", "field"),
+    [
+        ("sevendays", 1_000_000, "field turns"),
+        ("sevendays", 51, "field turns"),
+        ("portable", 51, "field turns"),
+        ("bookgun", 31, "field turns"),
+        ("rhine", 51, "field turns"),
+    ],
+)
+def test_a_scenario_too_long_to_finish_is_refused(
+    tmp_path: Path, ruleset: str, turns: int, field: str
+) -> None:
+    """Game length is bounded by validation (issue 16, "Games that never end"): a scenario
+    file's turn limit (for 7 Days to the Rhine, its list of turns) cannot let a game run to the
+    engine's action cap."""
+    document = yaml.safe_load(SCENARIOS[ruleset][0].read_text(encoding="utf-8"))
+    if ruleset == "rhine":
+        document["turns"] = [document["turns"][0]] * turns
+    else:
+        document["turns"] = turns
+    path = _fresh(tmp_path, ".yaml")
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    with pytest.raises(UmpireError) as caught:
+        LOADERS[ruleset](path)
+    assert str(caught.value).startswith(f"{path}: {field}"), str(caught.value)
+    assert "\n" not in str(caught.value)

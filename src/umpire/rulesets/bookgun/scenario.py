@@ -162,7 +162,7 @@ class ScenarioSpec(_Model):
     briefing: str = ""
     width: float = Field(gt=0)
     height: float = Field(gt=0)
-    turns: int = Field(ge=1)
+    turns: int = Field(ge=1, le=30)  # bounded: a game ends far below the action cap
     roe: Literal[1, 2, 3, 4] = 3
     # bookgun.weather.visibility / bookgun.los.dark / bookgun.move.weather
     weather: Literal["clear", "fog", "rain", "snow"] = "clear"

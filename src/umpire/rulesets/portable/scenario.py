@@ -89,7 +89,7 @@ class ScenarioSpec(BaseModel):
     provenance: Literal["published", "reconstructed", "house"]
     description: str
     grid: GridSpec
-    turns: int = Field(ge=1)
+    turns: int = Field(ge=1, le=50)  # bounded: a game ends far below the action cap
     first_initiative: Literal["blue", "red", "roll"] = "roll"
     optional: dict[
         Literal["cyclists", "tank_riders", "gas", "air", "commander_attached"], bool

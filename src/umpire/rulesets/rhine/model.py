@@ -269,7 +269,7 @@ class ScenarioSpec(_Strict):
     provenance: str = "house"
     source: str = ""
     map: MapSpec
-    turns: list[TurnSpec] = Field(min_length=1)
+    turns: list[TurnSpec] = Field(min_length=1, max_length=50)  # bounded game length
     control: ControlSpec
     divisions: list[DivisionSpec]
     units: list[UnitSpec]

@@ -14,7 +14,7 @@ from shapely.geometry import LineString
 from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError, UnknownScenarioError
 from umpire.geometry.table import Area, Road, Table, polygon_from_spec
-from umpire.rulesets.sevendays.config import DATA, HouseRules
+from umpire.rulesets.sevendays.config import DATA, MAX_TURNS, HouseRules
 from umpire.rulesets.sevendays.orbat import Orbat, UnitProfile, UnitType, load_orbat
 
 SCENARIOS = DATA / "scenarios"
@@ -82,7 +82,7 @@ class ScenarioSpec(BaseModel):
     provenance: Literal["published", "reconstructed", "house"]
     description: str
     table: TableSpec
-    turns: int = Field(ge=1)
+    turns: int = Field(ge=1, le=MAX_TURNS)  # bounded: a game ends far below the action cap
     break_point_fraction: dict[Literal["nato", "pact"], float]
     first_initiative: Literal["nato", "pact", "roll"] = "roll"
     objectives: list[Objective] = []
