@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from umpire.core.chance import Faces, TableLookup
+from umpire.core.chance import Chance, Faces, Fixed, TableLookup
 from umpire.core.events import Event, note
 from umpire.geometry.table import in_arc
 from umpire.rulesets.sevendays.config import AaEffectRow, HouseRules
@@ -26,7 +26,7 @@ from umpire.rulesets.sevendays.shots import (
     ShotPlan,
     fire_arc,
     morale_modifiers,
-    roll_to_hit,
+    to_hit,
 )
 from umpire.rulesets.sevendays.state import SevenDaysState, Status, Unit
 from umpire.rulesets.sevendays.world import World
@@ -134,6 +134,26 @@ def aa_effect_lookup(
     )
 
 
+def aa_shot_chance(
+    plan: ShotPlan,
+    table: Sequence[AaEffectRow],
+    firer: Unit | None = None,
+    heli: Unit | None = None,
+    effect_text: Callable[[Faces, int, str], str] | str = "",
+    **data: Any,
+) -> Chance[str | None]:
+    """An AA shot as one chance: the roll to hit (one hit at most), then on a hit the AA
+    hit-effect die. The outcome is None for a miss, else the effect's result. Play samples it
+    (the two roll events in this order) and then applies the result; the odds enumerate it."""
+    effect = aa_effect_lookup(table, plan.aa_bonus, effect_text, **data).map(_effect_of_a_hit)
+    miss: Chance[str | None] = Fixed(None)
+    return to_hit(plan, firer, heli).then(lambda hits: effect if hits else miss)
+
+
+def _effect_of_a_hit(result: str) -> str | None:
+    return result
+
+
 def brings_down(result: str) -> bool:
     """The helicopter is lost (removed after its attack or shot down): all but "evades"."""
     return result != "evades"
@@ -143,20 +163,20 @@ def resolve_aa(world: World, state: SevenDaysState, plan: ShotPlan) -> list[Even
     """Roll an AA shot and, on a hit, the AA hit-effect die, and apply the result."""
     firer = state.units[plan.firer]
     heli = state.units[plan.target]
-    hits, event = roll_to_hit(state, plan, firer, heli)
-    events = [event]
-    if not hits:
-        return events
-    bonus = plan.aa_bonus
-    plus = f" +{bonus}" if bonus else ""
-    result = aa_effect_lookup(
+    plus = f" +{plan.aa_bonus}" if plan.aa_bonus else ""
+    events: list[Event] = []
+    result = aa_shot_chance(
+        plan,
         world.house.air.effect,
-        bonus,
+        firer,
+        heli,
         lambda faces, _total, result: (
             f"AA hit effect on {heli.name}: d6 {faces[0]}{plus} -> {result.replace('_', ' ')}"
         ),
         unit=heli.uid,
     ).sample(state.rng, events)
+    if result is None:
+        return events
     act = state.flow.activation
     attacking = act is not None and act.unit == heli.uid
     if result == "evades":

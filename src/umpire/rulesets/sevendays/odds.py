@@ -4,7 +4,7 @@ A shot is one :class:`~umpire.core.chance.Chance` (:func:`shot_chance`) chained 
 definitions the rule modules roll in play: the roll to hit (:func:`~.shots.to_hit`), what
 follows a hit on a vehicle (:func:`~.damage.vehicle_hit_chance`: penetration, then the house
 damage table; the mortar's halved die :func:`~.damage.mortar_damage_lookup`), the conversion dice
-(:func:`~.damage.conversion_roll`) and the AA hit effect (:func:`~.air.aa_effect_lookup`). Nothing
+(:func:`~.damage.conversion_roll`) and an AA shot (:func:`~.air.aa_shot_chance`). Nothing
 here restates a rule or a table, so a rule change moves the odds with it.
 
 Used by the human player's menu, the scripted AI and ``umpire odds``.
@@ -21,7 +21,7 @@ from typing import Any
 import icepool
 
 from umpire.core.chance import Chance, Fixed
-from umpire.rulesets.sevendays.air import aa_effect_lookup, brings_down
+from umpire.rulesets.sevendays.air import aa_shot_chance, brings_down
 from umpire.rulesets.sevendays.config import AaEffectRow, DamageRow, HouseRules
 from umpire.rulesets.sevendays.damage import (
     Damage,
@@ -145,8 +145,9 @@ def _aa_shot(plan: ShotPlan, table: tuple[tuple[int, str], ...]) -> Chance[Outco
     """An AA shot at a helicopter (sevendays.air.aa_fire / aa_effect): "destroyed" is the
     helicopter lost (damaged or shot down)."""
     rows = [AaEffectRow.model_validate({"max": m, "result": r}) for m, r in table]
-    lost = aa_effect_lookup(rows, plan.aa_bonus).map(lambda r: (True, False, brings_down(r), 0))
-    return _after_hits(to_hit(plan), lost)
+    return aa_shot_chance(plan, rows).map(
+        lambda r: MISS if r is None else (True, False, brings_down(r), 0)
+    )
 
 
 def _dice_only(plan: ShotPlan) -> ShotPlan:
