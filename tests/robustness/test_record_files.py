@@ -73,6 +73,15 @@ def test_any_action_list_is_checked(actions: list[Any]) -> None:
         (json.dumps({**GOOD, "players": {"nato": 3}}), "field players"),
         (json.dumps({**GOOD, "result": "won"}), "field result"),
         (json.dumps({**GOOD, "actions": [{"kind": "move", "point": ["nan", 1]}]}), "actions.0"),
+        # names that become paths: a record's forces are deployed units, never a file name
+        (
+            json.dumps({**GOOD, "options": {"forces": {"nato": "../../../etc/passwd"}}}),
+            "field options.forces.nato: a record names no force file",
+        ),
+        (
+            json.dumps({**GOOD, "options": {"forces": {"pact": "/home/someone/force.toml"}}}),
+            "field options.forces.pact",
+        ),
     ],
 )
 def test_bad_record_files(tmp_path: Path, content: str | bytes, needle: str) -> None:

@@ -80,6 +80,13 @@ class Record:
         options = data.get("options") or {}
         if not isinstance(options, dict):
             raise DataFileError(f"{source}: field options: must be an object")
+        forces = options.get("forces")
+        for side, force in forces.items() if isinstance(forces, dict) else []:
+            if isinstance(force, str):  # a record holds the deployed units, never a file name
+                raise DataFileError(
+                    f"{source}: field options.forces.{str(side)[:20]}: a record names no force "
+                    "file; it holds the units the file deployed"
+                )
         players = data.get("players") or {}
         if not isinstance(players, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in players.items()
