@@ -45,7 +45,7 @@ console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
 COLUMN_TITLES = {"points": "points lost", "bp": "BP lost", "total_bp": "total BP"}
-PLAYER_KINDS = ("ai", "scripted", "random", "human")
+PLAYER_KINDS = ("ai", "scripted", "random", "human", "search[:PRESET][@SECONDS]")
 EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
@@ -307,7 +307,12 @@ class HumanPlayer:
 
 
 def _players(
-    ruleset_id: str, sides: dict[str, str], seed: int, console: Console, game: Game
+    ruleset_id: str,
+    sides: dict[str, str],
+    seed: int,
+    console: Console,
+    game: Game,
+    think: float | None = None,
 ) -> dict[str, Agent]:
     out: dict[str, Agent] = {}
     for side, kind in sides.items():
@@ -315,7 +320,7 @@ def _players(
             out[side] = HumanPlayer(side, console, game)
         else:
             kind = "scripted" if kind == "ai" else kind
-            out[side] = make_agent(kind, ruleset_id, side, seed)
+            out[side] = make_agent(kind, ruleset_id, side, seed, think=think)
     return out
 
 
@@ -380,7 +385,11 @@ def _side_kinds(
     for name, kind in given:
         if name not in sides:
             raise UmpireError(f"no side {name!r} in this ruleset; sides: {', '.join(players)}")
-        if kind not in PLAYER_KINDS:
+        if kind.startswith("search"):
+            from umpire.agents.search import parse_spec
+
+            parse_spec(kind)  # a one-line error for a bad preset or think time
+        elif kind not in PLAYER_KINDS:
             raise UmpireError(f"side {name} {kind!r}: choose {', '.join(PLAYER_KINDS)}")
         sides[name] = kind
     return sides
@@ -399,7 +408,14 @@ def battle(
     seed: Annotated[int, typer.Option(help="Seed of the game's dice (reproducible).")] = 1,
     side: Annotated[
         list[str] | None,
-        typer.Option(help="Who plays a side: SIDE=ai|scripted|random|human (repeatable)."),
+        typer.Option(
+            help="Who plays a side: SIDE=ai|scripted|random|human|search[:PRESET][@SECONDS] "
+            "(repeatable; presets balanced, aggressive, cautious, objective)."
+        ),
+    ] = None,
+    think: Annotated[
+        float | None,
+        typer.Option(help="Seconds the search player thinks per decision (default 1)."),
     ] = None,
     record: Annotated[Path | None, typer.Option(help="Save the game record to this file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary only.")] = False,
@@ -425,7 +441,7 @@ def battle(
         sides = _side_kinds(ruleset.meta.players, side or [], named)
         game = new_game(game_id, seed=seed, options=options)
         game.record.players = dict(sides)
-        players = _players(ruleset_id, sides, seed, console, game)
+        players = _players(ruleset_id, sides, seed, console, game, think)
         show = not (quiet or as_json)
         try:
             humans = [s for s, kind in sides.items() if kind == "human"]

@@ -84,6 +84,9 @@ def play_out(
             break
         legal = LazyActions(game)
         action = players[side].choose(game.view(side), legal)
+        reason = getattr(players[side], "last_event", None)  # a search player's "why"
+        if on_event is not None and isinstance(reason, Event):
+            on_event(reason)  # visible to its side only: a printer for a person filters it
         for event in game.apply(action):
             if on_event is not None:
                 on_event(event)

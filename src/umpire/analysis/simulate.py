@@ -46,8 +46,14 @@ class Job:
         for side, kind in out.items():
             if kind == "ai":
                 out[side] = "scripted"
+            elif kind.startswith("search"):
+                from umpire.agents.search import parse_spec
+
+                parse_spec(kind)  # a bad preset or think time fails before any game
             elif kind not in ("scripted", "random"):
-                raise UmpireError(f"side {side}: a simulation needs scripted or random players")
+                raise UmpireError(
+                    f"side {side}: a simulation needs scripted, random or search players"
+                )
         return out
 
 
