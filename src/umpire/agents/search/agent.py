@@ -13,7 +13,7 @@ from umpire.agents.search.personality import Personality, personality
 from umpire.core.actions import Action
 from umpire.core.errors import UmpireError
 from umpire.core.events import Event
-from umpire.core.view import View
+from umpire.core.view import Agent, View
 
 DEFAULT_THINK = 1.0
 
@@ -50,7 +50,9 @@ class SearchAgent:
             exploration=base.exploration,
             max_depth=base.max_depth,
             rollout=base.rollout,
+            prior=base.prior,
         )
+        self._hinter: Agent | None = None
         self.clock = clock
         self.decisions = 0
         self.last_reason = ""
@@ -71,12 +73,26 @@ class SearchAgent:
         # the decision's random stream depends on the seed and the decision count only, never
         # on anything the side cannot see
         rng = random.Random(f"search/{self.seed}/{self.side}/{self.decisions}")
-        result = search(view, options, self.personality, self.settings, rng, self.clock)
+        hint = self._hint(view, options)
+        result = search(view, options, self.personality, self.settings, rng, self.clock, hint)
         self.last_result = result
         self.last_reason = explain(result, self.personality)
         self.last_event = explanation_event(result, self.personality, self.last_reason)
         self.last_stats = {"seconds": self.clock() - start, "playouts": float(result.iterations)}
         return result.ranked()[0][0]
+
+    def _hint(self, view: View, options: list[Action]) -> Action | None:
+        """The ruleset's scripted player's move from the same view, if it has one and the
+        move is among the listed actions (the search starts from it and must beat it)."""
+        if self.settings.prior <= 0:
+            return None
+        if self._hinter is None:
+            factory = view.ruleset.capabilities.scripted
+            if factory is None:
+                return None
+            self._hinter = factory(self.side, self.seed)
+        suggested = self._hinter.choose(view, options)
+        return suggested if suggested in options else None
 
 
 def parse_spec(kind: str) -> tuple[str, float | None]:

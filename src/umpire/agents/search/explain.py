@@ -61,6 +61,12 @@ def explain(result: Result, personality: Personality) -> str:
         f"{result.side} search ({personality.name}, {result.iterations} playouts): "
         f"{best.words} — estimated win {best.win:.0%}, {best.share:.0%} of the search"
     ]
+    if result.hint is not None and result.prior > 0:
+        words = result.described.get(result.hint, result.hint.kind)
+        lines.append(
+            f"  the scripted player would play: {words} (given a head start of "
+            f"{result.prior:.0%} of the playouts)"
+        )
     for alt in ranked[1:TOP]:
         lines.append(f"  instead: {alt.words} — win {alt.win:.0%}, {alt.share:.0%} of the search")
     deciding = [t for t in best.terms if abs(t[2]) >= 0.005][:4]

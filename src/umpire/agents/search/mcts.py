@@ -59,6 +59,7 @@ class Settings:
     exploration: float = 0.7  # UCB constant
     max_depth: int = 12  # actions walked in the tree per iteration
     rollout: int = 2  # random actions below the tree before evaluating
+    prior: float = 0.25  # the hint's head start in the final choice, as a share of playouts
 
 
 @dataclass
@@ -70,12 +71,23 @@ class Result:
     legal: list[Action]
     iterations: int
     described: dict[Action, str]
+    hint: Action | None = None
+    prior: float = 0.0
 
     def ranked(self) -> list[tuple[Action, Node]]:
-        """Root actions, most visited first (ties: better value, then the menu's order)."""
+        """Root actions, most visited first (the hint counted with its head start of ``prior``
+        x playouts; ties: better value, then the menu's order)."""
         order = {a: i for i, a in enumerate(self.legal)}
+        bonus = self.prior * self.iterations
         tried = [(a, n) for a, n in self.root.children.items() if n.visits]
-        return sorted(tried, key=lambda an: (-an[1].visits, -an[1].mean(), order[an[0]]))
+        return sorted(
+            tried,
+            key=lambda an: (
+                -(an[1].visits + (bonus if an[0] == self.hint else 0.0)),
+                -an[1].mean(),
+                order[an[0]],
+            ),
+        )
 
 
 def search(
@@ -85,8 +97,14 @@ def search(
     settings: Settings,
     rng: random.Random,
     clock: Clock = time.perf_counter,
+    hint: Action | None = None,
 ) -> Result:
-    """Search from ``view`` for the best of ``legal`` (see the module docstring)."""
+    """Search from ``view`` for the best of ``legal`` (see the module docstring). ``hint`` (a
+    move suggested by the ruleset's scripted player, from the same view) is tried first and
+    starts the final choice with a head start of ``settings.prior`` x playouts.
+
+    On the clock, an iteration is not started when the mean iteration so far would end past
+    the budget, so a decision overruns ``think`` by at most a fraction of one iteration."""
     ruleset = view.ruleset
     side = view.side
     start = clock()
@@ -98,8 +116,10 @@ def search(
     while True:
         if settings.iterations is not None and done >= settings.iterations:
             break
-        if done and clock() >= deadline:
-            break
+        if done and settings.iterations is None:
+            now = clock()
+            if now + (now - start) / done >= deadline:
+                break
         state = view.determinise(rng)
         if not described:
             for action in root_legal:
@@ -121,7 +141,10 @@ def search(
                     child.available += 1
             untried = [a for a in options if a not in node.children]
             if untried:
-                action = untried[rng.randrange(len(untried))]
+                if node is root and hint in untried:
+                    action = hint
+                else:
+                    action = untried[rng.randrange(len(untried))]
                 node.children[action] = Node(mover, available=1)
                 expand = True
             else:
@@ -153,7 +176,8 @@ def search(
     if not any(c.visits for c in root.children.values()):  # nothing finished: the first action
         root.children.setdefault(root_legal[0], Node(side))
         root.children[root_legal[0]].visits = 1
-    return Result(side, root, root_legal, done, described)
+    usable = hint if hint in root.children else None
+    return Result(side, root, root_legal, done, described, usable, settings.prior)
 
 
 def _select(node: Node, options: Sequence[Action], mover: str, side: str, c: float) -> Action:

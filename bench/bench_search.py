@@ -1,0 +1,151 @@
+"""Strength and decision time of the search player (issue 17).
+
+    taskset -c 0 python bench/bench_search.py sevendays/meeting-engagement \
+        --opponent scripted --pairs 10 --think 0.2
+
+Plays ``--pairs`` pairs of games: each game seed is played twice with the sides swapped (the
+search on each side once), so a side's or a seed's advantage cancels out. Reports the
+search's score (a win 1, a draw 1/2, an unfinished game 1/2) with a 95 % Wilson interval over
+the games, wins/draws/losses, and the search's decision times (every decision with more than
+one legal action): mean, p95 and max, and p95 as a multiple of the ``--think`` budget.
+
+``--against-think S`` plays the search against itself at another think time (e.g. 4 s against
+1 s). A long run is not a unit test; pin it to one core (``taskset -c N``) and keep ``--json``
+output for the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+import umpire
+from umpire.agents import make_agent
+from umpire.agents.search import SearchAgent
+from umpire.analysis.stats import wilson
+from umpire.core.view import Agent
+from umpire.play import LazyActions
+
+
+def _p95(values: list[float]) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def play(
+    game_id: str,
+    seed: int,
+    search_side: str,
+    opponent: str,
+    think: float,
+    preset: str,
+    against_think: float | None,
+    times: list[float],
+    max_actions: int,
+) -> tuple[float, str]:
+    """One game; the search's score in it (1 / 0.5 / 0) and how it ended."""
+    game = umpire.new_game(game_id, seed=seed)
+    ruleset_id = game.ruleset.meta.id
+    players: dict[str, Agent] = {}
+    for side in game.ruleset.meta.players:
+        if side == search_side:
+            players[side] = SearchAgent(side, seed, preset, think=think)
+        elif against_think is not None:
+            players[side] = SearchAgent(side, seed + 1, preset, think=against_think)
+        else:
+            players[side] = make_agent(opponent, ruleset_id, side, seed)
+    while game.to_act is not None and len(game.record.actions) < max_actions:
+        side = game.to_act
+        legal = LazyActions(game)
+        start = time.perf_counter()
+        action = players[side].choose(game.view(side), legal)
+        spent = time.perf_counter() - start
+        if side == search_side and len(legal) > 1:
+            times.append(spent)
+        game.apply(action)
+    outcome = game.outcome
+    if outcome is None:
+        return 0.5, "unfinished"
+    if outcome.winner == search_side:
+        return 1.0, outcome.how
+    if outcome.winner == "draw":
+        return 0.5, outcome.how
+    return 0.0, outcome.how
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("game", help="RULESET/SCENARIO")
+    parser.add_argument("--opponent", default="scripted", help="scripted | random")
+    parser.add_argument("--pairs", type=int, default=10, help="side-swapped pairs of games")
+    parser.add_argument("--think", type=float, default=1.0, help="search seconds per decision")
+    parser.add_argument("--against-think", type=float, default=None)
+    parser.add_argument("--preset", default="balanced")
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--max-actions", type=int, default=3000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    sides = umpire.new_game(args.game, seed=args.seed).ruleset.meta.players
+    scores: list[float] = []
+    endings: dict[str, int] = {}
+    times: list[float] = []
+    started = time.perf_counter()
+    for k in range(args.pairs):
+        for search_side in sides:
+            score, how = play(
+                args.game,
+                args.seed + k,
+                search_side,
+                args.opponent,
+                args.think,
+                args.preset,
+                args.against_think,
+                times,
+                args.max_actions,
+            )
+            scores.append(score)
+            endings[how] = endings.get(how, 0) + 1
+            if not args.json:
+                print(f"seed {args.seed + k} search as {search_side}: {score} ({how})", flush=True)
+    n = len(scores)
+    low, high = wilson(sum(scores), n)
+    opponent = f"search@{args.against_think}" if args.against_think is not None else args.opponent
+    report: dict[str, Any] = {
+        "game": args.game,
+        "search": f"search:{args.preset}@{args.think}",
+        "opponent": opponent,
+        "games": n,
+        "wins": scores.count(1.0),
+        "draws_or_unfinished": scores.count(0.5),
+        "losses": scores.count(0.0),
+        "score": sum(scores) / n if n else 0.0,
+        "wilson95": [low, high],
+        "endings": endings,
+        "decisions": len(times),
+        "decision_mean_s": statistics.mean(times) if times else 0.0,
+        "decision_p95_s": _p95(times),
+        "decision_max_s": max(times, default=0.0),
+        "p95_over_budget": _p95(times) / args.think,
+        "wall_s": time.perf_counter() - started,
+    }
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        print(
+            f"{report['search']} vs {opponent} on {args.game}: {n} games, score "
+            f"{report['score']:.2f} (95% Wilson {low:.2f}-{high:.2f}); "
+            f"W/D/L {report['wins']}/{report['draws_or_unfinished']}/{report['losses']}; "
+            f"decision p95 {report['decision_p95_s']:.3f}s "
+            f"({report['p95_over_budget']:.2f}x budget), max {report['decision_max_s']:.3f}s"
+        )
+    return report
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
