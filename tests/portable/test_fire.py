@@ -71,11 +71,12 @@ def test_small_arms_cannot_destroy_tanks(tmp_path: Path) -> None:
         [unit("i", "infantry", "E2"), unit("at", "infantry_at", "F2")],
         [unit("t", "tanks", "E4"), unit("t2", "tanks", "F4")],
     )
+    st(game).units["red-t"].sp = 1  # its last SP: small arms cannot take it
     act_as(game, "blue-i")
-    fix_dice(game, [6])
+    fix_dice(game, [6, 1])
     events = game.apply(Action("fire", unit="blue-i", target="red-t"))
     assert any(e["kind"] == "no_effect" for e in events)
-    assert st(game).units["red-t"].sp == 3
+    assert st(game).units["red-t"].sp == 1
     act_as(game, "blue-at")
     fix_dice(game, [6, 1])
     game.apply(Action("fire", unit="blue-at", target="red-t2"))

@@ -183,8 +183,9 @@ def test_artillery_modifiers(tmp_path: Path) -> None:
     game = make(
         tmp_path,
         [unit("g", "artillery", "E1", artillery="field"), unit("hq", "commanders", "D1")],
-        [unit("r", "infantry", "E6")],
-        terrain=[{"kind": "town", "squares": ["E6"]}],
+        [unit("r", "infantry", "E6"), unit("q", "infantry", "G6")],
+        trenches=["E6"],
+        terrain=[{"kind": "town", "squares": ["G6"]}],
     )
     w, s = _w(game), st(game)
     s.units["blue-g"].target_before = [4, 5]
@@ -195,6 +196,13 @@ def test_artillery_modifiers(tmp_path: Path) -> None:
         ("portable.artillery.modifier.cover", -1),
         ("portable.artillery.modifier.observed", 2),
         ("portable.artillery.modifier.same_target", 1),
+    ]
+    # a target in a built-up area is in cover: indirect fire, no +2 for sight
+    plan = plan_bombard(w, s, s.units["blue-g"], s.units["red-q"])
+    assert isinstance(plan, ArtilleryPlan) and not plan.direct
+    assert sorted((m.rule, m.value) for m in plan.mods) == [
+        ("portable.artillery.modifier.commander", 1),
+        ("portable.artillery.modifier.cover", -1),
     ]
 
 
@@ -257,7 +265,9 @@ def test_exhaustion_point_and_end(tmp_path: Path) -> None:
     w, s = _w(game), st(game)
     assert exhaustion_point(w, 8) == 3 and exhaustion_point(w, 9) == 3
     s.units["blue-i"].sp = 1
-    assert exhausted(w, s, "blue")
+    from umpire.rulesets.portable.exhaustion import check_exhaustion
+
+    assert check_exhaustion(w, s) == ["blue"] and exhausted(w, s, "blue")
     reach = reachable(w, s, s.units["blue-j"])
     assert parse_label("F3") not in reach and parse_label("F1") in reach
     from umpire.rulesets.portable.victory import end_of_turn
@@ -266,6 +276,7 @@ def test_exhaustion_point_and_end(tmp_path: Path) -> None:
     end_of_turn(w, s)
     assert s.turn_info.outcome is not None and s.turn_info.outcome["how"] == "both sides exhausted"
     s.turn_info.outcome = None
+    s.exhausted_sides.clear()
     s.units["red-r"].sp = 4
     s.flow.turn = 5
     end_of_turn(w, s)
@@ -300,12 +311,11 @@ def test_terrain_movement(tmp_path: Path) -> None:
     assert parse_label("D4") not in reach_c
     act_as(game, "blue-c")
     game.apply(move("blue-c", "E4"))
-    assert s.units["blue-c"].crossing and allowance(w, s.units["blue-c"]) == 1
+    assert allowance(w, s.units["blue-c"]) == 1  # one square out of the ford next turn
     reach_t = reachable(w, s, s.units["blue-t"])
     assert parse_label("H3") in reach_t and parse_label("H4") not in reach_t  # trench stops
-    s.units["blue-t"].y = 2
-    s.units["blue-t"].crossing = False
-    path = reachable(w, s, s.units["blue-t"])[parse_label("H5")]
+    s.units["blue-t"].x, s.units["blue-t"].y = 6, 3  # G4: the way east runs through H4
+    path = reachable(w, s, s.units["blue-t"])[parse_label("I4")]
     assert path.hazards == (parse_label("H4"),)  # mines crossed without stopping
 
 
@@ -326,10 +336,13 @@ def test_terrain_fire_and_combat_penalties(tmp_path: Path) -> None:
     from umpire.rulesets.portable.fire import cannot_fire
 
     assert cannot_fire(w, s, s.units["blue-i"]).rule == "portable.terrain.river.no_fire"  # type: ignore[union-attr]
+    assert in_cover(w, s.units["blue-j"])  # in its trench: fortified
+    s.units["blue-j"].y = 1  # it moves out to H2 this turn: it is crossing the trench
     s.units["blue-j"].crossing = True
     assert cannot_fire(w, s, s.units["blue-j"]).rule == "portable.terrain.trench.no_fire"  # type: ignore[union-attr]
     side = combat_side(w, s, s.units["blue-i"], s.units["red-r"], True)
     assert [m.rule for m in side.mods] == ["portable.terrain.river.close_combat"]
+    s.units["red-q"].y = 2  # H3: the enemy follows into the trench square it left
     side = combat_side(w, s, s.units["blue-j"], s.units["red-q"], True)
     assert [m.rule for m in side.mods] == ["portable.terrain.trench.close_combat"]
     assert in_cover(w, s.units["red-q"]) and not in_cover(w, s.units["blue-j"])

@@ -105,8 +105,8 @@ class PortableScripted:
         victims = [u for u in standing(state) if u.pos == plan.square and u.side != self.side]
         value = 0.0
         for v in victims:
-            if not plan.destroys_tanks and kind(world, v) in TANKS:
-                continue
+            if not plan.destroys_tanks and kind(world, v) in TANKS and v.sp <= 1:
+                continue  # portable.fire.destroy_tanks: the tank keeps its last SP
             value += self._value(world, v)
         return p * value / 2
 
@@ -355,9 +355,14 @@ class PortableScripted:
         foes = [
             e
             for e in enemies_of(state, self.side)
-            if kind(world, e) not in TANKS or spec.ground_attack == "bombs"
+            if kind(world, e) not in TANKS or e.sp > 1 or spec.ground_attack == "bombs"
         ]
-        options = set(air.move_options(world, state, plane))
+        # portable.air.movement e): attacking costs a square of the move, so stop one short
+        options = {
+            sq
+            for sq in air.move_options(world, state, plane)
+            if distance(sq, plane.pos) < spec.move
+        }
         target_sq: Square | None = None
         if spec.ground_attack == "bombs" and plane.bombs:
             for e in sorted(foes, key=lambda e: (-e.sp, e.uid)):

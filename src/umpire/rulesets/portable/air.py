@@ -78,7 +78,7 @@ def guns_bearing(world: World, plane: Unit, target: Square) -> int:
 
 def air_targets(world: World, state: PortableState, plane: Unit) -> list[Unit]:
     """Enemy aircraft the plane's guns bear on (portable.air.air_to_air)."""
-    if plane.fired:
+    if plane.fired or plane.full_move:
         return []
     return [
         u
@@ -93,7 +93,7 @@ def air_targets(world: World, state: PortableState, plane: Unit) -> list[Unit]:
 
 def strafe_targets(world: World, state: PortableState, plane: Unit) -> list[Unit]:
     """portable.air.air_to_ground: a fighter's forward guns hit the square directly ahead."""
-    if plane.fired or world.types.aircraft[plane.type].ground_attack != "guns":
+    if plane.fired or plane.full_move or world.types.aircraft[plane.type].ground_attack != "guns":
         return []
     ahead = step(plane.pos, plane.facing)
     found = [u for u in standing(state) if u.side != plane.side and u.pos == ahead]
@@ -102,7 +102,7 @@ def strafe_targets(world: World, state: PortableState, plane: Unit) -> list[Unit
 
 def can_bomb(world: World, state: PortableState, plane: Unit) -> bool:
     """portable.air.bombs: a bomber over enemy ground units with bombs left."""
-    if plane.fired or world.types.aircraft[plane.type].ground_attack != "bombs":
+    if plane.fired or plane.full_move or world.types.aircraft[plane.type].ground_attack != "bombs":
         return False
     return plane.bombs > 0 and any(
         u.side != plane.side and u.pos == plane.pos for u in standing(state)

@@ -15,6 +15,7 @@ from umpire.rulesets.portable.common import (
     commander_near,
     d6_test,
     edge_ok,
+    hidden_by_cover,
     in_cover,
     in_reach,
     kind,
@@ -135,17 +136,25 @@ def can_bombard(world: World, state: PortableState, gun: Unit) -> Refusal | None
         return Refusal(f"{gun.name} has fired this turn", "portable.artillery.once")
     if world.in_river(gun.pos):
         return Refusal(f"{gun.name} is in a river", "portable.terrain.river.no_fire")
-    if gun.crossing and gun.pos in world.trenches:
+    if gun.crossing:
         return Refusal(f"{gun.name} is crossing a trench", "portable.terrain.trench.no_fire")
     return None
 
 
+def direct_sight(world: World, origin: Square, square: Square) -> bool:
+    """portable.artillery.indirect: a direct line of sight from ``origin`` to a target in
+    ``square``: nothing in between hides it and the target is not in cover there (a target
+    that cannot be seen or is in cover is under indirect fire)."""
+    return world.terrain_line_clear(origin, square) and not hidden_by_cover(world, square)
+
+
 def observed(world: World, state: PortableState, gun: Unit, square: Square) -> bool:
-    """portable.artillery.modifier.observed: the gun or a friendly spotter sees the square."""
-    if world.terrain_line_clear(gun.pos, square):
+    """portable.artillery.modifier.observed: the gun or a friendly spotter has a direct line
+    of sight to the target square."""
+    if direct_sight(world, gun.pos, square):
         return True
     return any(
-        kind(world, u) == "spotters" and world.terrain_line_clear(u.pos, square)
+        kind(world, u) == "spotters" and direct_sight(world, u.pos, square)
         for u in standing(state, gun.side)
     )
 
@@ -162,24 +171,25 @@ def plan_bombard(
     art = world.types.artillery[gun.artillery or "field"]
     square = target.pos
     d = distance(gun.pos, square)
-    reach = artillery_reach(art)
+    reach, rule = artillery_reach(art), "portable.artillery.ranges"
+    if world.same_wood(gun.pos, square):
+        reach, rule = min(reach, 1), "portable.terrain.woods.range"
     if not in_reach(d, reach):
-        return Refusal(
-            f"{label(square)} is {d} squares away, range {reach}", "portable.artillery.ranges"
-        )
+        return Refusal(f"{label(square)} is {d} squares away, range {reach}", rule)
     if not in_arc(gun.pos, gun.facing, square):
         return Refusal(f"{label(square)} is outside the 90-degree arc", "portable.artillery.arc")
     if not edge_ok(world, gun.pos, square):
         return Refusal(
             f"{gun.name} is not at the edge of its cover", "portable.artillery.out_of_cover"
         )
-    sees = world.terrain_line_clear(gun.pos, square)
+    sees = direct_sight(world, gun.pos, square)
     if not art.indirect:
         between = set(squares_between(gun.pos, square))
         blocked = any(u.pos in between for u in state.units.values() if u.alive and not u.air)
         if not sees or blocked:
+            why = "is in cover" if hidden_by_cover(world, square) else "cannot be seen"
             return Refusal(
-                f"{gun.name} fires only directly and cannot see {label(square)}",
+                f"{gun.name} fires only directly, and its target in {label(square)} {why}",
                 "portable.artillery.direct_only",
             )
     mods = artillery_modifiers(
@@ -189,7 +199,7 @@ def plan_bombard(
         same_target=gun.target_before == [square[0], square[1]],
         commander=commander_near(world, state, gun.side, gun.pos),
     )
-    direct = sees and not in_cover(world, target)
+    direct = sees
     return ArtilleryPlan(gun.uid, target.uid, square, mods, direct)
 
 

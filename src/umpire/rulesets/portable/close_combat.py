@@ -113,7 +113,7 @@ def combat_side(
         mods.append(Modifier(cm["uphill"], "portable.terrain.hill", "attacking uphill"))
     if world.in_river(unit.pos):
         mods.append(Modifier(cm["river"], "portable.terrain.river.close_combat", "in a river"))
-    if unit.crossing and unit.pos in world.trenches:
+    if unit.crossing:
         mods.append(
             Modifier(cm["trench"], "portable.terrain.trench.close_combat", "crossing a trench")
         )

@@ -125,9 +125,15 @@ def commander_near(
 
 
 def in_cover(world: World, unit: Unit) -> bool:
-    """In cover (woods, built-up area) or fortifications (a trench it is not crossing)."""
+    """In cover (woods, built-up area) or fortifications (a trench)."""
     sq = unit.pos
-    return world.terrain.get(sq) in COVER or (sq in world.trenches and not unit.crossing)
+    return world.terrain.get(sq) in COVER or sq in world.trenches
+
+
+def hidden_by_cover(world: World, square: Square) -> bool:
+    """portable.artillery.indirect: the square is cover (woods or built-up area: 'terrain that
+    can hide or obscure a target from view'); fortifications are counted apart."""
+    return world.terrain.get(square) in COVER
 
 
 def edge_ok(world: World, origin: Square, target: Square) -> bool:

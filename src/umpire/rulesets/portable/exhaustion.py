@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from umpire.geometry.squaregrid import Square, distance
-from umpire.rulesets.portable.state import PortableState
+from umpire.rulesets.portable.state import SIDES, PortableState
 from umpire.rulesets.portable.world import World
 
 
@@ -27,9 +27,28 @@ def lost_sp(state: PortableState, side: str) -> int:
     return state.initial_sp.get(side, 0) - left
 
 
-def exhausted(world: World, state: PortableState, side: str) -> bool:
-    """portable.exhaustion.no_aggression applies from the moment this is true."""
+def reached_exhaustion(world: World, state: PortableState, side: str) -> bool:
+    """portable.exhaustion.point: the side has lost its exhaustion point's worth of SP."""
     return lost_sp(state, side) >= exhaustion_point(world, state.initial_sp.get(side, 0))
+
+
+def check_exhaustion(world: World, state: PortableState) -> list[str]:
+    """portable.exhaustion.check: step 5 of the turn sequence, where both sides check whether
+    they have reached their exhaustion point; the sides newly found exhausted are recorded
+    (losses are permanent, so a side once exhausted stays so) and returned."""
+    found: list[str] = []
+    for side in SIDES:
+        if side not in state.exhausted_sides and reached_exhaustion(world, state, side):
+            state.exhausted_sides.append(side)
+            found.append(side)
+    return found
+
+
+def exhausted(world: World, state: PortableState, side: str) -> bool:
+    """portable.exhaustion.check: the side was found exhausted at step 5 of a turn (SP lost
+    during a turn count only from that turn's check); portable.exhaustion.no_aggression
+    applies from then on."""
+    return side in state.exhausted_sides
 
 
 def nearest_enemy(state: PortableState, side: str, square: Square) -> int:

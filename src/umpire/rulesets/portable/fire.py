@@ -74,10 +74,10 @@ def fire_dice(weapon: WeaponType) -> int:
     return weapon.dice
 
 
-def fire_reach(weapon: WeaponType, *, woods_to_woods: bool = False) -> tuple[int, str]:
+def fire_reach(weapon: WeaponType, *, within_wood: bool = False) -> tuple[int, str]:
     """portable.fire.range: the weapon's reach in squares and the rule behind it;
-    portable.terrain.woods.range: one square from woods into woods."""
-    if woods_to_woods:
+    portable.terrain.woods.range: one square for fire within a wood."""
+    if within_wood:
         return min(weapon.range, 1), "portable.terrain.woods.range"
     return weapon.range, "portable.fire.range"
 
@@ -103,8 +103,13 @@ def cannot_fire(world: World, state: PortableState, unit: Unit) -> Refusal | Non
         )
     if world.in_river(unit.pos):
         return Refusal(f"{unit.name} is in a river", "portable.terrain.river.no_fire")
-    if unit.crossing and unit.pos in world.trenches:
+    if unit.crossing:
         return Refusal(f"{unit.name} is crossing a trench", "portable.terrain.trench.no_fire")
+    if unit.full_move:
+        return Refusal(
+            f"{unit.name} has used its whole move, and firing would cost it a square",
+            "portable.move.fired_penalty",
+        )
     return None
 
 
@@ -145,9 +150,7 @@ def plan_fire(world: World, state: PortableState, unit: Unit, target: Unit) -> F
     arc_ok = kind(world, unit) in TURRETED or in_arc(unit.pos, unit.facing, target.pos)
     if target.air:
         return _plan_at_aircraft(world, state, unit, target, weapon_id, d, arc_ok)
-    reach, rule = fire_reach(
-        weapon, woods_to_woods=world.kind(unit.pos) == "woods" and world.kind(target.pos) == "woods"
-    )
+    reach, rule = fire_reach(weapon, within_wood=world.same_wood(unit.pos, target.pos))
     if not in_reach(d, reach):
         return Refusal(f"{target.name} is {d} squares away, range {reach}", rule)
     if not arc_ok:

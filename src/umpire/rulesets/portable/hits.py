@@ -60,10 +60,10 @@ def can_destroy_tanks(weapon: WeaponType | ArtilleryType) -> bool:
     return isinstance(weapon, ArtilleryType) or weapon.destroys_tanks
 
 
-def hit_takes_effect(destroys_tanks: bool, target_kind: str) -> bool:
-    """portable.fire.destroy_tanks: a hit by a weapon that cannot destroy tanks has no effect
-    on a tank; any other hit is resolved (the quality die)."""
-    return destroys_tanks or target_kind not in TANKS
+def spares_last_sp(destroys_tanks: bool, target_kind: str) -> bool:
+    """portable.fire.destroy_tanks: a hit by a weapon that cannot destroy tanks never takes a
+    tank's last SP (nor does standing instead of retreating from such a hit)."""
+    return not destroys_tanks and target_kind in TANKS
 
 
 def resolve_hit(
@@ -89,15 +89,7 @@ def _hit_one(
         return []
     if unit.air:
         return lose_sp(world, state, unit, cause, "hit")
-    if not hit_takes_effect(destroys_tanks, kind(world, unit)):
-        return [
-            note(
-                "no_effect",
-                f"{unit.name} is hit by a weapon that cannot destroy tanks: no effect",
-                "portable.fire.destroy_tanks",
-                unit=unit.uid,
-            )
-        ]
+    spare = spares_last_sp(destroys_tanks, kind(world, unit))
     limit = loses_sp_on(unit.quality, world.house)
 
     def words(faces: tuple[int, ...], score: int, ok: bool) -> str:
@@ -106,8 +98,8 @@ def _hit_one(
     events: list[Event] = []
     die = quality_die(unit.quality, world.house, words, unit=unit.uid, cause=cause)
     if _result(die.sample(state.rng, events)) is HitResult.LOSE_SP:
-        return events + lose_sp(world, state, unit, "portable.hit.quality", "hit")
-    state.queue_retreat(unit)
+        return events + lose_sp(world, state, unit, "portable.hit.quality", "hit", spare)
+    state.queue_retreat(unit, spare)
     events.append(
         note(
             "must_retreat",
@@ -119,9 +111,22 @@ def _hit_one(
     return events
 
 
-def lose_sp(world: World, state: PortableState, unit: Unit, rule: str, why: str) -> list[Event]:
+def lose_sp(
+    world: World, state: PortableState, unit: Unit, rule: str, why: str, spare: bool = False
+) -> list[Event]:
     """Take 1 SP off ``unit`` (destroyed at 0). With the optional commander-in-combat rule a
-    friendly commander in the square may take the risk instead."""
+    friendly commander in the square may take the risk instead. ``spare``: the loss comes
+    from a weapon that cannot destroy the unit, which keeps its last SP
+    (portable.fire.destroy_tanks)."""
+    if spare and unit.sp <= 1:
+        return [
+            note(
+                "no_effect",
+                f"{unit.name} keeps its last SP: the weapon cannot destroy tanks",
+                "portable.fire.destroy_tanks",
+                unit=unit.uid,
+            )
+        ]
     events: list[Event] = []
     if (
         world.switches.get("commander_attached")
@@ -215,7 +220,6 @@ def retreat(world: World, state: PortableState, unit: Unit, square: Square) -> l
     for u in [unit, *cargo_of(state, unit)]:
         u.x, u.y = square
         u.task = None
-    unit.crossing = square in world.trenches or square in world.fords
     return [
         note(
             "retreat",
@@ -226,8 +230,11 @@ def retreat(world: World, state: PortableState, unit: Unit, square: Square) -> l
     ]
 
 
-def stand(world: World, state: PortableState, unit: Unit, unable: bool) -> list[Event]:
-    """The unit does not retreat and loses 1 SP instead."""
+def stand(
+    world: World, state: PortableState, unit: Unit, unable: bool, spare: bool = False
+) -> list[Event]:
+    """The unit does not retreat and loses 1 SP instead (never its last SP to a weapon that
+    cannot destroy it: ``spare``, portable.fire.destroy_tanks)."""
     if unable:
         rule = (
             "portable.transport.cargo_retreat"
@@ -236,8 +243,8 @@ def stand(world: World, state: PortableState, unit: Unit, unable: bool) -> list[
         )
         if unit.carried_by is not None:
             state.fired_house(rule)
-        return lose_sp(world, state, unit, rule, "cannot retreat")
-    return lose_sp(world, state, unit, "portable.hit.unable_to_retreat", "stands its ground")
+        return lose_sp(world, state, unit, rule, "cannot retreat", spare)
+    return lose_sp(world, state, unit, "portable.hit.unable_to_retreat", "stands its ground", spare)
 
 
 def commander_bonus(world: World, state: PortableState, unit: Unit) -> bool:

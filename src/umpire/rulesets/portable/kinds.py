@@ -34,6 +34,7 @@ from umpire.rulesets.portable.movement import (
     facing_options,
     move_refusal,
     reachable,
+    spare_squares,
 )
 from umpire.rulesets.portable.state import PortableState, Unit
 from umpire.rulesets.portable.turns import (
@@ -185,8 +186,8 @@ class Stand(Kind):
 
     def resolve(self, state: PortableState, side: str, action: Action) -> list[Event]:
         unit = _retreating(state)
-        state.flow.stack.pop()
-        return stand(world_of(state), state, unit, unable=False)
+        spare = bool(state.flow.stack.pop().data.get("spares_last_sp"))
+        return stand(world_of(state), state, unit, unable=False, spare=spare)
 
     def describe(self, state: PortableState, side: str, action: Action) -> str:
         return f"{_names(state, action)[0]} stands and loses 1 SP"
@@ -350,6 +351,8 @@ class Move(Act):
             start = unit.pos
             unit.x, unit.y = square
             unit.moved = True
+            # portable.air.movement e): firing costs a square, so a full move leaves no shot
+            unit.full_move = distance(start, square) >= world.types.aircraft[unit.type].move
             return [
                 note(
                     "move",
@@ -361,6 +364,8 @@ class Move(Act):
                 )
             ]
         path = reachable(world, state, unit)[square]
+        # portable.move.fired_penalty: firing costs a square, so a full move leaves no shot
+        unit.full_move = spare_squares(world, unit, path) <= 0
         return do_move(world, state, unit, square, path)
 
     def describe(self, state: PortableState, side: str, action: Action) -> str:
@@ -436,10 +441,14 @@ class Fire(Act):
                 target not in air.air_targets(world, state, unit)
                 and target not in air.strafe_targets(world, state, unit)
             ):
-                raise IllegalActionError(
-                    f"{unit.name} cannot engage {action.target}",
-                    "portable.air.fire_once" if unit.fired else "portable.air.arcs",
+                rule = (
+                    "portable.air.fire_once"
+                    if unit.fired
+                    else "portable.air.movement"
+                    if unit.full_move
+                    else "portable.air.arcs"
                 )
+                raise IllegalActionError(f"{unit.name} cannot engage {action.target}", rule)
             return
         unit = self.acting(state, action)
         if target is None:

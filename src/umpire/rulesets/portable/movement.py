@@ -10,7 +10,7 @@ from umpire.geometry.squaregrid import Square, distance, facing_towards, label, 
 from umpire.rulesets.portable.common import Refusal, cargo_of, enemies_of, fighting, kind
 from umpire.rulesets.portable.exhaustion import exhausted, nearest_enemy
 from umpire.rulesets.portable.state import PortableState, Unit
-from umpire.rulesets.portable.units import WIRE_CROSSERS
+from umpire.rulesets.portable.units import STACK_EXEMPT, WIRE_CROSSERS
 from umpire.rulesets.portable.world import World
 
 
@@ -30,9 +30,17 @@ def allowance(world: World, unit: Unit) -> int:
         rate -= 1  # portable.move.fired_penalty
     if world.kind(unit.pos) == "woods":
         rate = min(rate, 1)  # portable.terrain.woods.slow
-    if unit.crossing:
-        rate = min(rate, 1)  # portable.terrain.ford / portable.terrain.trench.crossing
+    if unit.pos in world.fords:
+        rate = min(rate, 1)  # portable.terrain.ford: one square out of the river
+    if unit.pos in world.trenches:
+        rate = min(rate, 1)  # portable.terrain.trench.crossing: one square out of the trench
     return max(0, rate)
+
+
+def spare_squares(world: World, unit: Unit, path: Path) -> int:
+    """Squares of its allowance the unit leaves unused by moving along ``path``."""
+    limit = allowance(world, unit) + (world.house.road_bonus if path.road else 0)
+    return limit - path.steps
 
 
 def cannot_move(world: World, state: PortableState, unit: Unit) -> Refusal | None:
@@ -45,7 +53,31 @@ def cannot_move(world: World, state: PortableState, unit: Unit) -> Refusal | Non
         return Refusal(f"{unit.name} is loading or unloading this turn", "portable.transport.load")
     if unit.fired and kind(world, unit) == "artillery":
         return Refusal(f"{unit.name} fired this turn", "portable.move.artillery_fired")
+    if start_stacked(world, state, unit):
+        return Refusal(
+            f"{unit.name} may not start a move in a square with another friendly unit",
+            "portable.move.stacking",
+        )
     return None
+
+
+def start_stacked(world: World, state: PortableState, unit: Unit) -> bool:
+    """portable.move.stacking: apart from transport, spotters and commanders, a unit may not
+    start its move in a square with another friendly unit (units carried do not count; the
+    optional tank riders share a square with their tank to get on or off)."""
+    if kind(world, unit) in STACK_EXEMPT:
+        return False
+    others = [
+        u
+        for u in state.units.values()
+        if u.alive
+        and not u.air
+        and u.uid != unit.uid
+        and u.side == unit.side
+        and u.carried_by is None
+        and u.pos == unit.pos
+    ]
+    return bool(others) and not rider_pair(world, state, unit, others)
 
 
 def reachable(world: World, state: PortableState, unit: Unit) -> dict[Square, Path]:
@@ -61,10 +93,10 @@ def reachable(world: World, state: PortableState, unit: Unit) -> dict[Square, Pa
     for e in foes:
         next_to_enemy.update(neighbours(e.pos))
     fronts = {step(e.pos, e.facing) for e in foes}
-    # portable.move.withdrawal: a unit faced by an adjacent enemy may withdraw, but not to the
-    # front of another enemy unit
-    withdrawing = start in fronts
-    forbidden = fronts - {start} if withdrawing else set()
+    # portable.move.withdrawal: a unit faced by an adjacent enemy may withdraw, away from the
+    # enemy facing it, but not to the front of another enemy unit
+    facing_it = [e for e in foes if step(e.pos, e.facing) == start]
+    forbidden = fronts - {start} if facing_it else set()
     crosses_wire = kind(world, unit) in WIRE_CROSSERS
     rate = allowance(world, unit)
 
@@ -87,9 +119,14 @@ def reachable(world: World, state: PortableState, unit: Unit) -> dict[Square, Pa
         if u.alive and not u.air:
             ground.setdefault(u.pos, []).append(u)
     tired = exhausted(world, state, unit.side)
+    fired_in_trench = unit.fired and start in world.trenches
 
     def may_end(n: Square) -> bool:
-        return n != start and end_refusal(world, state, unit, n, ground, tired) is None
+        if n == start or end_refusal(world, state, unit, n, ground, tired) is not None:
+            return False
+        if fired_in_trench and n not in world.trenches:
+            return False  # portable.terrain.trench.no_fire: it may not cross out this turn
+        return all(distance(n, e.pos) > distance(start, e.pos) for e in facing_it)
 
     out: dict[Square, Path] = {}
     modes = [(rate, False)]
@@ -112,8 +149,8 @@ def reachable(world: World, state: PortableState, unit: Unit) -> dict[Square, Pa
         )
         for sq, cost in found.items():
             steps = int(cost)
-            if sq in out and out[sq].steps <= steps:
-                continue
+            if sq in out and (out[sq].steps < steps or (out[sq].steps == steps and not road)):
+                continue  # the shortest path; on a tie the road, which leaves more to spare
             crossed = tuple(n for n in found.path(sq)[1:] if n in hazards)
             out[sq] = Path(steps, crossed, road)
     return out
@@ -184,6 +221,17 @@ def move_refusal(world: World, state: PortableState, unit: Unit, square: Square)
     refusal = end_refusal(world, state, unit, square)
     if refusal is not None:
         return refusal
+    if unit.fired and unit.pos in world.trenches and square not in world.trenches:
+        return Refusal(
+            f"{unit.name} has fired this turn and may not cross out of its trench",
+            "portable.terrain.trench.no_fire",
+        )
+    facing_it = [e for e in enemies_of(state, unit.side) if step(e.pos, e.facing) == unit.pos]
+    if any(distance(square, e.pos) <= distance(unit.pos, e.pos) for e in facing_it):
+        return Refusal(
+            f"{unit.name} is faced by an adjacent enemy and may only withdraw away from it",
+            "portable.move.withdrawal",
+        )
     if square in reachable(world, state, unit):
         return None
     return Refusal(
@@ -204,7 +252,8 @@ def do_move(
         u.x, u.y = square
         u.task = None
     unit.moved = True
-    unit.crossing = square in world.trenches or square in world.fords
+    # portable.terrain.trench.crossing: a unit that leaves its trench is crossing it this turn
+    unit.crossing = start in world.trenches and square not in world.trenches
     road = " along the road" if path.road else ""
     events = [
         note(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from umpire.core.chance import Chance, Fixed, repeat
+from umpire.core.chance import Chance, repeat
 from umpire.core.errors import UmpireError
 from umpire.rulesets.portable.artillery import artillery_modifiers, artillery_reach, landing_roll
 from umpire.rulesets.portable.common import in_reach, total
@@ -26,7 +26,7 @@ from umpire.rulesets.portable.fire import (
     fire_reach,
     shot_hits,
 )
-from umpire.rulesets.portable.hits import can_destroy_tanks, hit_loses_sp, hit_takes_effect
+from umpire.rulesets.portable.hits import can_destroy_tanks, hit_loses_sp, spares_last_sp
 from umpire.rulesets.portable.units import ARTILLERY, unit_types
 
 KNOWN_FLAGS = frozenset(
@@ -94,10 +94,13 @@ def fire_odds(
         reach = artillery_reach(art)
         if not in_reach(range, reach):
             raise UmpireError(f"{art.name} reach {reach} squares, not {range:g}")
+        # portable.artillery.modifier.observed: a target in cover (not merely fortified) is
+        # out of direct sight, so the +2 cannot apply to it
+        in_cover = str(flags.get("target_cover") or "").lower() == "cover"
         mods = artillery_modifiers(
             h,
             cover=cover,
-            observed=_flag(flags, "observed", "los"),
+            observed=_flag(flags, "observed", "los") and not in_cover,
             same_target=_flag(flags, "same_target"),
             commander=commander,
         )
@@ -126,10 +129,13 @@ def fire_odds(
     counts = hit_count.outcomes()
     hits = {str(k): counts.get(k, Fraction(0)) for k in hit_keys}
     p_hit = hit_count.probability(lambda n: n > 0)
-    effect = hit_takes_effect(destroys, types.ground[target].kind)
-    loss: Chance[bool] = hit_loses_sp(quality, h) if effect else Fixed(False)
+    # portable.fire.destroy_tanks: every hit is resolved alike; a weapon that cannot destroy
+    # tanks only spares a tank its last SP (these odds are for a target above 1 SP)
+    loss: Chance[bool] = hit_loses_sp(quality, h)
     p_loss_per_hit = loss.probability(bool)
-    p_retreat_per_hit = 1 - p_loss_per_hit if effect else Fraction(0)
+    p_retreat_per_hit = 1 - p_loss_per_hit
+    if spares_last_sp(destroys, types.ground[target].kind):
+        extra = {**extra, "keeps_last_sp": True}
     # every hit is resolved by its own quality die: at least one of them costs an SP
     losses = hit_count.then(lambda n: repeat(loss.map(int), n))
     p_sp_loss = losses.probability(lambda lost: lost > 0)

@@ -56,7 +56,7 @@ class Portable(RulesetBase[PortableState]):
 
     meta = RulesetMeta(
         id="portable",
-        version="0.1",
+        version="0.2",
         title="The Portable Wargame (squared version)",
         players=SIDES,
         chance="sampled",

@@ -44,11 +44,12 @@ class Unit:
     artillery: str | None = None
     carried_by: str | None = None
     moved: bool = False  # this turn
+    full_move: bool = False  # this turn: moved its whole allowance, so it may not fire
     fired: bool = False  # this turn
     fought: bool = False  # this turn
     activated: bool = False  # this turn
     busy: bool = False  # loading, unloading, limbering or unlimbering this turn
-    crossing: bool = False  # moved into a trench (or ford) square and is crossing it
+    crossing: bool = False  # this turn: has moved out of a trench (portable.terrain.trench.*)
     target_now: list[int] | None = None  # artillery: this turn's target square
     target_before: list[int] | None = None  # artillery: last turn's target square
     gas_shells: int = 0
@@ -115,6 +116,7 @@ class PortableState:
     initial_sp: dict[str, int] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     house_fired: dict[str, int] = field(default_factory=dict)
+    exhausted_sides: list[Side] = field(default_factory=list)  # found at step 5 of a turn
     actions_played: int = 0
     setup_events: list[Event] = field(default_factory=list)
     world_memo: Any = field(default=None, repr=False, compare=False)  # not saved
@@ -144,12 +146,14 @@ class PortableState:
     def cloud_at(self, square: Square) -> bool:
         return any(c["x"] == square[0] and c["y"] == square[1] for c in self.clouds)
 
-    def queue_retreat(self, unit: Unit) -> None:
+    def queue_retreat(self, unit: Unit, spares_last_sp: bool = False) -> None:
         """portable.hit.retreat_or_lose: the owner of ``unit`` must choose to retreat or stand.
 
         The choice is a pending decision; several of them (one artillery phase hits many
         units) are answered in the order the hits were resolved, before whatever was pending
-        underneath (the activated unit's next act)."""
+        underneath (the activated unit's next act). ``spares_last_sp``: the hit came from a
+        weapon that cannot destroy the unit (portable.fire.destroy_tanks), so standing never
+        costs it its last SP."""
         stack = self.flow.stack
         at = len(stack)
         while at > 0 and stack[at - 1].stage == Stage.RETREAT:
@@ -158,7 +162,11 @@ class PortableState:
             side=str(unit.side),
             kinds=RETREAT_KINDS,
             stage=Stage.RETREAT,
-            data={"unit": unit.uid, "rule": "portable.hit.retreat_or_lose"},
+            data={
+                "unit": unit.uid,
+                "rule": "portable.hit.retreat_or_lose",
+                "spares_last_sp": spares_last_sp,
+            },
         )
         stack.insert(at, decision)
 
@@ -166,12 +174,22 @@ class PortableState:
         self.house_fired[rule] = self.house_fired.get(rule, 0) + 1
 
     # -- JSON ------------------------------------------------------------------------------
+    def _flow_dict(self) -> dict[str, Any]:
+        """The flow's position with each pending decision's data copied, so a saved position
+        does not change when the game goes on (the acts write into that data)."""
+        flow = self.flow.to_dict()
+        flow["stack"] = [
+            {**d, "data": dict(d["data"])} if isinstance(d.get("data"), dict) else d
+            for d in flow["stack"]
+        ]
+        return flow
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "scenario": self.scenario,
             "seed": self.seed,
             "rng": self.rng.to_dict(),
-            "flow": self.flow.to_dict(),
+            "flow": self._flow_dict(),
             "turn_info": self.turn_info.to_dict(),
             "units": [asdict(u) for u in self.units.values()],
             "minefields": [list(m) for m in self.minefields],
@@ -181,6 +199,7 @@ class PortableState:
             "initial_sp": dict(self.initial_sp),
             "options": self.options,
             "house_fired": dict(self.house_fired),
+            "exhausted_sides": [str(s) for s in self.exhausted_sides],
             "actions_played": self.actions_played,
         }
 
@@ -204,6 +223,7 @@ class PortableState:
             initial_sp=dict(data.get("initial_sp", {})),
             options=dict(data.get("options", {})),
             house_fired=dict(data.get("house_fired", {})),
+            exhausted_sides=[Side(s) for s in data.get("exhausted_sides", [])],
             actions_played=int(data.get("actions_played", 0)),
         )
 

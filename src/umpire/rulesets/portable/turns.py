@@ -154,6 +154,7 @@ def start_turn(state: PortableState) -> list[Event]:
     ]
     for u in state.units.values():
         u.moved = u.fired = u.fought = u.activated = u.busy = False
+        u.full_move = u.crossing = False
         u.target_before, u.target_now = u.target_now, None
     if world.switches.get("air"):
         events += air.start_of_turn(world, state)
@@ -263,7 +264,8 @@ def settle(state: PortableState) -> list[Event]:
                 flow.stack.pop()
             elif not retreat_squares(world, state, unit):
                 flow.stack.pop()
-                events += stand(world, state, unit, unable=True)
+                spare = bool(top.data.get("spares_last_sp"))
+                events += stand(world, state, unit, unable=True, spare=spare)
             else:
                 return events
             continue

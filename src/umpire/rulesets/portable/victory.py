@@ -8,7 +8,7 @@ from typing import Any
 from umpire.core.events import Event, note
 from umpire.geometry.squaregrid import label
 from umpire.rulesets.portable.common import standing
-from umpire.rulesets.portable.exhaustion import exhausted, lost_sp
+from umpire.rulesets.portable.exhaustion import check_exhaustion, exhausted, lost_sp
 from umpire.rulesets.portable.state import SIDES, PortableState, other
 from umpire.rulesets.portable.world import World
 
@@ -63,17 +63,19 @@ def check_annihilation(world: World, state: PortableState) -> list[Event]:
 
 
 def end_of_turn(world: World, state: PortableState) -> list[Event]:
-    """portable.exhaustion.end and portable.victory.turn_limit."""
-    tired = [s for s in SIDES if exhausted(world, state, s)]
+    """portable.exhaustion.check (step 5 of the turn), portable.exhaustion.end and
+    portable.victory.turn_limit."""
     events: list[Event] = []
-    for side in tired:
+    for side in check_exhaustion(world, state):
         events.append(
             note(
                 "exhaustion",
-                f"{side.upper()} is exhausted ({lost_sp(state, side)} SP lost)",
-                "portable.exhaustion.point",
+                f"{side.upper()} has reached its exhaustion point ({lost_sp(state, side)} SP "
+                "lost) and takes no more aggressive action",
+                "portable.exhaustion.check",
             )
         )
+    tired = [s for s in SIDES if exhausted(world, state, s)]
     how = None
     rule = None
     if len(tired) == len(SIDES):

@@ -36,6 +36,7 @@ class World:
     trenches: frozenset[Square]
     objectives: tuple[Square, ...]
     woods: frozenset[Square] = frozenset()
+    wood_of: dict[Square, int] = field(default_factory=dict)  # which wood a woods square is in
     _sight: dict[tuple[Square, Square], bool] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -60,12 +61,19 @@ class World:
             trenches=frozenset(spec.trenches),
             objectives=tuple(spec.objectives),
             woods=frozenset(sq for sq, k in terrain.items() if k == "woods"),
+            wood_of=_woods(terrain),
         )
 
     # -- terrain ---------------------------------------------------------------------------
     def kind(self, square: Square) -> str:
         """open, woods, town, hill or river."""
         return self.terrain.get(square, "open")
+
+    def same_wood(self, a: Square, b: Square) -> bool:
+        """portable.terrain.woods.range: both squares lie in one wood (woods squares joined
+        edge to edge), so fire between them is fire within a wood."""
+        wood = self.wood_of.get(a)
+        return wood is not None and wood == self.wood_of.get(b)
 
     def in_river(self, square: Square) -> bool:
         return self.terrain.get(square) == "river"
@@ -96,6 +104,24 @@ class World:
                     break
             self._sight[key] = found
         return found
+
+
+def _woods(terrain: dict[Square, str]) -> dict[Square, int]:
+    """Number each wood: woods squares that touch along an edge belong to the same wood."""
+    found: dict[Square, int] = {}
+    for start in sorted(sq for sq, k in terrain.items() if k == "woods"):
+        if start in found:
+            continue
+        wood = len(set(found.values()))
+        todo = [start]
+        found[start] = wood
+        while todo:
+            x, y = todo.pop()
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if terrain.get(n) == "woods" and n not in found:
+                    found[n] = wood
+                    todo.append(n)
+    return found
 
 
 def load_world(scenario: str, override: Mapping[str, Any] | None) -> World:
