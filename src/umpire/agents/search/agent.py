@@ -74,7 +74,9 @@ class SearchAgent:
         # on anything the side cannot see
         rng = random.Random(f"search/{self.seed}/{self.side}/{self.decisions}")
         hint = self._hint(view, options)
-        result = search(view, options, self.personality, self.settings, rng, self.clock, hint)
+        result = search(
+            view, options, self.personality, self.settings, rng, self.clock, hint, start
+        )
         self.last_result = result
         self.last_reason = explain(result, self.personality)
         self.last_event = explanation_event(result, self.personality, self.last_reason)

@@ -34,6 +34,7 @@ from umpire.core.errors import IllegalActionError
 from umpire.core.view import View
 
 Clock = Callable[[], float]
+TOP_DESCRIBED = 3  # root actions described for the explanation (and the hint)
 
 
 @dataclass
@@ -98,17 +99,20 @@ def search(
     rng: random.Random,
     clock: Clock = time.perf_counter,
     hint: Action | None = None,
+    started: float | None = None,
 ) -> Result:
     """Search from ``view`` for the best of ``legal`` (see the module docstring). ``hint`` (a
     move suggested by the ruleset's scripted player, from the same view) is tried first and
     starts the final choice with a head start of ``settings.prior`` x playouts.
 
     On the clock, an iteration is not started when the mean iteration so far would end past
-    the budget, so a decision overruns ``think`` by at most a fraction of one iteration."""
+    the budget (``started``: when the decision began, if before this call), so a decision
+    rarely overruns ``think``."""
     ruleset = view.ruleset
     side = view.side
-    start = clock()
+    start = clock() if started is None else started
     deadline = start + settings.think
+    longest = 0.0
     root_legal = list(legal)
     root = Node(None)
     described: dict[Action, str] = {}
@@ -118,15 +122,10 @@ def search(
             break
         if done and settings.iterations is None:
             now = clock()
-            if now + (now - start) / done >= deadline:
+            if now + longest >= deadline:
                 break
+        began = clock() if settings.iterations is None else 0.0
         state = view.determinise(rng)
-        if not described:
-            for action in root_legal:
-                try:
-                    described[action] = ruleset.describe(state, action)
-                except Exception:  # a description is words for the "why", never a decision
-                    described[action] = action.kind
         path = [root]
         node = root
         depth = 0
@@ -173,11 +172,23 @@ def search(
         scored = evaluate(ruleset, state, side, personality)
         _backup(path, scored)
         done += 1
+        if settings.iterations is None:
+            longest = max(longest, clock() - began)
     if not any(c.visits for c in root.children.values()):  # nothing finished: the first action
         root.children.setdefault(root_legal[0], Node(side))
         root.children[root_legal[0]].visits = 1
     usable = hint if hint in root.children else None
-    return Result(side, root, root_legal, done, described, usable, settings.prior)
+    result = Result(side, root, root_legal, done, described, usable, settings.prior)
+    words = [a for a, _ in result.ranked()[:TOP_DESCRIBED]]
+    if usable is not None and usable not in words:
+        words.append(usable)
+    state = view.determinise(rng)  # descriptions do not depend on the draw (conformance)
+    for action in words:
+        try:
+            described[action] = ruleset.describe(state, action)
+        except Exception:  # a description is words for the "why", never a decision
+            described[action] = action.kind
+    return result
 
 
 def _select(node: Node, options: Sequence[Action], mover: str, side: str, c: float) -> Action:
