@@ -185,32 +185,50 @@ class ObservationEncoder:
             self._hash_cache[text] = found
         return found
 
-    def _walk(self, value: Any, path: str, out: np.ndarray) -> None:
-        value = _plain(value)
-        if isinstance(value, Mapping):
-            for key, item in value.items():
-                key = _plain(key)
-                if path == "" and key in DROPPED_KEYS:
-                    continue
-                self._walk(item, f"{path}/{key}", out)
-        elif isinstance(value, list | tuple | set | frozenset):
-            items = sorted(value, key=repr) if isinstance(value, set | frozenset) else value
-            for index, item in enumerate(items):
-                name = index
-                if isinstance(item, Mapping) and isinstance(item.get("id"), str):
-                    name = item["id"]
-                self._walk(item, f"{path}[{name}]", out)
-        elif isinstance(value, bool) or value is None or isinstance(value, str):
-            cell, sign = self._bucket(f"{path}={value}")
-            out[cell] += sign
-        elif isinstance(value, int | float):
-            v = float(value)
-            if math.isfinite(v):
-                cell, sign = self._bucket(path)
-                out[cell] += sign * math.copysign(math.log1p(abs(v)), v)
-        else:
-            cell, sign = self._bucket(f"{path}={value}")
-            out[cell] += sign
+    def _walk(self, root: Any, out: np.ndarray) -> None:
+        bucket = self._bucket
+        log1p, copysign, isfinite = math.log1p, math.copysign, math.isfinite
+        stack: list[tuple[Any, str]] = [(root, "")]
+        pop, push = stack.pop, stack.append
+        while stack:
+            value, path = pop()
+            kind = type(value)
+            if kind is str or kind is bool or value is None:
+                cell, sign = bucket(f"{path}={value}")
+                out[cell] += sign
+            elif kind is int or kind is float:
+                v = float(value)
+                if isfinite(v):
+                    cell, sign = bucket(path)
+                    out[cell] += sign * copysign(log1p(abs(v)), v)
+            elif kind is dict or isinstance(value, Mapping):
+                top = path == ""
+                for key, item in value.items():
+                    key = _plain(key)
+                    if top and key in DROPPED_KEYS:
+                        continue
+                    push((item, f"{path}/{key}"))
+            elif kind is list or kind is tuple:
+                for index, item in enumerate(value):
+                    name: Any = index
+                    if type(item) is dict:
+                        ident = item.get("id")
+                        if type(ident) is str:
+                            name = ident
+                    push((item, f"{path}[{name}]"))
+            elif isinstance(value, Enum):
+                push((value.value, path))
+            elif isinstance(value, set | frozenset):
+                push((sorted(value, key=repr), path))
+            elif isinstance(value, list | tuple):
+                push((list(value), path))
+            elif isinstance(value, str):
+                push((str.__str__(value), path))
+            elif isinstance(value, int | float | np.integer | np.floating):
+                push((float(value), path))
+            else:
+                cell, sign = bucket(f"{path}={value}")
+                out[cell] += sign
 
     def encode(
         self,
@@ -229,7 +247,7 @@ class ObservationEncoder:
             for k in range(1, self.SLOT_FEATURES):
                 out[cell + k] = 1.0 if (h >> k) & 1 else -1.0
         hashed = np.zeros(self.size, dtype=np.float64)
-        self._walk(observation, "", hashed)
+        self._walk(observation, hashed)
         np.clip(hashed, -self.CLIP, self.CLIP, out=hashed)
         out[base + self.slots * self.SLOT_FEATURES :] = hashed
         return out
