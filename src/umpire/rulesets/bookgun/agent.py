@@ -4,7 +4,7 @@ Insurgents hide under their markers and hold fire until the army is close (ambus
 when they have a target, and pull back once a cell has lost half its men (withdrawal). The army
 moves by bounds (one team covers while another moves), heads for the rooms it has not
 searched, searches, and fires only where its rules of engagement allow (the engine offers
-nothing else)."""
+nothing else) and never at civilians even where it could."""
 
 from __future__ import annotations
 
@@ -115,6 +115,14 @@ class BookGunScripted:
                 self.last_reason = "hold fire: let them come closer"
                 return holds[0]
             fires = near or fires
+        else:
+            # bookgun.roe.4: even where the rules of engagement let civilians be targeted,
+            # deliberately doing so removes the soldier - the army never aims at them
+            units = obs["units"]
+            fires = [a for a in fires if units.get(str(a.target), {}).get("side") != "civilians"]
+            if not fires:
+                self.last_reason = "hold fire: only civilians in the sights"
+                return holds[0]
         blast = [a for a in fires if a.option == "blast"]
         pick = blast or fires
 
