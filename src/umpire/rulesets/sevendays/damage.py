@@ -108,12 +108,6 @@ def damage_row(table: Sequence[DamageRow], die: int) -> DamageRow:
     return next(r for r in table if die <= r.max)
 
 
-def conversion_markers(dice: Sequence[int], need: int) -> int:
-    """Rule sevendays.hit.foot_conversion: each conversion die at or above ``need`` adds one
-    more morale marker."""
-    return sum(1 for d in dice if d >= need)
-
-
 def mortar_damage(die: int) -> int:
     """Rule sevendays.mortar.damage: a mortar's damage die is halved (rounded down, at least
     1), so with the house table it can only damage."""
