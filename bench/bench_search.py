@@ -25,7 +25,7 @@ from typing import Any
 
 import umpire
 from umpire.agents import make_agent
-from umpire.agents.search import SearchAgent
+from umpire.agents.search import SearchAgent, Settings
 from umpire.analysis.stats import wilson
 from umpire.core.view import Agent
 from umpire.play import LazyActions
@@ -48,6 +48,7 @@ def play(
     against_think: float | None,
     times: list[float],
     max_actions: int,
+    prior: float = 0.25,
 ) -> tuple[float, str]:
     """One game; the search's score in it (1 / 0.5 / 0) and how it ended."""
     game = umpire.new_game(game_id, seed=seed)
@@ -55,7 +56,9 @@ def play(
     players: dict[str, Agent] = {}
     for side in game.ruleset.meta.players:
         if side == search_side:
-            players[side] = SearchAgent(side, seed, preset, think=think)
+            players[side] = SearchAgent(
+                side, seed, preset, think=think, settings=Settings(prior=prior)
+            )
         elif against_think is not None:
             players[side] = SearchAgent(side, seed + 1, preset, think=against_think)
         else:
@@ -89,6 +92,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--preset", default="balanced")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--max-actions", type=int, default=3000)
+    parser.add_argument(
+        "--prior", type=float, default=0.25, help="head start of the scripted hint (0: none)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     sides = umpire.new_game(args.game, seed=args.seed).ruleset.meta.players
@@ -108,6 +114,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 args.against_think,
                 times,
                 args.max_actions,
+                args.prior,
             )
             scores.append(score)
             endings[how] = endings.get(how, 0) + 1
@@ -119,6 +126,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     report: dict[str, Any] = {
         "game": args.game,
         "search": f"search:{args.preset}@{args.think}",
+        "prior": args.prior,
         "opponent": opponent,
         "games": n,
         "wins": scores.count(1.0),
