@@ -43,7 +43,8 @@ from umpire.rulesets.sevendays.state import (
     SevenDaysState,
     Side,
     Unit,
-    new_geometry,
+    arrangement_number,
+    unit_place,
 )
 from umpire.rulesets.sevendays.state import other as other_side
 from umpire.rulesets.sevendays.transport import passengers
@@ -88,23 +89,40 @@ def known_table(view: View) -> KnownTable:
     units: dict[str, Unit] = {}
     markers: list[str] = []
     seen = _UNITS
+    same = _BY_RECORD
+    places: list[tuple[object, ...]] = []  # what sight lines and plans read of each unit
     for raw in obs["units"]:
-        if "uid" in raw:
-            # the planning functions read units and never change them, so one Unit per
-            # distinct record is shared between pictures (building them is a hot spot)
+        # the planning functions read units and never change them, so one Unit per distinct
+        # record is shared between pictures (building them is a hot spot); the observation
+        # hands an unchanged unit's record over again as the same object, found by identity
+        # first (the memo holds the record, so its id cannot be reused)
+        known = same.get(id(raw))
+        if known is not None and known[0] is raw:
+            unit = known[1]
+            places.append(known[2])
+        elif "uid" in raw:
             content = tuple(raw.values())
-            unit = seen.get(content)
-            if unit is None:
-                unit = Unit(**raw)
+            found = seen.get(content)
+            if found is None:
+                found = Unit(**raw)
                 if len(seen) > 200_000:
                     seen.clear()
-                seen[content] = unit
-            if unit.profile not in world.profiles:  # a force file's line: public ORBAT data
-                nation, _, line = unit.profile.partition("/")
-                world.add_profile(unit.profile, load_nation(nation).profile(line))
+                seen[content] = found
+            unit = found
+            place = unit_place(unit)
+            if len(same) > 20_000:
+                same.clear()
+            same[id(raw)] = (raw, unit, place)
+            places.append(place)
         else:
             unit = _marker_unit(world, raw)
             markers.append(unit.uid)
+            units[unit.uid] = unit
+            places.append(unit_place(unit))
+            continue
+        if unit.profile not in world.profiles:  # a force file's line: public ORBAT data
+            nation, _, line = unit.profile.partition("/")
+            world.add_profile(unit.profile, load_nation(nation).profile(line))
         units[unit.uid] = unit
     raw_flow = dict(obs["flow"])
     activation = raw_flow.pop("activation", None)
@@ -131,15 +149,26 @@ def known_table(view: View) -> KnownTable:
         mortar_marks=[(float(x), float(y)) for x, y in marks],
     )
     state.world_memo = world
-    # a new arrangement for the sight and plan caches: pictures rarely repeat, and keying
-    # on the whole picture costs more than the plans it would find again
-    state.geometry = new_geometry()
+    # the sight and plan caches key on the picture's arrangement of units (state.geometry):
+    # a picture with no hidden marker in it is the table itself, and shares what the game
+    # has worked out on it (the arrangement is put together here from the units' places
+    # remembered with their records; the last one per side is found again without hashing)
+    arrangement = (tuple(places), tuple(state.smoke), tuple(state.mortar_marks))
+    last = _LAST_ARRANGEMENT.get(view.side)
+    if last is not None and last[0] == arrangement:
+        state.arrangement = last[1]
+    else:
+        state.arrangement = arrangement_number(arrangement)
+        _LAST_ARRANGEMENT[view.side] = (arrangement, state.arrangement)
     return KnownTable(world, state, tuple(markers))
 
 
 _FLOW_FIELDS = frozenset(Flow.__dataclass_fields__)
 _WORLDS: dict[str, World] = {}  # scenario id -> its world without house-rule overrides
 _UNITS: dict[tuple[object, ...], Unit] = {}  # a unit's record as observed -> its Unit
+# id of a unit record -> the record, its Unit, its ``unit_place``
+_BY_RECORD: dict[int, tuple[Mapping[str, Any], Unit, tuple[object, ...]]] = {}
+_LAST_ARRANGEMENT: dict[str, tuple[tuple[object, ...], int]] = {}  # side -> last, its number
 _NO_DICE = RandomStream(0)
 
 

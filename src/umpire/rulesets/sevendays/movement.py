@@ -138,7 +138,7 @@ def move_candidates(
     around, elsewhere = fixed
     enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
     if enemies:
-        nearest = min(enemies, key=lambda e: math.dist(e.pos, unit.pos))
+        nearest = min(enemies, key=lambda e: _nearness(e, unit.pos))
         gap = math.dist(nearest.pos, unit.pos) - world.house.proximity - 1.0
         if gap > 0.5:
             point = _stop_short(world, unit, along(unit.pos, nearest.pos, min(reach, gap)))
@@ -146,6 +146,14 @@ def move_candidates(
             if toward:  # the nearest-enemy point goes between the compass points and the rest
                 return [*around, *toward, *(p for p in elsewhere if p != toward[0])]
     return [*around, *elsewhere]
+
+
+def _nearness(enemy: Unit, origin: Vec) -> tuple[float, bool, str]:
+    """Order of enemies by distance from ``origin``, ties broken by what the moving side may
+    know: units in the open first (in table order, as ``min`` keeps the first), then hidden
+    markers by marker id, never by the unit a marker stands for
+    (sevendays.scenario.hidden_deployment)."""
+    return (math.dist(enemy.pos, origin), enemy.hidden, str(enemy.marker) if enemy.hidden else "")
 
 
 def _dedupe(world: World, unit: Unit, points: list[Vec], seen: set[Vec] | None = None) -> list[Vec]:

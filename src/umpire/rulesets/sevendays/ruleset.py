@@ -36,9 +36,11 @@ from umpire.rulesets.sevendays.state import (
     SevenDaysState,
     Side,
     Unit,
+    flow_dict,
     other,
 )
 from umpire.rulesets.sevendays.turns import FLOW, sync
+from umpire.rulesets.sevendays.visibility import observed_units
 from umpire.rulesets.sevendays.world import World
 
 if TYPE_CHECKING:
@@ -310,15 +312,22 @@ class SevenDays(RulesetBase[SevenDaysState]):
 
     def observation(self, state: SevenDaysState, player: str) -> dict[str, Any]:
         """Everything on the table, without the random stream (no peeking at future dice)."""
-        data = state.to_dict()
-        data.pop("rng")
-        data.pop("seed")  # the seed would let a planner replay the dice to come
-        # deployed force files list every unit, hidden ones too: keep only the house rules
-        data["options"] = {k: v for k, v in data["options"].items() if k == "house_rules"}
-        data["cards"] = cards.view(state.cards, player)
-        data = special.view_for(data, player)
-        data["player"] = player
-        return data
+        # written out rather than ``state.to_dict()`` then filtered (the observation is read at
+        # every decision): no random stream and no seed (they would let a planner replay the
+        # dice to come), the enemy's hidden units as their markers only (visibility.py)
+        return {
+            "scenario": state.scenario,
+            "flow": flow_dict(state.flow),
+            "units": observed_units(state.units, player, state.records()),
+            # deployed force files list every unit, hidden ones too: keep only the house rules
+            "options": {k: v for k, v in state.options.items() if k == "house_rules"},
+            "house_fired": dict(state.house_fired),
+            "actions_played": state.actions_played,
+            "cards": cards.view(state.cards, player),
+            "smoke": [list(c) for c in state.smoke],
+            "mortar_marks": [list(m) for m in state.mortar_marks],
+            "player": player,
+        }
 
     def state_to_dict(self, state: SevenDaysState) -> dict[str, Any]:
         return state.to_dict()

@@ -7,6 +7,7 @@ import copy
 import itertools
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any
 
 from umpire.core.actions import Action
@@ -83,6 +84,35 @@ def new_geometry() -> int:
     return next(_GEOMETRY)
 
 
+# arrangement -> its number, kept for the latest few thousand arrangements (a number is never
+# given twice: an arrangement forgotten and seen again gets a new one, and only its cached
+# sight lines and plans are lost)
+_ARRANGEMENTS: dict[tuple[object, ...], int] = {}
+
+
+def arrangement_key(state: SevenDaysState) -> int:
+    """The number of ``state``'s arrangement of units (see ``SevenDaysState.geometry``)."""
+    place = unit_place
+    return arrangement_number(
+        (
+            tuple([place(u) for u in state.units.values()]),
+            tuple(state.smoke),
+            tuple(state.mortar_marks),
+        )
+    )
+
+
+def arrangement_number(arrangement: tuple[object, ...]) -> int:
+    """The number of an arrangement: (each unit's ``unit_place`` in table order, the smoke, the
+    mortar marks), all tuples."""
+    found = _ARRANGEMENTS.get(arrangement)
+    if found is None:
+        if len(_ARRANGEMENTS) >= 4096:
+            _ARRANGEMENTS.clear()
+        found = _ARRANGEMENTS[arrangement] = next(_GEOMETRY)
+    return found
+
+
 def copy_cards(cards: dict[str, Any] | None) -> dict[str, Any] | None:
     """An independent copy of the card state (plain lists and dicts)."""
     if cards is None:
@@ -131,6 +161,9 @@ class Unit:
 
 
 UNIT_FIELDS = tuple(f.name for f in fields(Unit))
+# what a sight line or a shot plan may read of a unit: all but its command tokens and its
+# morale markers (a shot plan keys on its firer's markers itself)
+unit_place = attrgetter(*(f for f in UNIT_FIELDS if f not in ("tokens", "markers")))
 
 
 @dataclass(slots=True)
@@ -192,7 +225,7 @@ FLOW_FIELDS = tuple(f.name for f in fields(Flow))
 ACTIVATION_FIELDS = tuple(f.name for f in fields(Activation))
 
 
-def _flow_dict(flow: Flow) -> dict[str, Any]:
+def flow_dict(flow: Flow) -> dict[str, Any]:
     """``asdict(flow)`` with the pending action in its JSON form, written out: every
     observation reads it, and ``asdict`` deep-copies field by field (20x slower)."""
     out = {f: getattr(flow, f) for f in FLOW_FIELDS}
@@ -225,7 +258,8 @@ class SevenDaysState:
     # this turn (sevendays.mortar.ranging)
     smoke: list[tuple[float, float, float]] = field(default_factory=list)
     mortar_marks: list[tuple[float, float]] = field(default_factory=list)
-    geometry: int = field(default_factory=new_geometry)  # not saved: a cache key only
+    # not saved: the number of the arrangement of units (see ``geometry``), 0 until asked for
+    arrangement: int = field(default=0, repr=False, compare=False)
     # not saved: units off the table when no side was last found broken (victory.py)
     checked_losses: int = field(default=-1, repr=False, compare=False)
     # not saved: the static World this state plays on (see SevenDays.world)
@@ -234,17 +268,40 @@ class SevenDaysState:
     reaction_memo: tuple[tuple[object, ...], tuple[Any, ...]] | None = field(
         default=None, repr=False, compare=False
     )
+    # not saved: each unit's latest observed record, by uid (see visibility.unit_record)
+    record_memo: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    def records(self) -> dict[str, tuple[tuple[Any, ...], dict[str, Any]]]:
+        """The memo of observed unit records (made on first use)."""
+        memo = self.record_memo
+        if memo is None:
+            memo = self.record_memo = {}
+        return memo
+
+    @property
+    def geometry(self) -> int:
+        """The key of the sight and shot-plan caches: the number of this arrangement of units
+        (every unit's fields but its command tokens and morale markers, the smoke and the mortar
+        marks), worked out when first asked for after a :meth:`touch`. States that look
+        alike share it (a clone, a replay, a side's picture of the table when that side knows
+        it all), so they share what was worked out."""
+        key = self.arrangement
+        if not key:
+            key = self.arrangement = arrangement_key(self)
+        return key
 
     def touch(self) -> None:
         """Note that a unit moved, turned, or left the table (invalidates geometry caches)."""
-        self.geometry = next(_GEOMETRY)
+        self.arrangement = 0
 
     def alive(self, side: str | None = None) -> list[Unit]:
         return [u for u in self.units.values() if u.alive and (side is None or u.side == side)]
 
     # -- JSON ------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        flow = _flow_dict(self.flow)
+        flow = flow_dict(self.flow)
         return {
             "scenario": self.scenario,
             "seed": self.seed,

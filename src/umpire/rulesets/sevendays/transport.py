@@ -118,6 +118,7 @@ def bail_out(world: World, state: SevenDaysState) -> list[Event]:
             continue
         if carrier.status == "exited":  # it broke through with its passengers aboard
             rider.status = Status.EXITED
+            state.touch()
             continue
         events += disembark(world, state, rider, f" as {carrier.name} is lost")
         events += add_markers(

@@ -7,8 +7,11 @@ then filter with :func:`umpire.core.events.seen_by`; nothing reads event texts t
 
 from __future__ import annotations
 
+from operator import attrgetter
+from typing import Any
+
 from umpire.core.events import Event, note
-from umpire.rulesets.sevendays.state import Unit
+from umpire.rulesets.sevendays.state import UNIT_FIELDS, Unit
 
 
 def about(unit: Unit, event: Event, public: str | None = None) -> Event:
@@ -26,3 +29,52 @@ def about(unit: Unit, event: Event, public: str | None = None) -> Event:
 def label(unit: Unit) -> str:
     """How the enemy names ``unit``: its marker while hidden, else its name."""
     return str(unit.marker) if unit.hidden else unit.name
+
+
+_UNIT_VALUES = attrgetter(*UNIT_FIELDS)  # UNIT_FIELDS[0] is the uid
+Records = dict[str, tuple[tuple[Any, ...], dict[str, Any]]]
+
+
+def unit_record(unit: Unit, memo: Records) -> dict[str, Any]:
+    """``unit``'s full record (every field, as ``to_dict`` writes it), made again only when one
+    of its fields has changed since ``memo`` last saw it. The record is shared by every
+    observation that shows the unit unchanged: readers must not change it."""
+    values = _UNIT_VALUES(unit)
+    known = memo.get(values[0])  # the uid
+    if known is not None and known[0] == values:
+        return known[1]
+    record = dict(zip(UNIT_FIELDS, values, strict=True))
+    memo[values[0]] = (values, record)
+    return record
+
+
+def observed_units(units: dict[str, Unit], player: str, memo: Records) -> list[dict[str, Any]]:
+    """The unit records ``player`` may read: every unit but the enemy's hidden ones as its
+    full record (a rider of a hidden transport names the transport's marker instead), then
+    the enemy's hidden units as their markers only (side and place), sorted by marker.
+
+    Unchanged units' records come from ``memo`` (see :func:`unit_record`)."""
+    secret: dict[str, str | None] = {}
+    markers: list[dict[str, Any]] = []
+    for u in units.values():
+        if u.hidden and u.side != player:
+            secret[u.uid] = u.marker
+            markers.append({"marker": u.marker, "side": u.side, "x": u.x, "y": u.y, "hidden": True})
+    if not secret:
+        out = []
+        for values in map(_UNIT_VALUES, units.values()):  # unit_record, written out
+            known = memo.get(values[0])
+            if known is None or known[0] != values:
+                known = memo[values[0]] = (values, dict(zip(UNIT_FIELDS, values, strict=True)))
+            out.append(known[1])
+        return out
+    out = []
+    for u in units.values():
+        if u.uid in secret:
+            continue
+        record = unit_record(u, memo)
+        if u.carried_by in secret:
+            record = {**record, "carried_by": secret[u.carried_by]}
+        out.append(record)
+    markers.sort(key=lambda m: str(m["marker"]))
+    return out + markers
