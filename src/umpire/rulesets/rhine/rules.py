@@ -317,10 +317,13 @@ def move_options(
     entry: Sequence[str] | None = None,
     paths: bool = False,
     shared: dict[Any, Any] | None = None,
+    route_to: str | None = None,
 ) -> list[MoveOption]:
     """Every destination of ``unit`` this movement phase, by each allowed mode. ``shared`` is
     a scratch dict valid while the position does not change (the state's memo): what every
-    unit's search reads of the position (occupancy, zones of control) is worked out once."""
+    unit's search reads of the position (occupancy, zones of control) is worked out once.
+    With ``paths`` the routes are walked, for every destination or, given ``route_to``, only
+    for that one (the others' paths are left empty); the options are the same either way."""
     info = world.units[unit]
     if info.static:
         return []
@@ -333,7 +336,9 @@ def move_options(
         return heli_options(world, board, unit, turn, occ, entry)
     out: dict[tuple[str, str], MoveOption] = {}
     for mode in ("normal", "column"):
-        for opt in ground_options(world, board, unit, turn, occ, mode, entry, paths, shared):
+        for opt in ground_options(
+            world, board, unit, turn, occ, mode, entry, paths, shared, route_to
+        ):
             key = (opt.dest, opt.mode)
             if key not in out:
                 out[key] = opt
@@ -350,6 +355,7 @@ def ground_options(
     entry: Sequence[str] | None,
     paths: bool = False,
     shared: dict[Any, Any] | None = None,
+    route_to: str | None = None,
 ) -> list[MoveOption]:
     info = world.units[unit]
     side = info.side
@@ -401,11 +407,10 @@ def ground_options(
     if start is not None:
         # hexes beyond budget / cheapest step cannot be reached: leaving them out of the
         # search's inputs changes no answer and lets far-off changes keep it remembered
-        reach = budget / static_edges(world).cheapest
-        dist = world.distance
-        blocked = {h for h in blocked if dist(start, h) <= reach}
+        disc = _disc(world, start, budget / static_edges(world).cheapest)
+        blocked &= disc
         if side == "nato":
-            refuse = frozenset(h for h in refuse if dist(start, h) <= reach)
+            refuse = refuse & disc
     origin: tuple[str, bool] = (origin_hex, False)
     entry_key = None if entry is None else tuple(entry)
     blocked_key = frozenset(blocked)
@@ -428,6 +433,7 @@ def ground_options(
         side,
         nojoin,
         paths,
+        route_to,
     )
     answer = _ANSWERS.get(answer_key)
     if answer is not None:
@@ -484,13 +490,28 @@ def ground_options(
             if ex is None or spent + 1 < ex[1]:
                 best["exit"] = (cell, spent + 1)
     out = [
-        MoveOption(dest, mode, spent, route(cell) if paths else ())
+        MoveOption(dest, mode, spent, route(cell) if paths and route_to in (None, dest) else ())
         for dest, (cell, spent) in best.items()
     ]
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
     _ANSWERS[answer_key] = tuple(out)
     return out
+
+
+_DISCS: dict[tuple[Any, ...], frozenset[str]] = {}
+
+
+def _disc(world: World, start: str, reach: float) -> frozenset[str]:
+    """The hexes within ``reach`` of ``start`` (per map, made once for each pair)."""
+    key = (id(world), start, reach)
+    found = _DISCS.get(key)
+    if found is None:
+        if len(_DISCS) > 65536:
+            _DISCS.clear()
+        dist = world.distance
+        found = _DISCS[key] = frozenset(h for h in world.ids if dist(start, h) <= reach)
+    return found
 
 
 def _stack_refusals(

@@ -272,15 +272,25 @@ def entry_hexes(state: ST, unit: str) -> list[str] | None:
     return [h for h in spec.enter.hexes if not (occ.get(h) and w.units[occ[h][0]].side != side)]
 
 
-def unit_moves(state: ST, unit: str, paths: bool = False) -> list[R.MoveOption]:
+def unit_moves(
+    state: ST, unit: str, paths: bool = False, route_to: str | None = None
+) -> list[R.MoveOption]:
     """A unit's moves, remembered until the next action changes the position (the searches
-    themselves are remembered longer, by their inputs, in :mod:`rules`)."""
-    key = ("moves", unit, paths)
+    themselves are remembered longer, by their inputs, in :mod:`rules`). With ``paths`` the
+    route is walked to ``route_to`` only, or to every destination if it is ``None``."""
+    key = ("moves", unit, paths, route_to)
     found = state.memo.get(key)
     if found is None:
         w = world(state)
         found = R.move_options(
-            w, state, unit, state.flow.turn, entry_hexes(state, unit), paths, state.memo
+            w,
+            state,
+            unit,
+            state.flow.turn,
+            entry_hexes(state, unit),
+            paths,
+            state.memo,
+            route_to,
         )
         state.memo[key] = found
     return list(found)
@@ -316,7 +326,8 @@ class MoveKind(ActionKind[ST]):
         u = action.unit
         if u is None or u not in movable(state, side):
             raise IllegalActionError(f"{u} cannot move now (moved, static or not yours)", self.rule)
-        for opt in unit_moves(state, u, paths):
+        # the route is walked only to the destination asked for
+        for opt in unit_moves(state, u, paths, action.cell if paths else None):
             if opt.dest == action.cell and opt.mode == action.option:
                 return opt
         raise IllegalActionError(
