@@ -90,9 +90,10 @@ def _play(env: object, steps: int, rng: np.random.Generator) -> list[tuple[str, 
 
 
 @pytest.mark.parametrize("game_id", DEFAULT_GAMES)
-def test_env_pickles_mid_game(game_id: str) -> None:
+@pytest.mark.parametrize("seed", [3, 11])
+def test_env_pickles_mid_game(game_id: str, seed: int) -> None:
     env = aec_env(game_id)
-    env.reset(seed=3)
+    env.reset(seed=seed)
     _play(env, 25, np.random.default_rng(0))
     twin = pickle.loads(pickle.dumps(env))
     for e in (env, twin):
