@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from umpire.core.chance import Chance, Opposed, Roll
+from umpire.core.errors import UmpireError
 from umpire.core.events import Event
 from umpire.core.game import Game, new_game
 from umpire.core.rng import RandomStream
@@ -166,6 +167,30 @@ def test_card_rolls_by_hand() -> None:
     assert cards.against_all_odds_roll(2).outcomes() == {1: SIXTH, 2: 5 * SIXTH}
     four = cards.against_all_odds_roll(4).outcomes()
     assert four == {1: SIXTH, 2: SIXTH, 3: SIXTH, 4: 3 * SIXTH}
+
+
+# rules: sevendays.cards.precision_strike, sevendays.cards.divisional_artillery
+# rules: sevendays.cards.off_table_artillery, sevendays.cards.against_all_odds
+def test_card_odds_from_the_command() -> None:
+    def ask(**given: Any) -> dict[str, Any]:
+        values: dict[str, Any] = {o.name.replace("-", "_"): o.default for o in ODDS.options}
+        values.update(given)
+        return ODDS.answer(values)[0]
+
+    strike = ask(card="precision_strike", target="T-72A")
+    # 8+ (3/10); d10 + 9 must exceed the side armour 13 (6/10); the damage table destroys on
+    # 4-6 (1/2)
+    assert strike["p_hit"] == pytest.approx(0.3)
+    assert strike["p_penetrate"] == pytest.approx(0.18)
+    assert strike["p_destroyed"] == pytest.approx(0.09)
+    # off-table artillery (7+) on a tank: one marker on a hit, no conversion for a vehicle
+    assert ask(card="off_table_artillery", target="T-72A")["markers"] == {"0": 0.6, "1": 0.4}
+    # heavy conversion on infantry in cover: 2d6 at 4+ after the marker
+    heavy = ask(card="off_table_artillery", target="Motor Rifles", target_cover="cover")
+    assert heavy["markers"] == pytest.approx({"0": 0.6, "1": 0.1, "2": 0.2, "3": 0.1})
+    assert ask(card="against_all_odds", markers=1)["removed"] == {"1": 1.0}
+    with pytest.raises(UmpireError, match="rolls no dice"):
+        ask(card="reserves", target="T-72A")
 
 
 # rules: sevendays.cards.precision_strike
@@ -347,12 +372,9 @@ def test_play_bombardment_follows_the_enumeration(make_game: MakeGame) -> None:
     )
     world = _world(game)
     card = cards.load_deck().cards["divisional_artillery"]
-    hit = cards.bombard_hit(card)
-    convert = conversion_roll(1, False, "open")
-    # markers on the infantry: 0 on a miss, else 1 plus the conversion die's 0 or 1
-    expected = hit.then(
-        lambda ok: convert.map(lambda k: 1 + k) if ok else Roll(0, 6).map(lambda _: 0)
-    ).outcomes()
+    expected = cards.bombard_markers(card, False, "open").outcomes()
+    # by hand: 8+ on the d10 (3/10), then 1 marker and the light conversion die (4+, 1/2)
+    assert expected == {0: Fraction(7, 10), 1: Fraction(3, 20), 2: Fraction(3, 20)}
     n, counts = 3000, Counter[int]()
     for seed in range(n):
         state = game.state.clone()

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from umpire.core.actions import Action
-from umpire.core.chance import Faces, TableLookup, Test
+from umpire.core.chance import Chance, Faces, Fixed, TableLookup, Test
 from umpire.core.datafiles import load_yaml
 from umpire.core.errors import DataFileError, IllegalActionError
 from umpire.core.events import Event, note, roll
@@ -382,6 +382,11 @@ def resolve_chain(world: World, state: SevenDaysState) -> list[Event]:
 
 
 # -- the cards' rolls, each one chance definition (sampled below, enumerated by the odds) ---------
+HEAT_ATTACKS = frozenset({"airstrike", "tank_missile"})  # house: their warheads are HEAT
+SIDE_ATTACKS = frozenset({"precision_strike", "airstrike"})  # always hit the side armour
+BOMBARDMENTS = {"divisional_artillery": False, "off_table_artillery": True}  # heavy conversion?
+
+
 def bombard_hit(
     card: Card, text: Callable[[Faces, int, bool], str] | str = "", **data: Any
 ) -> Test:
@@ -402,6 +407,20 @@ def against_all_odds_roll(
         data=data,
         success=lambda removed: removed > 0,
     )
+
+
+def bombard_markers(card: Card, vehicle: bool, cover: str) -> Chance[int]:
+    """The markers a bombardment card puts on one unit, as one chance: its d10, then on a hit
+    one marker and, on infantry or support, the conversion die as for the weapon class (the
+    rolls :func:`_bombard_one` makes, in its order)."""
+    converted = conversion_roll(1, BOMBARDMENTS[card.id], cover).map(_one_more)
+    struck: Chance[int] = Fixed(1) if vehicle else converted
+    missed: Chance[int] = Fixed(0)
+    return bombard_hit(card).then(lambda hit: struck if hit else missed)
+
+
+def _one_more(extra: int) -> int:
+    return 1 + extra
 
 
 def card_attack_plan(card: Card, vehicle: bool, cover: str, *, heat: bool, front: bool) -> ShotPlan:
@@ -536,7 +555,7 @@ def _effect(
         return rallied
     if cid == "divisional_artillery":
         grounded = [u for u in state.alive(other(side)) if not world.is_helicopter(u)]
-        return _bombard(world, state, card, grounded, heavy=False)
+        return _bombard(world, state, card, grounded, heavy=BOMBARDMENTS[cid])
     if cid == "off_table_artillery":
         centre = state.units[action.target or ""]
         near = [
@@ -544,21 +563,23 @@ def _effect(
             for u in state.alive()
             if math.dist(u.pos, centre.pos) <= card.radius and not world.is_helicopter(u)
         ]
-        return _bombard(world, state, card, near, heavy=True)
+        return _bombard(world, state, card, near, heavy=BOMBARDMENTS[cid])
     if cid == "precision_strike":
         targets = [state.units[action.target or ""]] + ([state.units[extra]] if extra else [])
         events: list[Event] = []
         for target in targets:
-            events += _attack(world, state, card, target, heat=False, front=False)
+            events += _attack(world, state, card, target, heat=cid in HEAT_ATTACKS, front=False)
         return events
     if cid == "airstrike":
-        return _attack(world, state, card, state.units[action.target or ""], heat=True, front=False)
+        target = state.units[action.target or ""]
+        return _attack(world, state, card, target, heat=cid in HEAT_ATTACKS, front=False)
     if cid == "tank_missile":
         tank = state.units[action.unit or ""]
         target = state.units[action.target or ""]
         if state.flow.activation is not None and state.flow.activation.unit == tank.uid:
             state.flow.activation.fired = True
-        return _attack(world, state, card, target, heat=True, front=hits_front(target, tank.pos))
+        front = hits_front(target, tank.pos)
+        return _attack(world, state, card, target, heat=cid in HEAT_ATTACKS, front=front)
     if cid == "electronic_warfare":
         enemy = other(side)
         lost = min(card.tokens, state.flow.pools[enemy])

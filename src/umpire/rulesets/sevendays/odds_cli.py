@@ -44,6 +44,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("covered", "Reaction test: activator in cover.", type="bool", default=False),
     Option("atgm", "Reaction test: the reactor fires an ATGM.", type="bool", default=False),
     Option("close-combat", "Odds of a close combat (house).", type="bool", default=False),
+    Option("card", "Odds of a Tactical Advantage card's dice, by card id (with --target)."),
     Option("support", "Close combat: attacker's infantry within 2\".", type="int", default=0),
     Option("enemy-support", "Close combat: defender's infantry within 2\".", type="int", default=0),
     Option("house-rules", "YAML file overriding house-rule numbers.", type="path"),
@@ -58,9 +59,11 @@ class SevenDaysOdds:
     def answer(self, values: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
         from umpire.rulesets.sevendays.config import house_rules, load_house_rules_override
         from umpire.rulesets.sevendays.shot_query import (
+            CardQuery,
             CloseCombatQuery,
             ShotQuery,
             TestQuery,
+            answer_card,
             answer_close_combat,
             answer_shot,
             answer_test,
@@ -77,6 +80,19 @@ class SevenDaysOdds:
             str(house_path or "house rules"),
         )
         activation, reaction_test = values["activation"], values["reaction_test"]
+        if values.get("card"):
+            return answer_card(
+                CardQuery(
+                    card=values["card"],
+                    target=values.get("target"),
+                    target_nation=values.get("target_nation"),
+                    facing=values.get("facing") or "front",
+                    target_cover=values.get("target_cover") or "open",
+                    markers=values.get("markers") or 0,
+                    target_markers=values.get("target_markers") or 0,
+                    house=house,
+                )
+            )
         if values.get("close_combat"):
             if activation or reaction_test:
                 raise UmpireError("ask for one of --close-combat, --activation, --reaction-test")

@@ -198,19 +198,8 @@ def shot_lines(answer: ShotAnswer) -> list[str]:
     lines = [
         f"{answer.firer.name} ({weapon}) at {answer.target.name}, "
         f'{plan.range:g}", {shots}: {plan.dice}d10 need {plan.need}+ [{describe_modifiers(plan)}]',
-        f"  P(hit)         {fraction_text(odds.p_hit)}",
     ]
-    if odds.p_penetrate is not None:
-        side = "front" if plan.front else "side"
-        lines.append(f"  P(penetrate)   {fraction_text(odds.p_penetrate)}  ({side} armour)")
-    lines += [
-        f"  P(destroyed)   {fraction_text(odds.p_destroyed)}",
-        f"  P(removed)     {fraction_text(odds.p_removed)}  (morale markers reach morale)",
-        f"  P(out)         {fraction_text(odds.p_out)}",
-        "  morale markers inflicted (target not destroyed):",
-    ]
-    lines += [f"    {k:>2}  {fraction_text(p)}" for k, p in odds.markers.items()]
-    return lines
+    return lines + _odds_lines(odds, plan)
 
 
 @dataclass(frozen=True)
@@ -302,3 +291,88 @@ def close_combat_json(answer: dict[str, Any]) -> dict[str, Any]:
         "p_lose": float(answer["p_lose"]),
         "margins": {str(m): float(p) for m, p in answer["margins"].items()},
     }
+
+
+@dataclass(frozen=True)
+class CardQuery:
+    """A Tactical Advantage card's dice: an attack (precision strike, airstrike, tank missile)
+    or a bombardment at ``target``, or Against All Odds on a unit carrying ``markers``."""
+
+    card: str
+    target: str | None = None
+    target_nation: str | None = None
+    facing: str = "front"  # the tank missile's; the other attacks always hit the side
+    target_cover: str = "open"
+    markers: int = 0
+    target_markers: int = 0
+    house: HouseRules = field(default_factory=default_house_rules)
+
+
+def answer_card(query: CardQuery) -> tuple[dict[str, Any], list[str]]:
+    """The exact odds of a card's rolls, from the chances the card samples in play."""
+    from umpire.rulesets.sevendays import cards
+
+    deck = cards.load_deck().cards
+    card = deck.get(query.card)
+    if card is None:
+        raise UmpireError(f"--card {query.card!r}: choose one of {', '.join(sorted(deck))}")
+    rule = f"sevendays.cards.{card.id}"
+    if card.id == "against_all_odds":
+        removed = cards.against_all_odds_roll(query.markers).outcomes()
+        lines = [f"{card.name} on a unit with {query.markers} marker(s): d6 removes that many"]
+        lines += [f"    {k:>2} removed  {fraction_text(p)}" for k, p in sorted(removed.items())]
+        data = {"card": card.id, "rule": rule, "removed": _floats(removed)}
+        return data, lines
+    if query.target is None:
+        raise UmpireError(f"--card {card.id}: give --target")
+    if query.target_cover not in COVERS:
+        raise UmpireError(f"--target-cover {query.target_cover!r}: choose {', '.join(COVERS)}")
+    target = find_profile(query.target, query.target_nation, "target")
+    vehicle = target.is_vehicle
+    if card.id in cards.BOMBARDMENTS:
+        cover = "open" if vehicle else query.target_cover
+        markers = cards.bombard_markers(card, vehicle, cover).outcomes()
+        lines = [f"{card.name} on {target.name} ({cover}): d10 need {card.to_hit}+"]
+        lines += [f"    {k:>2} marker(s)  {fraction_text(p)}" for k, p in sorted(markers.items())]
+        return {"card": card.id, "rule": rule, "markers": _floats(markers)}, lines
+    if not card.to_hit:
+        raise UmpireError(f"--card {card.id} rolls no dice")
+    if query.facing not in ("front", "side"):
+        raise UmpireError(f"--facing {query.facing!r}: choose front or side")
+    cover = "fortified" if query.target_cover == "fortified" and not vehicle else query.target_cover
+    plan = cards.card_attack_plan(
+        card,
+        vehicle,
+        cover,
+        heat=card.id in cards.HEAT_ATTACKS,
+        front=query.facing == "front" and card.id not in cards.SIDE_ATTACKS,
+    )
+    plan = plan._replace(firer=card.name, target=target.name)
+    odds = exact_odds(plan, target, query.house, target_markers=query.target_markers)
+    lines = [f"{card.name} at {target.name}: {plan.dice}d10 need {plan.need}+ [{rule}]"]
+    lines += _odds_lines(odds, plan)
+    return {
+        "card": card.id,
+        "rule": rule,
+        "dice": plan.dice,
+        "need": plan.need,
+        **odds.to_json(),
+    }, lines
+
+
+def _floats(dist: dict[int, Fraction]) -> dict[str, float]:
+    return {str(k): float(p) for k, p in sorted(dist.items())}
+
+
+def _odds_lines(odds: ExactOdds, plan: ShotPlan) -> list[str]:
+    lines = [f"  P(hit)         {fraction_text(odds.p_hit)}"]
+    if odds.p_penetrate is not None:
+        side = "front" if plan.front else "side"
+        lines.append(f"  P(penetrate)   {fraction_text(odds.p_penetrate)}  ({side} armour)")
+    lines += [
+        f"  P(destroyed)   {fraction_text(odds.p_destroyed)}",
+        f"  P(removed)     {fraction_text(odds.p_removed)}  (morale markers reach morale)",
+        f"  P(out)         {fraction_text(odds.p_out)}",
+        "  morale markers inflicted (target not destroyed):",
+    ]
+    return lines + [f"    {k:>2}  {fraction_text(p)}" for k, p in odds.markers.items()]
