@@ -76,3 +76,20 @@ def test_break_point_ends_the_game(make_game: MakeGame) -> None:
     assert game.is_over
     assert game.outcome is not None
     assert game.outcome.winner == "nato" and game.outcome.how == "break point reached"
+
+
+# rules: sevendays.morale.battlegroup_check
+def test_battlegroup_check_odds_by_hand(make_game: MakeGame) -> None:
+    """House procedure (docs/rules/sevendays.md): a d6 per unit, 4+ removes one marker and a 6
+    removes two, never more than the unit carries. By hand: 3 markers -> 0 on 1-3 (1/2), 1 on
+    4-5 (1/3), 2 on 6 (1/6); 1 marker -> 0 (1/2), 1 (1/2)."""
+    from fractions import Fraction
+
+    from umpire.rulesets.sevendays.morale import battlegroup_roll
+
+    game = make_game(nato=[unit("a", "chieftain-mk9", 30, 10)], pact=[unit("t", "t64b", 36, 44)])
+    world = game.ruleset.world(game.state)  # type: ignore[attr-defined]
+    three = battlegroup_roll(world, "A", 3, "nato-a").outcomes()
+    assert three == {0: Fraction(1, 2), 1: Fraction(1, 3), 2: Fraction(1, 6)}
+    one = battlegroup_roll(world, "A", 1, "nato-a").outcomes()
+    assert one == {0: Fraction(1, 2), 1: Fraction(1, 2)}

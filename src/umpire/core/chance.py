@@ -307,7 +307,8 @@ class TableLookup(Chance[T]):
     ``row`` is a mapping from the modified roll to the result or a function of it (a combat
     results table column picked by the odds is such a mapping). ``reading``, when given, turns
     the clamped roll into the number the table reads (a halved die); ``success`` words the
-    event's verdict from the result (by default every look-up "succeeds")."""
+    event's verdict from the result (by default every look-up "succeeds"); ``need``, when the
+    table has a first row that counts as success, is the score the event says was needed."""
 
     sides: int
     row: Mapping[int, T] | Callable[[int], T]
@@ -320,6 +321,7 @@ class TableLookup(Chance[T]):
     data: Mapping[str, Any] = field(default_factory=dict)
     reading: Callable[[int], int] | None = None
     success: Callable[[T], bool] | None = None
+    need: int | None = None
 
     def modified(self, faces: Faces) -> int:
         value = sum(faces) + self.drm
@@ -344,7 +346,7 @@ class TableLookup(Chance[T]):
         else:
             words = self.text or f"{list(faces)} {self.drm:+d} = {value}: {result}"
         ok = True if self.success is None else self.success(result)
-        log.append(roll(self.rule, words, list(faces), value, None, ok, **dict(self.data)))
+        log.append(roll(self.rule, words, list(faces), value, self.need, ok, **dict(self.data)))
         return result
 
     def _enumerate(self) -> dict[T, Fraction]:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from umpire.core.events import Event, note, roll
+from umpire.core.chance import TableLookup
+from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.state import SevenDaysState, Status, Unit
 from umpire.rulesets.sevendays.visibility import about
 from umpire.rulesets.sevendays.world import World
@@ -52,6 +53,33 @@ def add_markers(
     return events
 
 
+def battlegroup_roll(world: World, name: str, markers: int, uid: str) -> TableLookup[int]:
+    """The d6 a unit with ``markers`` morale markers rolls in a battlegroup check: how many
+    markers it removes (two at ``remove_two``+, one at ``remove_one``+, never more than it has).
+    Play samples it; the odds enumerate it."""
+    cfg = world.house.battlegroup_check
+
+    def removes(die: int) -> int:
+        wanted = 2 if die >= cfg.remove_two else 1 if die >= cfg.remove_one else 0
+        return min(wanted, markers)
+
+    def text(faces: tuple[int, ...], die: int, removed: int) -> str:
+        return (
+            f"{name} rallies: d6 {die} need {cfg.remove_one}+ -> "
+            f"removes {removed} marker(s), {markers - removed} left"
+        )
+
+    return TableLookup(
+        sides=6,
+        row=removes,
+        rule="sevendays.morale.battlegroup_check",
+        text=text,
+        data={"unit": uid},
+        success=lambda removed: removed > 0,
+        need=cfg.remove_one,
+    )
+
+
 def battlegroup_check(world: World, state: SevenDaysState, unit: Unit) -> list[Event]:
     """Rule sevendays.morale.battlegroup_check (house procedure, two actions)."""
     rule = "sevendays.morale.battlegroup_check"
@@ -64,19 +92,11 @@ def battlegroup_check(world: World, state: SevenDaysState, unit: Unit) -> list[E
             continue
         if (friend.x - unit.x) ** 2 + (friend.y - unit.y) ** 2 > r2:
             continue
-        die = state.rng.d(6)
-        removed = 2 if die >= cfg.remove_two else 1 if die >= cfg.remove_one else 0
-        removed = min(removed, friend.markers)
-        friend.markers -= removed
-        rallied = roll(
-            rule,
-            f"{friend.name} rallies: d6 {die} need {cfg.remove_one}+ -> "
-            f"removes {removed} marker(s), {friend.markers} left",
-            [die],
-            die,
-            cfg.remove_one,
-            removed > 0,
-            unit=friend.uid,
+        rolled: list[Event] = []
+        removed = battlegroup_roll(world, friend.name, friend.markers, friend.uid).sample(
+            state.rng, rolled
         )
+        friend.markers -= removed
+        rallied = rolled[0]
         events.append(about(friend, rallied, f"{friend.marker} rallies"))
     return events
