@@ -105,12 +105,12 @@ def known_table(view: View) -> KnownTable:
             found = seen.get(content)
             if found is None:
                 found = Unit(**raw)
-                if len(seen) > 200_000:
+                if len(seen) > 20_000:
                     seen.clear()
                 seen[content] = found
             unit = found
             place = unit_place(unit)
-            if len(same) > 20_000:
+            if len(same) > 8192:
                 same.clear()
             same[id(raw)] = (raw, unit, place)
             places.append(place)

@@ -107,7 +107,7 @@ def arrangement_number(arrangement: tuple[object, ...]) -> int:
     mortar marks), all tuples."""
     found = _ARRANGEMENTS.get(arrangement)
     if found is None:
-        if len(_ARRANGEMENTS) >= 4096:
+        if len(_ARRANGEMENTS) >= 1024:
             _ARRANGEMENTS.clear()
         found = _ARRANGEMENTS[arrangement] = next(_GEOMETRY)
     return found
