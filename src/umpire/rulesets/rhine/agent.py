@@ -178,12 +178,18 @@ class RhineScripted:
         cap = w.air_cap or 3
         # each front hex's shortfall of markers covering it (whole numbers: any order sums)
         short = {f: max(0, cap - R.air_markers_covering(w, board, f)) for f in front}
+        # a marker's score is the sum of the shortfalls in its range; range is symmetric, so
+        # each front hex short of cover adds its shortfall to every hex in range of it
+        gain: dict[str, int] = {}
+        for f, v in short.items():
+            if v > 0:
+                for c in w.in_range[f]:
+                    gain[c] = gain.get(c, 0) + v
         best, score = None, -1.0
         for a in legal:
             if a.kind != "place_air" or a.cell is None:
                 continue
-            rng = w.in_range[a.cell]
-            s = sum(short[f] for f in rng.intersection(short))
+            s = gain.get(a.cell, 0)
             if s > score:
                 best, score = a, s
         if best is None or score <= 0:
@@ -387,14 +393,20 @@ class RhineScripted:
         for unit, options in by_unit.items():
             here = board.pos.get(unit)
             stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
+            # a hex scores the same for the unit by every mode: each is scored once
+            scores: dict[str | None, float] = {}
+
+            def score(h: str | None, unit: str = unit, scores: dict[Any, float] = scores) -> float:
+                found = scores.get(h)
+                if found is None:
+                    found = scores[h] = self._score(w, board, unit, h, enemy, enemy_adj, occ)
+                return found
+
             best = max(
                 options,
-                key=lambda a: (
-                    self._score(w, board, unit, a.cell, enemy, enemy_adj, occ)
-                    + (0.01 if a.option == "normal" else 0.0)
-                ),
+                key=lambda a: score(a.cell) + (0.01 if a.option == "normal" else 0.0),
             )
-            value = self._score(w, board, unit, best.cell, enemy, enemy_adj, occ)
+            value = score(best.cell)
             if value > stay + 0.25:
                 self.last_reason = f"{unit} to {best.cell} ({value:.1f} over {stay:.1f})"
                 return best

@@ -332,17 +332,40 @@ def move_options(
     occ = shared.get("occ")
     if occ is None:
         occ = shared["occ"] = occupancy(world, board)
+    out: list[MoveOption] = []
+    for answer in move_answers(world, board, unit, turn, entry, paths, shared, route_to):
+        out.extend(answer)
+    return out
+
+
+def move_answers(
+    world: World,
+    board: Board,
+    unit: str,
+    turn: int,
+    entry: Sequence[str] | None = None,
+    paths: bool = False,
+    shared: dict[Any, Any] | None = None,
+    route_to: str | None = None,
+) -> tuple[tuple[MoveOption, ...], ...]:
+    """:func:`move_options` as the remembered answers it is made of, one per mode (each
+    lists a destination once, and the modes differ, so together they hold no duplicate).
+    The same tuples come back while their inputs do not change: callers may remember what
+    they derive from them by identity, and must not mutate them."""
+    info = world.units[unit]
+    if info.static:
+        return ()
+    if shared is None:
+        shared = {}
+    occ = shared.get("occ")
+    if occ is None:
+        occ = shared["occ"] = occupancy(world, board)
     if info.heliborne:
-        return heli_options(world, board, unit, turn, occ, entry)
-    out: dict[tuple[str, str], MoveOption] = {}
-    for mode in ("normal", "column"):
-        for opt in ground_options(
-            world, board, unit, turn, occ, mode, entry, paths, shared, route_to
-        ):
-            key = (opt.dest, opt.mode)
-            if key not in out:
-                out[key] = opt
-    return list(out.values())
+        return (_heli_answer(world, board, unit, turn, occ, entry),)
+    return tuple(
+        _ground_answer(world, board, unit, turn, occ, mode, entry, paths, shared, route_to)
+        for mode in ("normal", "column")
+    )
 
 
 def ground_options(
@@ -357,6 +380,21 @@ def ground_options(
     shared: dict[Any, Any] | None = None,
     route_to: str | None = None,
 ) -> list[MoveOption]:
+    return list(_ground_answer(world, board, unit, turn, occ, mode, entry, paths, shared, route_to))
+
+
+def _ground_answer(
+    world: World,
+    board: Board,
+    unit: str,
+    turn: int,
+    occ: Mapping[str, list[str]],
+    mode: str,
+    entry: Sequence[str] | None,
+    paths: bool = False,
+    shared: dict[Any, Any] | None = None,
+    route_to: str | None = None,
+) -> tuple[MoveOption, ...]:
     info = world.units[unit]
     side = info.side
     start = board.pos.get(unit)
@@ -377,12 +415,12 @@ def ground_options(
     if mode == "column":
         # rhine.move.column: not EW-marked, not starting in air range or an EZOC
         if board.ew.get(unit, 0) or budget <= 0:
-            return []
+            return ()
         if start is not None and (start in enemy_air or start in zone):
-            return []
+            return ()
         budget *= 2
     if budget <= 0:
-        return []
+        return ()
 
     # hexes this unit may not enter (only occupied hexes can refuse it) and friendly hexes it
     # may not end in: worked out once per position for units alike in stacking
@@ -437,7 +475,7 @@ def ground_options(
     )
     answer = _ANSWERS.get(answer_key)
     if answer is not None:
-        return list(answer)
+        return answer
     settled, parents, routes = search(
         world,
         origin_hex,
@@ -496,10 +534,15 @@ def ground_options(
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
     _ANSWERS[answer_key] = tuple(out)
-    return out
+    return _ANSWERS[answer_key]
 
 
 _DISCS: dict[tuple[Any, ...], frozenset[str]] = {}
+
+
+def hexes_within(world: World, start: str, reach: float) -> frozenset[str]:
+    """The hexes of the map within ``reach`` of ``start`` (remembered per map)."""
+    return _disc(world, start, reach)
 
 
 def _disc(world: World, start: str, reach: float) -> frozenset[str]:
@@ -548,6 +591,17 @@ def heli_options(
     occ: Mapping[str, list[str]],
     entry: Sequence[str] | None,
 ) -> list[MoveOption]:
+    return list(_heli_answer(world, board, unit, turn, occ, entry))
+
+
+def _heli_answer(
+    world: World,
+    board: Board,
+    unit: str,
+    turn: int,
+    occ: Mapping[str, list[str]],
+    entry: Sequence[str] | None,
+) -> tuple[MoveOption, ...]:
     """rhine.heli.*: flights avoid enemy air range entirely; the route crossing the fewest
     enemy-held or EZOC hexes is flown (rhine.heli.path, house)."""
     info = world.units[unit]
@@ -555,15 +609,15 @@ def heli_options(
     start = board.pos.get(unit)
     markers = board.ew.get(unit, 0)
     if markers >= 2:
-        return []
+        return ()
     limit = len(world.ids)
     if markers == 1:
         if unit not in getattr(board, "heli_ma", {}):
-            return []
+            return ()
         limit = board.heli_ma[unit]  # type: ignore[attr-defined]
     enemy_air = air_range(world, board, other(side))
     if start is not None and start in enemy_air:
-        return []
+        return ()
     zone = ezoc(world, occ, side)
     friendly_ew = {h for u, h in board.pos.items() if h and board.ew.get(u) and u != unit}
     origin = start if start is not None else OFF
@@ -586,7 +640,7 @@ def heli_options(
     )
     answer = _ANSWERS.get(answer_key)
     if answer is not None:
-        return list(answer)
+        return answer
 
     def hostile(h: str) -> int:
         here = occ.get(h)
@@ -632,7 +686,7 @@ def heli_options(
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
     _ANSWERS[answer_key] = tuple(out)
-    return out
+    return _ANSWERS[answer_key]
 
 
 def heli_loss_test(world: World, enemy_air: bool, crossed: bool, city: bool, unit: str) -> Test:

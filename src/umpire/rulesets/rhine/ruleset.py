@@ -278,6 +278,8 @@ def unit_moves(
     """A unit's moves, remembered until the next action changes the position (the searches
     themselves are remembered longer, by their inputs, in :mod:`rules`). With ``paths`` the
     route is walked to ``route_to`` only, or to every destination if it is ``None``."""
+    if not paths:
+        return [opt for answer in unit_answers(state, unit) for opt in answer]
     key = ("moves", unit, paths, route_to)
     found = state.memo.get(key)
     if found is None:
@@ -296,8 +298,99 @@ def unit_moves(
     return list(found)
 
 
+def unit_answers(state: ST, unit: str) -> tuple[tuple[R.MoveOption, ...], ...]:
+    """A unit's moves as the remembered answers of :func:`rules.move_answers` (the same
+    tuples while their inputs do not change); not to be mutated. A unit's answers are
+    carried over from an earlier position while nothing they read can have changed (see
+    :func:`_carried`)."""
+    key = ("answers", unit)
+    found = state.memo.get(key)
+    if found is None:
+        carried = _carried(state)
+        kept = carried.get(unit)
+        if kept is not None:
+            found = kept[0]
+        else:
+            w = world(state)
+            found = R.move_answers(
+                w, state, unit, state.flow.turn, entry_hexes(state, unit), False, state.memo
+            )
+            start = state.pos.get(unit)
+            info = w.units[unit]
+            if start is not None and not info.heliborne and not info.static:
+                # every hex the unit's search can read: those it can reach in column (twice
+                # its allowance) at the cheapest step, and one more ring
+                reach = 2 * R.movement_allowance(w, state, unit) / R.static_edges(w).cheapest
+                carried[unit] = (found, R.hexes_within(w, start, reach + 1))
+        state.memo[key] = found
+    assert isinstance(found, tuple)
+    return found
+
+
+def _carried(state: ST) -> dict[str, Any]:
+    """The units' move answers still valid in this position (worked out once per position).
+
+    A unit's answers (:func:`rules.move_answers`) read only the position: where the units
+    are, EW markers, control, air markers and holder, refugees, the turn (night) and the
+    rolled helicopter MAs. They are dropped when any of that changes, except that a change
+    of where *friendly* units stand, or of control, keeps them when every hex concerned lies
+    beyond what the unit's search reads (it never reads a hex farther than its column
+    allowance over the cheapest step on the map, plus one ring). Any enemy unit moving drops
+    them all. Units off the map and helicopters are never carried."""
+    found = state.memo.get("carried")
+    if found is not None:
+        assert isinstance(found, dict)
+        return found
+    w = world(state)
+    carry = state.carry
+    glob = (
+        w,
+        state.flow.turn,
+        state.air_holder,
+        list(state.air_markers),
+        list(state.refugees),
+        dict(state.ew),
+        dict(state.heli_ma),
+    )
+    pos = dict(state.pos)
+    cities = {h: state.control.get(h) for h in w.city_of}
+    units: dict[str, Any] = carry.get("units", {})
+    if carry.get("glob") != glob or units and carry.get("pos", {}).keys() != pos.keys():
+        units = {}
+    elif units:
+        old = carry["pos"]
+        moved = [u for u, h in pos.items() if old[u] != h]
+        changed = set()
+        sides = set()
+        for u in moved:
+            sides.add(w.units[u].side)
+            changed.add(old[u])
+            changed.add(pos[u])
+        old_cities = carry["cities"]
+        changed.update(h for h, c in cities.items() if old_cities.get(h) != c)
+        changed.discard(None)
+        if changed:
+            units = {
+                u: kept
+                for u, kept in units.items()
+                if u not in moved
+                and not (sides - {w.units[u].side})  # an enemy moved: zones changed
+                and kept[1].isdisjoint(changed)
+            }
+    state.carry = {"glob": glob, "pos": pos, "cities": cities, "units": units}
+    state.memo["carried"] = units
+    return units
+
+
 # move actions are immutable values: each is made once and listed again in later positions
 _MOVE_ACTIONS: dict[tuple[str, str, str], Action] = {}
+# each unit's move actions, with the answers they were made from: while a later position
+# gives the unit the very same answers (by identity), the same actions are listed again
+_UNIT_ACTIONS: dict[str, tuple[tuple[tuple[R.MoveOption, ...], ...], list[Action]]] = {}
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 class MoveKind(ActionKind[ST]):
@@ -307,17 +400,26 @@ class MoveKind(ActionKind[ST]):
     def options(self, state: ST, side: str) -> Iterable[Action]:
         if segment(state) != "move":
             return []
-        out = []
+        out: list[Action] = []
         known = _MOVE_ACTIONS
         if len(known) > 65536:
             known.clear()
         for u in movable(state, side):
-            for opt in unit_moves(state, u):
-                key = (u, opt.dest, opt.mode)
-                a = known.get(key)
-                if a is None:
-                    a = known[key] = Action("move", unit=u, cell=opt.dest, option=opt.mode)
-                out.append(a)
+            answers = unit_answers(state, u)
+            made = _UNIT_ACTIONS.get(u)
+            if made is not None and _same(made[0], answers):
+                out.extend(made[1])
+                continue
+            acts = []
+            for answer in answers:
+                for opt in answer:
+                    key = (u, opt.dest, opt.mode)
+                    a = known.get(key)
+                    if a is None:
+                        a = known[key] = Action("move", unit=u, cell=opt.dest, option=opt.mode)
+                    acts.append(a)
+            _UNIT_ACTIONS[u] = (answers, acts)
+            out.extend(acts)
         return out
 
     def _find(self, state: ST, side: str, action: Action, paths: bool = False) -> R.MoveOption:

@@ -59,6 +59,9 @@ class RhineState:
     setup_events: list[Event] = field(default_factory=list)
     world_memo: Any = field(default=None, repr=False, compare=False)
     memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    # move answers carried from one position to the next while nothing they read has changed
+    # (see ruleset.unit_answers); never part of the game's data
+    carry: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # -- reading ---------------------------------------------------------------------------
     def units_at(self, h: str) -> list[str]:
