@@ -642,41 +642,41 @@ def _heli_answer(
     if answer is not None:
         return answer
 
-    def hostile(h: str) -> int:
-        here = occ.get(h)
-        return 1 if (here and world.units[here[0]].side != side) or h in zone else 0
-
+    hostile = enemy_occ | zone  # a hex entered in either counts one (rhine.heli.path)
+    avoid = enemy_air | friendly_ew
     # Dijkstra on (hostile hexes crossed, hexes flown)
     best: dict[str, tuple[int, int]] = {origin: (0, 0)}
     parent: dict[str, str] = {}
     queue: list[tuple[int, int, str]] = [(0, 0, origin)]
     done: set[str] = set()
+    pop, push = heapq.heappop, heapq.heappush
     while queue:
-        hk, steps, h = heapq.heappop(queue)
+        hk, steps, h = pop(queue)
         if h in done:
             continue
         done.add(h)
+        flown = steps + 1
+        if flown > limit:
+            continue  # no neighbour is within the limit
         nxt = (entry or ()) if h == OFF else world.neighbours[h]
         for n in nxt:
-            if n in enemy_air or n in friendly_ew:
+            if n in avoid:
                 continue
-            key = (hk + hostile(n), steps + 1)
-            if key[1] > limit:
-                continue
-            if n in best and best[n] <= key:
+            key = (hk + 1 if n in hostile else hk, flown)
+            known = best.get(n)
+            if known is not None and known <= key:
                 continue
             best[n] = key
             parent[n] = h
-            heapq.heappush(queue, (key[0], key[1], n))
+            push(queue, (key[0], flown, n))
     out: list[MoveOption] = []
     for h, (hk, _steps) in best.items():
         if h in (origin, OFF):
             continue
-        here = occ.get(h)
-        if here and world.units[here[0]].side != side:
+        if h in enemy_occ:
             continue  # may overfly, never end in, enemy hexes
-        if not can_join(world, occ, h, [unit]):
-            continue
+        if h in nojoin:
+            continue  # an empty hex always takes one unit; nojoin holds the friendly refusals
         path = [h]
         while path[-1] != origin:
             path.append(parent[path[-1]])
