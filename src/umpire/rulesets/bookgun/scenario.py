@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -20,6 +21,31 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+def _check_rect(r: Rect | None) -> None:
+    """A rectangle [x0, y0, x1, y1] with finite corners and x0 < x1, y0 < y1."""
+    if r is None:
+        return
+    if not all(math.isfinite(v) for v in r):
+        raise ValueError("rect corners must be finite numbers")
+    if not (r[0] < r[2] and r[1] < r[3]):
+        raise ValueError("rect must be [x0, y0, x1, y1] with x0 < x1 and y0 < y1")
+
+
+def _check_polygon(points: list[Point] | None) -> None:
+    """At least three finite corners enclosing some area."""
+    if points is None:
+        return
+    if len(points) < 3 or not all(math.isfinite(v) for p in points for v in p):
+        raise ValueError("a polygon needs at least three finite corners")
+    area = sum(
+        points[i][0] * points[(i + 1) % len(points)][1]
+        - points[(i + 1) % len(points)][0] * points[i][1]
+        for i in range(len(points))
+    )
+    if abs(area) < 1e-9:
+        raise ValueError("a polygon must enclose some area")
+
+
 class TerrainSpec(_Model):
     id: str
     kind: Literal["road", "rough", "dense", "wall", "high_wall"]
@@ -31,6 +57,8 @@ class TerrainSpec(_Model):
     def _shape(self) -> TerrainSpec:
         if (self.rect is None) == (self.polygon is None):
             raise ValueError("give exactly one of rect or polygon")
+        _check_rect(self.rect)
+        _check_polygon(self.polygon)
         return self
 
 
@@ -38,6 +66,11 @@ class RoomSpec(_Model):
     id: str
     rect: Rect
     floor: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _shape(self) -> RoomSpec:
+        _check_rect(self.rect)
+        return self
 
 
 class OpeningSpec(_Model):
@@ -57,6 +90,7 @@ class BuildingSpec(_Model):
 
     @model_validator(mode="after")
     def _rooms_known(self) -> BuildingSpec:
+        _check_rect(self.rect)
         rooms = {r.id for r in self.rooms}
         for o in [*self.doors, *self.windows]:
             if o.room not in rooms:
