@@ -409,3 +409,25 @@ def test_sampling_a_chance_matches_its_enumeration() -> None:
     ]
     for chance in definitions:
         _close_to(chance.outcomes(), _sampled(chance, 3000), 3000)
+
+
+# rules: sevendays.initiative.roll
+def test_initiative_roll_by_hand() -> None:
+    """The initiative dice-off (reconstructed: each side a d6, the higher takes the initiative,
+    a tie is rolled again): one roll gives NATO 15/36, PACT 15/36, a tie 6/36, so after the
+    re-rolls each side holds it half the time. Play's event holds both dice, NATO's first."""
+    from umpire.rulesets.sevendays.turns import INITIATIVE_ROLL
+
+    dist = INITIATIVE_ROLL.outcomes()
+    assert dist[0] == Fraction(6, 36)
+    assert sum(p for d, p in dist.items() if d > 0) == Fraction(15, 36)
+    assert sum(p for d, p in dist.items() if d < 0) == Fraction(15, 36)
+    nato_after_rerolls = Fraction(15, 36) / (1 - Fraction(6, 36))
+    assert nato_after_rerolls == Fraction(1, 2)
+    stream = RandomStream(7)
+    log: list[Event] = []
+    twin = RandomStream(7)
+    difference = INITIATIVE_ROLL.sample(stream, log)
+    first, second = twin.d(6), twin.d(6)
+    assert difference == first - second and log[0]["dice"] == [first, second]
+    assert log[0]["rule"] == "sevendays.initiative.roll"

@@ -300,6 +300,49 @@ class Opposed(Chance[int]):
 
 
 @dataclass(frozen=True, eq=False)
+class DiceOff(Chance[int]):
+    """Two sides roll one die each, in turn, with a modifier each; the outcome is the first's
+    score minus the second's (positive: the first side is higher by that much). Unlike
+    :class:`Opposed` of two rolls, it records ONE ``roll`` event holding both dice, as a
+    dice-off at the table reads (an initiative roll, a close combat).
+
+    ``text(first_die, second_die, first_score, second_score)`` words the event; ``success``
+    judges it from the difference (by default: the first side is higher)."""
+
+    rule: str
+    sides: int = 6
+    first_mod: int = 0
+    second_mod: int = 0
+    text: Callable[[int, int, int, int], str] | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    success: Callable[[int], bool] | None = None
+
+    def scores(self, faces: Faces) -> tuple[int, int]:
+        return faces[0] + self.first_mod, faces[1] + self.second_mod
+
+    def judge(self, faces: Faces) -> int:
+        a, b = self.scores(faces)
+        return a - b
+
+    def sample(self, stream: Stream, log: list[Event]) -> int:
+        first, second = stream.d(self.sides), stream.d(self.sides)
+        a, b = self.scores((first, second))
+        words = self.text(first, second, a, b) if self.text is not None else ""
+        ok = a > b if self.success is None else self.success(a - b)
+        log.append(roll(self.rule, words, [first, second], a - b, None, ok, **dict(self.data)))
+        return a - b
+
+    def _enumerate(self) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        p = Fraction(1, self.sides * self.sides)
+        for first in range(1, self.sides + 1):
+            for second in range(1, self.sides + 1):
+                d = self.judge((first, second))
+                out[d] = out.get(d, Fraction(0)) + p
+        return out
+
+
+@dataclass(frozen=True, eq=False)
 class TableLookup(Chance[T]):
     """Roll ``count`` d``sides`` (summed), add ``drm``, clamp to ``low``..``high`` (the table's
     first and last rows where the book says "treat results beyond as"), and read ``row(value)``.

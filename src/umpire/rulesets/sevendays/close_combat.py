@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
-from umpire.core.chance import Chance, Faces, Roll, Stream
-from umpire.core.events import Event, note, roll
+from umpire.core.chance import DiceOff
+from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.morale import add_markers
 from umpire.rulesets.sevendays.movement import check_move, do_move
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
@@ -72,39 +70,17 @@ def score(world: World, state: SevenDaysState, unit: Unit, die: int) -> int:
     return die + modifier(world, state, unit)
 
 
-def both_dice() -> Chance[Faces]:
-    """The attacker's d6, then the defender's (in that order, as play rolls them)."""
-    return Roll(1, 6).then(lambda a: Roll(1, 6).map(lambda d: a + d))
-
-
-@dataclass(frozen=True, eq=False)
-class CloseCombatRoll(Chance[int]):
-    """Rule sevendays.close_combat as one chance: both d6 with their modifiers; the outcome is
-    the attacker's score minus the defender's (positive: the defender loses by that much,
-    negative: the attacker does, 0: a stand-off). Sampled in play as one ``roll`` event with
-    both dice, enumerated exactly (36 ordered pairs) for the odds."""
-
-    attacker_mod: int
-    defender_mod: int
-    text: Callable[[int, int, int, int], str] | None = None  # (a die, d die, a, d) -> words
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    def scores(self, faces: Faces) -> tuple[int, int]:
-        return faces[0] + self.attacker_mod, faces[1] + self.defender_mod
-
-    def judge(self, faces: Faces) -> int:
-        a, d = self.scores(faces)
-        return a - d
-
-    def sample(self, stream: Stream, log: list[Event]) -> int:
-        faces = both_dice().sample(stream, log)
-        a, d = self.scores(faces)
-        words = self.text(faces[0], faces[1], a, d) if self.text is not None else ""
-        log.append(roll(RULE, words, list(faces), a - d, None, a > d, **dict(self.data)))
-        return a - d
-
-    def _enumerate(self) -> dict[int, Fraction]:
-        return both_dice().map(self.judge).outcomes()
+def CloseCombatRoll(  # noqa: N802 - reads as the chance it builds
+    attacker_mod: int,
+    defender_mod: int,
+    text: Callable[[int, int, int, int], str] | None = None,
+    data: Mapping[str, Any] | None = None,
+) -> DiceOff:
+    """Rule sevendays.close_combat as one chance: both d6 with their modifiers, the attacker's
+    first; the outcome is the attacker's score minus the defender's (positive: the defender
+    loses by that much, negative: the attacker does, 0: a stand-off). Sampled in play as one
+    ``roll`` event with both dice, enumerated exactly (36 ordered pairs) for the odds."""
+    return DiceOff(RULE, 6, attacker_mod, defender_mod, text, dict(data or {}))
 
 
 def assault(world: World, state: SevenDaysState, attacker: Unit, defender: Unit) -> list[Event]:

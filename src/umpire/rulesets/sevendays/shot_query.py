@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from umpire.core.chance import DiceOff
 from umpire.core.errors import UmpireError, UnknownUnitError
 from umpire.rulesets.sevendays.air import aa_plan_from, aa_system
 from umpire.rulesets.sevendays.close_combat import RULE as CLOSE_COMBAT
@@ -245,7 +246,7 @@ class CloseCombatQuery:
     target_markers: int = 0  # on the defender
 
 
-def close_combat_chance(query: CloseCombatQuery) -> CloseCombatRoll:
+def close_combat_chance(query: CloseCombatQuery) -> DiceOff:
     """The very chance play rolls for this fight (attacker's score minus the defender's)."""
     return CloseCombatRoll(
         query.support - query.markers, query.enemy_support - query.target_markers

@@ -15,7 +15,8 @@ card's response window (``card``). The top decision is answered first.
 
 from __future__ import annotations
 
-from umpire.core.events import Event, note, roll
+from umpire.core.chance import DiceOff
+from umpire.core.events import Event, note
 from umpire.core.flow import Flow, Pending
 from umpire.core.flow import Phase as FlowPhase
 from umpire.rulesets.sevendays import special
@@ -102,22 +103,10 @@ def start_turn(world: World, state: SevenDaysState) -> list[Event]:
         flow.initiative = Side(first)
         events.append(note("initiative", f"{first.upper()} starts with the initiative", None))
     else:
-        while True:
-            a, b = state.rng.d(6), state.rng.d(6)
-            winner = "nato" if a > b else "pact" if b > a else None
-            events.append(
-                roll(
-                    "sevendays.initiative.roll",
-                    f"initiative: NATO {a} vs PACT {b}"
-                    + (f" -> {winner.upper()}" if winner else " -> tie, roll again"),
-                    [a, b],
-                    a - b,
-                    None,
-                    winner is not None,
-                )
-            )
-            if winner:
-                flow.initiative = Side(winner)
+        while True:  # a tie is rolled again
+            difference = INITIATIVE_ROLL.sample(state.rng, events)
+            if difference:
+                flow.initiative = Side.NATO if difference > 0 else Side.PACT
                 break
     flow.passes = 0
     flow.turn_over = False
@@ -126,6 +115,17 @@ def start_turn(world: World, state: SevenDaysState) -> list[Event]:
     flow.seized_by = None
     events += settle_initiative(world, state)
     return events
+
+
+def _initiative_words(nato: int, pact: int, _a: int, _b: int) -> str:
+    winner = " -> NATO" if nato > pact else " -> PACT" if pact > nato else " -> tie, roll again"
+    return f"initiative: NATO {nato} vs PACT {pact}{winner}"
+
+
+# sevendays.initiative.roll: a d6 each, NATO's first; the higher takes the initiative
+INITIATIVE_ROLL = DiceOff(
+    "sevendays.initiative.roll", 6, text=_initiative_words, success=lambda d: d != 0
+)
 
 
 def settle_initiative(world: World, state: SevenDaysState) -> list[Event]:
