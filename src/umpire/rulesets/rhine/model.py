@@ -472,7 +472,10 @@ class World:
         key = (a, b)
         found = self._dist.get(key)
         if found is None:
-            found = self._dist[key] = distance(self.hex[a], self.hex[b])
+            # geometry's hex distance, worked out on the axial coordinates directly
+            ha, hb = self.hex[a], self.hex[b]
+            dq, dr = ha.q - hb.q, ha.r - hb.r
+            found = self._dist[key] = max(abs(dq), abs(dr), abs(dq + dr))
         return found
 
     def column(self, h: str) -> int:
