@@ -477,6 +477,7 @@ def _ground_answer(
     )
     answer = _ANSWERS.get(answer_key)
     if answer is not None:
+        shared[("footprint", unit, mode)] = _FOOTPRINTS[answer_key]
         return answer
     settled, parents, routes = search(
         world,
@@ -535,16 +536,25 @@ def _ground_answer(
     ]
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
+        _FOOTPRINTS.clear()
+    # every hex whose inputs the search and the listing read: the cells settled and the
+    # neighbours of those expanded (a superset: some are never looked at)
+    footprint = {origin_hex}
+    neighbours = world.neighbours
+    for h, stopped in settled:
+        if h != OFF:
+            footprint.add(h)
+            if not stopped:
+                footprint.update(neighbours[h])
+    _FOOTPRINTS[answer_key] = shared[("footprint", unit, mode)] = frozenset(footprint)
     _ANSWERS[answer_key] = tuple(out)
     return _ANSWERS[answer_key]
 
 
+# the hexes each remembered ground answer read (see _ground_answer)
+_FOOTPRINTS: dict[tuple[Any, ...], frozenset[str]] = {}
+
 _DISCS: dict[tuple[Any, ...], frozenset[str]] = {}
-
-
-def hexes_within(world: World, start: str, reach: float) -> frozenset[str]:
-    """The hexes of the map within ``reach`` of ``start`` (remembered per map)."""
-    return _disc(world, start, reach)
 
 
 def _disc(world: World, start: str, reach: float) -> frozenset[str]:

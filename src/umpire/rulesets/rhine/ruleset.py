@@ -318,10 +318,12 @@ def unit_answers(state: ST, unit: str) -> tuple[tuple[R.MoveOption, ...], ...]:
             start = state.pos.get(unit)
             info = w.units[unit]
             if start is not None and not info.heliborne and not info.static:
-                # every hex the unit's search can read: those it can reach in column (twice
-                # its allowance) at the cheapest step, and one more ring
-                reach = 2 * R.movement_allowance(w, state, unit) / R.static_edges(w).cheapest
-                carried[unit] = (found, R.hexes_within(w, start, reach + 1))
+                # every hex the unit's searches read (by either mode; a mode that listed
+                # nothing before searching read only the unit's own hex)
+                read: set[str] = {start}
+                for mode in ("normal", "column"):
+                    read.update(state.memo.get(("footprint", unit, mode), ()))
+                carried[unit] = (found, read)
         state.memo[key] = found
     assert isinstance(found, tuple)
     return found
@@ -333,10 +335,11 @@ def _carried(state: ST) -> dict[str, Any]:
     A unit's answers (:func:`rules.move_answers`) read only the position: where the units
     are, EW markers, control, air markers and holder, refugees, the turn (night) and the
     rolled helicopter MAs. They are dropped when any of that changes, except that a change
-    of where *friendly* units stand, or of control, keeps them when every hex concerned lies
-    beyond what the unit's search reads (it never reads a hex farther than its column
-    allowance over the cheapest step on the map, plus one ring). Any enemy unit moving drops
-    them all. Units off the map and helicopters are never carried."""
+    of where *friendly* units stand, or of control, keeps them when no hex concerned is one
+    the unit's searches read (the cells they settled and the neighbours of those they
+    expanded: what the listing tests of a hex, blocked, zone, stacking, is tested only
+    there). Any enemy unit moving drops them all. Units off the map and helicopters are
+    never carried."""
     found = state.memo.get("carried")
     if found is not None:
         assert isinstance(found, dict)
@@ -1513,6 +1516,7 @@ class Rhine(RulesetBase[RhineState]):
 
     def observation(self, state: RhineState, player: str) -> dict[str, Any]:
         obs = state.to_dict(player, with_rng=False)
+        del obs["seed"]  # the seed would let a side foresee the dice
         obs["side"] = player
         obs["to_act"] = self.to_act(state)
         obs["segment"] = segment(state)
