@@ -128,8 +128,10 @@ class Service:
         if scenario not in scenarios:
             known = ", ".join(scenarios)
             raise ApiError(400, f"unknown scenario {scenario!r} for {ruleset_id}; known: {known}")
-        seed = body.get("seed")
-        seed = secrets.randbelow(1_000_000) if seed is None else check_seed(seed)
+        chosen = body.get("seed")
+        # a seed the server draws is a secret of the umpire: 62 random bits (no seat could try
+        # them all against the dice it has seen), never sent to a seat
+        seed = secrets.randbits(62) if chosen is None else check_seed(chosen)
         options = lobby_options(ruleset, body.get("options"))
         raw_players = body.get("players") or {}
         if not isinstance(raw_players, dict):
@@ -184,7 +186,7 @@ class Service:
         self._kick_ai(live)
         return {
             "id": game_id,
-            "seed": seed,
+            **({"seed": seed} if chosen is not None else {}),
             "seats": [
                 {
                     "token": s.token,

@@ -1123,7 +1123,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             note(
                 "setup",
                 f"{w.spec.title}: {w.spec.width:g} x {w.spec.height:g} in., {w.spec.turns} turns, "
-                f"ROE {w.spec.roe}, seed {seed}",
+                f"ROE {w.spec.roe}",  # never the seed: it would foretell the dice
                 f"bookgun.roe.{w.spec.roe}",
             )
         ]

@@ -204,7 +204,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
             note(
                 "setup",
                 f'{spec.name} on a {spec.table.width:g}"x{spec.table.height:g}" table, '
-                f"{spec.turns} turns, seed {seed}",
+                f"{spec.turns} turns",  # never the seed: it would foretell the dice
                 None,
             )
         ]
