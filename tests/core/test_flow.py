@@ -225,3 +225,29 @@ def test_flow_state_round_trips_with_its_stack() -> None:
     assert back == state
     assert state.clone() == state and state.clone() is not state
     assert state.to_dict(viewer="b")["stack"][1]["committed"] == {"a": "hidden"}
+
+
+def test_a_saved_position_does_not_change_when_play_goes_on() -> None:
+    """FlowState.to_dict is a snapshot: a pending decision's data (and a secret commitment's)
+    shares no dict or list with the live game, nor does a state read back from it."""
+    from umpire.core.flow import FlowState, Pending, SecretCommit
+
+    live = FlowState(
+        stack=[
+            Pending("a", ("react",), "react", {"units": ["u1"], "at": {"x": 1}}),
+            SecretCommit(("a", "b"), ("cs",), "support", data={"hexes": ["0101"]}),
+        ]
+    )
+    saved = live.to_dict()
+    pending, secret = live.stack
+    assert isinstance(pending, Pending) and isinstance(secret, SecretCommit)
+    pending.data["units"].append("u2")
+    pending.data["at"]["x"] = 9
+    secret.data["hexes"].append("0202")
+    assert saved["stack"][0]["data"] == {"units": ["u1"], "at": {"x": 1}}
+    assert saved["stack"][1]["data"] == {"hexes": ["0101"]}
+    restored = FlowState.from_dict(saved)
+    restored_pending = restored.stack[0]
+    assert isinstance(restored_pending, Pending)
+    restored_pending.data["units"].append("u3")
+    assert saved["stack"][0]["data"]["units"] == ["u1"]

@@ -32,6 +32,18 @@ S = TypeVar("S")
 Hook = Callable[[S], list[Event]]
 
 
+def plain_copy(value: Any) -> Any:
+    """A copy of plain JSON data (dicts, lists, scalars) that shares no list or dict with the
+    original: a saved position must not change when play goes on."""
+    if isinstance(value, dict):
+        return {k: plain_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain_copy(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(plain_copy(v) for v in value)
+    return value
+
+
 @dataclass
 class Pending:
     """A decision waiting on the stack: ``side`` chooses one action of ``kinds``.
@@ -50,7 +62,7 @@ class Pending:
             "side": self.side,
             "kinds": list(self.kinds),
             "stage": self.stage,
-            "data": self.data,
+            "data": plain_copy(self.data),
         }
 
 
@@ -87,10 +99,10 @@ class SecretCommit:
             "kinds": list(self.kinds),
             "stage": self.stage,
             "committed": {
-                s: (a if viewer is None or s == viewer else "hidden")
+                s: (plain_copy(a) if viewer is None or s == viewer else "hidden")
                 for s, a in self.committed.items()
             },
-            "data": self.data,
+            "data": plain_copy(self.data),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -107,13 +119,13 @@ def decision_from_dict(data: Mapping[str, Any]) -> Decision:
             kinds=tuple(data["kinds"]),
             stage=str(data["stage"]),
             committed={s: dict(a) for s, a in data.get("committed", {}).items()},
-            data=dict(data.get("data", {})),
+            data=plain_copy(dict(data.get("data", {}))),
         )
     return Pending(
         side=str(data["side"]),
         kinds=tuple(data["kinds"]),
         stage=str(data["stage"]),
-        data=dict(data.get("data", {})),
+        data=plain_copy(dict(data.get("data", {}))),
     )
 
 
