@@ -320,8 +320,10 @@ def move_options(
     paths: bool = False,
     shared: dict[Any, Any] | None = None,
     route_to: str | None = None,
+    modes: tuple[str, ...] = ("normal", "column"),
 ) -> list[MoveOption]:
-    """Every destination of ``unit`` this movement phase, by each allowed mode. ``shared`` is
+    """Every destination of ``unit`` this movement phase, by each allowed mode (of the
+    ground ``modes`` asked for: both unless told). ``shared`` is
     a scratch dict valid while the position does not change (the state's memo): what every
     unit's search reads of the position (occupancy, zones of control) is worked out once.
     With ``paths`` the routes are walked, for every destination or, given ``route_to``, only
@@ -335,7 +337,7 @@ def move_options(
     if occ is None:
         occ = shared["occ"] = occupancy(world, board)
     out: list[MoveOption] = []
-    for answer in move_answers(world, board, unit, turn, entry, paths, shared, route_to):
+    for answer in move_answers(world, board, unit, turn, entry, paths, shared, route_to, modes):
         out.extend(answer)
     return out
 
@@ -349,6 +351,7 @@ def move_answers(
     paths: bool = False,
     shared: dict[Any, Any] | None = None,
     route_to: str | None = None,
+    modes: tuple[str, ...] = ("normal", "column"),
 ) -> tuple[tuple[MoveOption, ...], ...]:
     """:func:`move_options` as the remembered answers it is made of, one per mode (each
     lists a destination once, and the modes differ, so together they hold no duplicate).
@@ -366,7 +369,7 @@ def move_answers(
         return (_heli_answer(world, board, unit, turn, occ, entry),)
     return tuple(
         _ground_answer(world, board, unit, turn, occ, mode, entry, paths, shared, route_to)
-        for mode in ("normal", "column")
+        for mode in modes
     )
 
 

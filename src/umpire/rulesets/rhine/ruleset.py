@@ -273,14 +273,18 @@ def entry_hexes(state: ST, unit: str) -> list[str] | None:
 
 
 def unit_moves(
-    state: ST, unit: str, paths: bool = False, route_to: str | None = None
+    state: ST,
+    unit: str,
+    paths: bool = False,
+    route_to: str | None = None,
+    modes: tuple[str, ...] = ("normal", "column"),
 ) -> list[R.MoveOption]:
     """A unit's moves, remembered until the next action changes the position (the searches
     themselves are remembered longer, by their inputs, in :mod:`rules`). With ``paths`` the
     route is walked to ``route_to`` only, or to every destination if it is ``None``."""
     if not paths:
         return [opt for answer in unit_answers(state, unit) for opt in answer]
-    key = ("moves", unit, paths, route_to)
+    key = ("moves", unit, paths, route_to, modes)
     found = state.memo.get(key)
     if found is None:
         w = world(state)
@@ -293,6 +297,7 @@ def unit_moves(
             paths,
             state.memo,
             route_to,
+            modes,
         )
         state.memo[key] = found
     return list(found)
@@ -396,6 +401,10 @@ def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
+def _modes_for(option: str | None) -> tuple[str, ...]:
+    return (option,) if option in ("normal", "column") else ("normal", "column")
+
+
 class MoveKind(ActionKind[ST]):
     name = "move"
     rule = "rhine.move.costs"
@@ -431,8 +440,14 @@ class MoveKind(ActionKind[ST]):
         u = action.unit
         if u is None or u not in movable(state, side):
             raise IllegalActionError(f"{u} cannot move now (moved, static or not yours)", self.rule)
-        # the route is walked only to the destination asked for
-        for opt in unit_moves(state, u, paths, action.cell if paths else None):
+        # the route is walked only to the destination asked for, by the mode asked for (a
+        # destination is listed once per mode, so the option found is the same)
+        found = (
+            unit_moves(state, u, True, action.cell, _modes_for(action.option))
+            if paths
+            else unit_moves(state, u)
+        )
+        for opt in found:
             if opt.dest == action.cell and opt.mode == action.option:
                 return opt
         raise IllegalActionError(
