@@ -231,7 +231,10 @@ def test_same_seed_and_budget_give_the_same_choice_and_words(game_id: str) -> No
     [
         ("rhine/autobahn-gap", {}),
         ("sevendays/meeting-engagement", {}),
+        ("sevendays/capture", {"cards": True}),
         ("portable/village-attack", {}),
+        ("bookgun/convoy-ambush", {}),
+        ("tiny/ambush", {}),
     ],
 )
 def test_re_sampled_hidden_truth_leaves_choice_and_explanation_unchanged(

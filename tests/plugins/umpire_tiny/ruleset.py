@@ -410,7 +410,7 @@ class Tiny(RulesetBase[TinyState], FlowRules[TinyState]):
         """Deal the cards ``player`` cannot see at random (keeping every count), move the
         enemy's secret bid to a card of its new hand, and draw new future dice."""
         twin = self.clone(state)
-        unseen = twin.deck.unseen_by(player)
+        unseen = sorted(twin.deck.unseen_by(player), key=str)  # not in the truth's order
         rng.shuffle(unseen)
         for side in SIDES:
             if side != player:

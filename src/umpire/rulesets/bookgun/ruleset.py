@@ -1258,6 +1258,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                     c for c in w.spec.commander_choices if twin.figures[c].present
                 ] or w.spec.commander_choices
                 twin.commander = rng.choice(alive)
+        twin.deck.pile.sort(key=str)  # from an order the truth does not set
         rng.shuffle(twin.deck.pile)
         twin.rng = RandomStream(rng.randrange(2**32))
         return twin
@@ -1277,7 +1278,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         free = [m for m in markers if m.unit is None or m.unit not in fixed_units]
         stirred = [m for m in free if m.stirred]
         quiet = [m for m in free if not m.stirred]
-        units = [m.unit for m in free if m.unit is not None]
+        units = sorted(m.unit for m in free if m.unit is not None)  # not in the truth's order
         dummies = len(free) - len(units)
         to_act = self.to_act(state)
         phase = state.flow.phase

@@ -344,12 +344,17 @@ class SevenDays(RulesetBase[SevenDaysState]):
         twin = state.clone()
         enemy = other(player)
         carriers = {u.carried_by for u in twin.units.values() if u.carried_by}
-        hidden = [
-            u
-            for u in twin.units.values()
-            if u.hidden and u.side == enemy and u.alive and u.uid not in carriers
-        ]
-        slots = [(u.marker, u.x, u.y, u.facing, u.dug_in) for u in hidden]
+        # both lists in an order the truth does not set (by id, by marker), so the deal drawn
+        # for a given ``rng`` depends only on what ``player`` knows
+        hidden = sorted(
+            (
+                u
+                for u in twin.units.values()
+                if u.hidden and u.side == enemy and u.alive and u.uid not in carriers
+            ),
+            key=lambda u: u.uid,
+        )
+        slots = sorted(((u.marker, u.x, u.y, u.facing, u.dug_in) for u in hidden), key=str)
         rng.shuffle(slots)
         for unit, (marker, x, y, facing, dug_in) in zip(hidden, slots, strict=True):
             unit.marker, unit.x, unit.y, unit.facing, unit.dug_in = marker, x, y, facing, dug_in
@@ -358,6 +363,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
             aside = table.setdefault("set_aside", {})
             unseen = list(table["deck"]) + list(table["hands"].get(enemy, []))
             unseen += list(aside.get(enemy, []))
+            unseen.sort(key=str)
             rng.shuffle(unseen)
             sizes = (len(table["hands"].get(enemy, [])), len(aside.get(enemy, [])))
             table["hands"][enemy] = unseen[: sizes[0]]
