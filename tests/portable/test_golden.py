@@ -32,9 +32,10 @@ def test_golden_playthrough_seed_1() -> None:
         "events_sha256": _digest(game.events),
         "first_events": to_dicts(game.events[:12]),
     }
-    if os.environ.get("UMPIRE_UPDATE_GOLDEN") or not GOLDEN.exists():
+    if os.environ.get("UMPIRE_UPDATE_GOLDEN"):
         GOLDEN.parent.mkdir(exist_ok=True)
         GOLDEN.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    assert GOLDEN.exists(), f"{GOLDEN} is missing; write it on purpose with UMPIRE_UPDATE_GOLDEN=1"
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert data["summary"] == golden["summary"]
     assert data["first_events"] == golden["first_events"]

@@ -152,11 +152,11 @@ class Portable(RulesetBase[PortableState]):
         state.world_memo = world
         state.initial_sp = {s: initial_strength(state, s) for s in SIDES}
         on = [k for k, v in sorted(world.switches.items()) if v]
-        state.setup_events = [
+        state.setup_events = [  # never the seed: it would foretell the dice
             note(
                 "setup",
                 f"{spec.name} on a {spec.grid.width}x{spec.grid.height} grid, {spec.turns} turns, "
-                f"seed {seed}; optional rules: {', '.join(on) or 'none'}; exhaustion points "
+                f"optional rules: {', '.join(on) or 'none'}; exhaustion points "
                 + ", ".join(
                     f"{s} {exhaustion_point(world, state.initial_sp[s])} of "
                     f"{state.initial_sp[s]} SP"
