@@ -211,6 +211,34 @@ def test_every_event_respects_its_visibility(rid: str, scenario: str | None, see
         assert [canon(e) for e in log] == [canon(e) for e in expected if e is not None]
 
 
+SECRET_SEED = 86_753_094_217  # digits that appear nowhere else
+
+
+@pytest.mark.parametrize(("rid", "scenario"), CASES)
+def test_no_side_reads_the_seed(rid: str, scenario: str | None) -> None:
+    """The seed fixes every die to come: a side that read it in its observation, its log or its
+    menu could foresee the dice (and undo would then tell it nothing new). Only the umpire and
+    the record hold it."""
+    ruleset_for(rid, scenario)
+    assert scenario is not None
+    game = Game(get_ruleset(rid), scenario, SECRET_SEED)
+    chooser = random.Random(5)
+    for _ in range(30):
+        if game.outcome is not None:
+            break
+        for side in game.ruleset.meta.players:
+            seen = json.dumps(
+                [game.observation(side), [e.to_dict() for e in game.log(side)]], default=str
+            )
+            assert str(SECRET_SEED) not in seen, f"{side} can read the seed"
+        legal = game.legal_actions()
+        if not legal:
+            break
+        words = " ".join(game.ruleset.describe(game.state, a) for a in legal[:50])
+        assert str(SECRET_SEED) not in words
+        game.apply(chooser.choice(legal))
+
+
 @pytest.mark.parametrize(("rid", "scenario", "seed"), SEEDED)
 def test_no_log_names_a_unit_its_side_has_not_seen(
     rid: str, scenario: str | None, seed: int

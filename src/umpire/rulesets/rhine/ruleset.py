@@ -1494,11 +1494,11 @@ class Rhine(RulesetBase[RhineState]):
             cs=cs,
         )
         on = [k for k, v in sorted(w.switches.items()) if v]
-        state.setup_events = [
+        state.setup_events = [  # never the seed: it would foretell the dice
             note(
                 "setup",
                 f"{w.spec.title}: {w.spec.map.width}x{w.spec.map.height} hexes, "
-                f"{len(w.turns)} turns, seed {seed}; optional rules on: {', '.join(on) or 'none'}; "
+                f"{len(w.turns)} turns; optional rules on: {', '.join(on) or 'none'}; "
                 f"air DRM cap {w.air_cap}",
                 "rhine.victory.scenario",
             )
