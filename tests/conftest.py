@@ -1,7 +1,10 @@
-"""Shared fixtures: small custom Seven Days battles laid out by each test."""
+"""Shared fixtures: small custom Seven Days battles laid out by each test; and the ``slow``
+marker: slow tests (more conformance seeds, OpenSpiel on the bigger rulesets) run only with
+``pytest -m slow`` or ``UMPIRE_SLOW=1`` (CI sets it)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +16,19 @@ from umpire.core.game import Game, new_game
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a check that takes minutes")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("UMPIRE_SLOW") or "slow" in (config.option.markexpr or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with -m slow or UMPIRE_SLOW=1")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 def scenario_dict(
