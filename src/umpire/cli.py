@@ -351,7 +351,8 @@ def _print_report(game: Game, data: dict[str, Any]) -> None:
         for side, loss in losses.items():
             table.add_row(
                 side.upper(),
-                f"{loss.get('units')}/{loss.get('of_units')}",
+                f"{loss.get('units')}"
+                + (f"/{loss['of_units']}" if loss.get("of_units") is not None else ""),
                 *(str(loss.get(k)) for k in scalar),
             )
         console.print(table)
