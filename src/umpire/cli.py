@@ -19,9 +19,8 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from umpire.agents.base import Agent, View, make_agent
-from umpire.core.actions import Action
-from umpire.core.errors import IllegalActionError, UmpireError
+from umpire.agents.base import Agent, make_agent
+from umpire.core.errors import UmpireError
 from umpire.core.events import Event
 from umpire.core.game import Game, load_record, new_game, replay
 from umpire.core.ruleset import (
@@ -33,7 +32,10 @@ from umpire.core.ruleset import (
     ruleset_ids,
     split_game_id,
 )
-from umpire.play import play_out, summary
+from umpire.play import summary
+from umpire.terminal.drawing import MapShower
+from umpire.terminal.session import QuitGame, Session, TerminalPlayer, save_path
+from umpire.terminal.words import need_words, plain
 
 app = typer.Typer(
     help="Umpire: play tabletop wargames by their rules.",
@@ -220,26 +222,33 @@ def _plain(value: Any) -> Any:
 # -- showing a game -----------------------------------------------------------------------------
 class EventPrinter:
     """Prints events as they happen: every roll with what it needed and the rule behind it.
-    With a ``side``, only what that side reads (its public stand-in for what it may not)."""
+    With a ``side``, only what that side reads (its public stand-in for what it may not), and
+    the map as that side sees it at each turn."""
 
-    def __init__(self, console: Console, game: Game | None = None, side: str | None = None) -> None:
+    def __init__(
+        self,
+        console: Console,
+        game: Game | None = None,
+        side: str | None = None,
+        maps: MapShower | None = None,
+    ) -> None:
         self.console = console
         self.game = game
         self.side = side  # show only what this side may know (one human against the AI)
+        self.maps = maps if maps is not None or game is None else MapShower(console, game)
 
     def __call__(self, event: Event) -> None:
         seen = event.seen_by(self.side)
         if seen is None:
             return
         kind = seen.kind
-        text = str(seen.text).replace("[", "\\[")
+        sides = self.game.ruleset.meta.players if self.game is not None else ()
+        text = need_words(plain(str(seen.text), sides)).replace("[", "\\[")
         tag = f" [dim]({seen.rule})[/]" if seen.rule else ""
         if kind == "turn":
             self.console.rule(f"[bold]{text.strip('- ')}")
-            render = self.game.ruleset.capabilities.render if self.game else None
-            if render is not None and self.game is not None:
-                drawing = render(self.game.state, self.side)
-                self.console.print(drawing, markup=False, highlight=False)
+            if self.maps is not None:
+                self.maps.refresh(self.side)
         elif kind == "roll":
             mark = "[green]✓[/]" if seen.get("success") else "[red]✗[/]"
             self.console.print(f"   🎲 {text} {mark}{tag}")
@@ -253,71 +262,18 @@ class EventPrinter:
             self.console.print(f"   {text}{tag}")
 
 
-class HumanPlayer:
-    """A person at the terminal: picks from the numbered legal actions (described with their
-    odds), or types ``KIND X Y`` (e.g. ``move 20 14.5``) to send the unit the offered actions
-    of that kind move to any point, ``quit`` to stop."""
-
-    name = "human"
-
-    def __init__(self, side: str, console: Console, game: Game) -> None:
-        self.side = side
-        self.console = console
-        self.game = game  # for describing actions and trying a typed one on a copy
-        self.last_reason = "chosen by the player"
-
-    def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        game, caps = self.game, view.ruleset.capabilities
-        where = f" ({caps.status_line(game.state)})" if caps.status_line is not None else ""
-        self.console.print(
-            f"[{_style(view.ruleset, self.side)}]{self.side.upper()}[/] to act{where}:"
-        )
-        for index, action in enumerate(legal, 1):
-            self.console.print(f"  {index:>3}. {game.describe(action)}".replace("[", "\\["))
-        pointed = {a.kind: a.unit for a in legal if a.point is not None}
-        typed = "/".join(sorted(pointed)) or "move"
-        while True:
-            try:
-                answer = input(f"choose a number (or '{typed} X Y', 'quit'): ").strip()
-            except EOFError:
-                answer = "quit"
-            if answer in ("q", "quit"):
-                raise KeyboardInterrupt
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
-            parts = answer.split()
-            if len(parts) == 3 and not parts[0].isdigit():
-                try:
-                    point = (float(parts[1]), float(parts[2]))
-                except ValueError:
-                    self.console.print(f"  coordinates must be numbers, e.g. '{parts[0]} 20 14.5'")
-                    continue
-                unit = pointed.get(parts[0], next(iter(pointed.values()), None))
-                candidate = Action(parts[0], unit=unit, point=point)
-                try:
-                    game.branch().apply(candidate)
-                except (UmpireError, KeyError, ValueError, TypeError) as exc:
-                    refusal = str(exc) if isinstance(exc, IllegalActionError) else f"{exc}"
-                    self.console.print(
-                        f"  [red]refused:[/] {refusal}".replace("[rule", "\\[rule"), markup=True
-                    )
-                    continue
-                return candidate
-            self.console.print(f"  [red]refused:[/] enter 1-{len(legal)} or a move command")
-
-
 def _players(
     ruleset_id: str,
     sides: dict[str, str],
     seed: int,
     console: Console,
-    game: Game,
+    session: Session,
     think: float | None = None,
 ) -> dict[str, Agent]:
     out: dict[str, Agent] = {}
     for side, kind in sides.items():
         if kind == "human":
-            out[side] = HumanPlayer(side, console, game)
+            out[side] = TerminalPlayer(side, console, session)
         else:
             kind = "scripted" if kind == "ai" else kind
             out[side] = make_agent(kind, ruleset_id, side, seed, think=think)
@@ -396,6 +352,28 @@ def _side_kinds(
     return sides
 
 
+def _resumed(
+    path: Path, args: Sequence[str], assignments: Sequence[str]
+) -> tuple[Session, dict[str, str]]:
+    """The saved game at ``path`` replayed to where it stopped, and who plays each side: as
+    saved, unless ``--SIDE WHO`` / ``--side SIDE=WHO`` says otherwise. Game options are the
+    saved game's own (a flag that would change them is refused)."""
+    saved = load_record(path)
+    ruleset = get_ruleset(saved.ruleset)
+    players = ruleset.meta.players
+    values, named = parse_declared(
+        args, ruleset.capabilities.options, saved.ruleset, players, players
+    )
+    if values:
+        flags = ", ".join(f"--{k.replace('_', '-')}" for k in values)
+        raise UmpireError(f"{flags}: a resumed game keeps the options it was started with")
+    given = _side_kinds(players, assignments, named)
+    chosen = {t.partition("=")[0].strip() for t in assignments} | set(named)
+    sides = {s: (given[s] if s in chosen else str(saved.players.get(s, "ai"))) for s in players}
+    _side_kinds(players, [f"{s}={k}" for s, k in sides.items()], {})  # a bad saved kind: one line
+    return Session.resume(saved, console, sides), sides
+
+
 GAME_HELP = (
     "Give the game as RULESET/SCENARIO (e.g. sevendays/meeting-engagement; `umpire scenarios` "
     "lists them). A ruleset adds its own flags (`--SIDE WHO`, game options, per-side options "
@@ -419,6 +397,10 @@ def battle(
         typer.Option(help="Seconds the search player thinks per decision (default 1)."),
     ] = None,
     record: Annotated[Path | None, typer.Option(help="Save the game record to this file.")] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="Carry on a saved game (a file written by quit, Ctrl-C or --record)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary only.")] = False,
     quiet: Annotated[bool, typer.Option(help="Do not show events as they happen.")] = False,
     house_rules: Annotated[
@@ -429,29 +411,42 @@ def battle(
     ] = False,
 ) -> None:
     """Play a battle [RULESET/SCENARIO], AI vs AI by default, showing every activation and die
-    roll."""
+    roll. At a person's prompt: a number, 'help', 'map', 'why N', 'undo' or 'quit' (saves)."""
     try:
         args = list(ctx.args)
-        game_id = _pick(args, _is_game) or default_game()
-        ruleset_id, scenario = split_game_id(game_id)
-        ruleset = get_ruleset(ruleset_id)
-        if help_options:
-            _options_help(ruleset, ruleset.capabilities.options, per_side=True)
-            return
-        options, named = _game_options(ruleset, scenario, args, house_rules)
-        sides = _side_kinds(ruleset.meta.players, side or [], named)
-        game = new_game(game_id, seed=seed, options=options)
+        if resume is not None:
+            session, sides = _resumed(resume, args, side or [])
+            game = session.game
+            ruleset_id = game.record.ruleset
+            record = record or resume
+        else:
+            game_id = _pick(args, _is_game) or default_game()
+            ruleset_id, scenario = split_game_id(game_id)
+            ruleset = get_ruleset(ruleset_id)
+            if help_options:
+                _options_help(ruleset, ruleset.capabilities.options, per_side=True)
+                return
+            options, named = _game_options(ruleset, scenario, args, house_rules)
+            sides = _side_kinds(ruleset.meta.players, side or [], named)
+            game = new_game(game_id, seed=seed, options=options)
+            session = Session(game, console, sides)
         game.record.players = dict(sides)
-        players = _players(ruleset_id, sides, seed, console, game, think)
+        players = _players(ruleset_id, sides, game.record.seed, console, session, think)
         show = not (quiet or as_json)
         try:
             humans = [s for s, kind in sides.items() if kind == "human"]
             viewer = humans[0] if len(humans) == 1 else None
-            play_out(game, players, EventPrinter(console, game, viewer) if show else None)
-        except KeyboardInterrupt:
-            if record is not None:
-                game.record.save(record)
-                err.print(f"stopped; the game so far is saved in {record}")
+            printer = EventPrinter(console, game, viewer, session.maps) if show else None
+            session.play(players, printer)
+        except (KeyboardInterrupt, QuitGame):
+            where = record if record is not None else save_path(game.record)
+            game.record.save(where)
+            err.print(
+                f"stopped; the game so far is saved in {where} "
+                f"(carry on with: umpire battle --resume {where})",
+                markup=False,
+                soft_wrap=True,
+            )
             raise typer.Exit(130) from None
         data = summary(game)
         if record is not None:
@@ -764,13 +759,17 @@ def force_import(
     data: Annotated[
         Path | None, typer.Option(help="BattleScribe data folder (.gst/.cat) to read with it.")
     ] = None,
+    mapping: Annotated[
+        Path | None,
+        typer.Option(help="Mapping file (YAML) for what --data's catalogues name otherwise."),
+    ] = None,
     ruleset: Annotated[str | None, RULESET_OPTION] = None,
 ) -> None:
     """Convert a BattleScribe / New Recruit roster into a force file, reporting what it could
     not map."""
     try:
         _, forces = _forces(ruleset)
-        count, lines = forces.import_roster(roster, out, data)
+        count, lines = forces.import_roster(roster, out, data, mapping)
     except UmpireError as exc:
         raise _fail(str(exc)) from None
     for line in lines:
