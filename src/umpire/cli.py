@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from rich.console import Console
@@ -33,9 +33,10 @@ from umpire.core.ruleset import (
     split_game_id,
 )
 from umpire.play import summary
-from umpire.terminal.drawing import MapShower
+from umpire.terminal.drawing import MapShower, places_for
+from umpire.terminal.places import Places
 from umpire.terminal.session import QuitGame, Session, TerminalPlayer, save_path
-from umpire.terminal.words import need_words, plain
+from umpire.terminal.words import first_sentence, need_words, plain
 
 app = typer.Typer(
     help="Umpire: play tabletop wargames by their rules.",
@@ -236,6 +237,17 @@ class EventPrinter:
         self.game = game
         self.side = side  # show only what this side may know (one human against the AI)
         self.maps = maps if maps is not None or game is None else MapShower(console, game)
+        self._places: Places | Literal[False] | None = None
+
+    def _placed(self, text: str) -> str:
+        """Table points in ``text`` named by the nearest landmark (terrain and objectives are
+        public, so any side's board names them alike)."""
+        if self.game is None or "(" not in text:
+            return text
+        if self._places is None:
+            viewer = self.side or self.game.ruleset.meta.players[0]
+            self._places = places_for(self.game, viewer) or False
+        return self._places.rewrite(text) if self._places else text
 
     def __call__(self, event: Event) -> None:
         seen = event.seen_by(self.side)
@@ -243,7 +255,7 @@ class EventPrinter:
             return
         kind = seen.kind
         sides = self.game.ruleset.meta.players if self.game is not None else ()
-        text = need_words(plain(str(seen.text), sides)).replace("[", "\\[")
+        text = need_words(plain(self._placed(str(seen.text)), sides)).replace("[", "\\[")
         tag = f" [dim]({seen.rule})[/]" if seen.rule else ""
         if kind == "turn":
             self.console.rule(f"[bold]{text.strip('- ')}")
@@ -728,12 +740,33 @@ def force_new(
     try:
         _, forces = _forces(ruleset)
         path = forces.new_force(nation, points, out, name)
-        first = get_ruleset(ruleset).meta.players[0]
+        flag = _force_flag(get_ruleset(ruleset), path) if path is not None else ""
     except UmpireError as exc:
         raise _fail(str(exc)) from None
     if path is None:
         raise typer.Exit(1)
-    console.print(f"Force written to {path}; play it with: umpire battle --{first}-force {path}")
+    console.print(f"Force written to {path}; play it with: umpire battle {flag} {path}")
+
+
+def _force_flag(ruleset: Ruleset[Any], path: Path) -> str:
+    """The ``--SIDE-OPTION`` flag that fields the force file ``path``: the per-side file
+    option of the side whose deployment accepts it (tried on the default scenario), or the
+    flag's pattern when no single side does."""
+    caps = ruleset.capabilities
+    option = next((o for o in caps.options if o.per_side and o.type == "path"), None)
+    if option is None or caps.forces is None:
+        return "--SIDE-force"
+    scenario = ruleset.meta.default_scenario or ruleset.scenario_ids()[0]
+    fits = []
+    for side in ruleset.meta.players:
+        try:
+            caps.forces.prepare_options(scenario, {option.option_key: {side: str(path)}})
+        except UmpireError:
+            continue
+        fits.append(side)
+    if len(fits) == 1:
+        return f"--{fits[0]}-{option.name}"
+    return "|".join(f"--{side}-{option.name}" for side in ruleset.meta.players)
 
 
 @force_app.command("check")
@@ -773,8 +806,31 @@ def force_import(
     except UmpireError as exc:
         raise _fail(str(exc)) from None
     for line in lines:
-        console.print(line, markup=False)
+        console.print(line, markup=False, soft_wrap=True)
     console.print(f"{count} entries written to {out}")
+
+
+def _check_port(host: str, port: int) -> None:
+    """A one-line error when ``host:port`` cannot be listened on (busy, or not this host's),
+    before the server starts and prints anything."""
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        raise UmpireError(f"cannot listen on {host}: {exc}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            busy = exc.errno == errno.EADDRINUSE
+            why = "is busy (another server is listening there)" if busy else f"fails: {exc}"
+            raise UmpireError(
+                f"port {port} on {host} {why}; choose another with --port"
+            ) from None
 
 
 @app.command()
@@ -791,6 +847,7 @@ def serve(
     from umpire.server.main import serve as run_server
 
     try:
+        _check_port(host, port)
         run_server(host=host, port=port, db=db)
     except UmpireError as exc:
         raise _fail(str(exc)) from None
@@ -798,8 +855,8 @@ def serve(
 
 @app.command()
 def scenarios() -> None:
-    """List rulesets and their scenarios, each with its one-line briefing (a ruleset that
-    fails to load is named on stderr and the others still listed)."""
+    """List rulesets and their scenarios, each with a one-line briefing (the first sentence of
+    the scenario's own; a ruleset that fails to load is named on stderr, the others listed)."""
     failed = False
     for ruleset_id in ruleset_ids():
         try:
@@ -810,8 +867,10 @@ def scenarios() -> None:
             failed = True
             continue
         for info in infos:
-            briefing = f"  — {info.briefing}" if info.briefing else ""
-            console.print(f"{ruleset_id}/{info.id}{briefing}", markup=False)
+            line = f"{ruleset_id}/{info.id}"
+            if info.briefing:
+                line += f" — {first_sentence(info.briefing)}"
+            console.print(line, markup=False, no_wrap=True, overflow="ellipsis", crop=True)
     if failed:
         raise typer.Exit(2)
 

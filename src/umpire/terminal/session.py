@@ -29,7 +29,7 @@ from umpire.core.view import Agent, View
 from umpire.play import LazyActions, action_cap
 from umpire.terminal.drawing import MapShower, board_for, places_for
 from umpire.terminal.places import Places
-from umpire.terminal.why import certain_losses, explain
+from umpire.terminal.why import attack_note, certain_losses, explain
 from umpire.terminal.words import need_words, plain
 
 EventSink = Callable[[Event], None]
@@ -43,6 +43,9 @@ HELP = """commands:
   undo         take back your last decision, while no dice were rolled since
   quit         save the game and stop (carry on with: umpire battle --resume FILE)
   help         this list"""
+
+
+SQUARE_AND_POINT = re.compile(r"\b([A-Z]{1,2}\d{1,2}) \(\d+, ?\d+\)")
 
 
 class QuitGame(Exception):
@@ -193,6 +196,10 @@ class TerminalPlayer:
             text = game.describe(action)
             if places is not None and action.point is not None:
                 text = places.rewrite(text, [action.point])
+            elif places is None:  # a grid: the square's name says it, "E5 (4,4)" -> "E5"
+                text = SQUARE_AND_POINT.sub(r"\1", text)
+            if action.target is not None and "%" not in text:
+                text = text.rstrip() + attack_note(game, side, action)
             out.append(need_words(plain(text, sides)))
         seen: dict[str, int] = {}
         for line in out:

@@ -209,3 +209,43 @@ def _own_units(game: Game, side: str) -> set[str]:
                 if raw.get(key) is not None:
                     found.add(str(raw[key]))
     return found
+
+
+def _exact_single(events: Sequence[Event]) -> tuple[Fraction, int, int] | None:
+    """The exact chance of one die roll of ``events`` passing (all the same target and the
+    same modifier, one die each, on a die named in the text), with the need and die size."""
+    first = events[0]
+    sides, dice, need = _sides(first), first.get("dice") or [], first.get("need")
+    if not sides or len(dice) != 1 or need is None:
+        return None
+    shift = int(first.get("result", dice[0])) - int(dice[0])
+    for e in events:
+        faces = e.get("dice") or []
+        if len(faces) != 1 or e.get("need") != need:
+            return None
+        if int(e.get("result", 0)) - int(faces[0]) != shift:
+            return None
+        if bool(e.get("success")) != (int(faces[0]) + shift >= int(need)):
+            return None
+    hits = sum(1 for f in range(1, sides + 1) if f + shift >= int(need))
+    return Fraction(hits, sides), int(need) - shift, sides
+
+
+def attack_note(game: Game, side: str, action: Action) -> str:
+    """For an option aimed at a target whose text gives no odds: the score its first roll
+    needs and the exact chance that at least one of its dice passes (``""`` when unknown)."""
+    samples = simulate(game, side, action, 1, seed=2)
+    if not samples.runs:
+        return ""
+    rolls = [e for e in samples.runs[0] if e.kind == "roll" and e.rule]
+    if not rolls:
+        return ""
+    group = [e for e in rolls if e.rule == rolls[0].rule]
+    exact = _exact_single(group)
+    if exact is None:
+        return ""
+    p, score, sides = exact
+    count = len(group)
+    any_hit = 1 - (1 - p) ** count
+    dice = f"{count} dice, each" if count > 1 else "1 die,"
+    return f" [{dice} needs {max(score, 1)}+ on d{sides}; P(hit) {percent(float(any_hit))}]"

@@ -80,3 +80,13 @@ def need_words(text: str) -> str:
 def percent(p: float) -> str:
     """A probability rounded once, the way every terminal line shows it."""
     return f"{p:.0%}"
+
+
+def first_sentence(text: str, least: int = 40) -> str:
+    """The first sentence of ``text`` on one line (a scenario's briefing in a listing); a
+    sentence shorter than ``least`` characters ("Night.") runs on into the next."""
+    flat = " ".join(text.split())
+    for match in re.finditer(r"(?<=[a-z0-9)\"'])[.!?](?=\s+[A-Z(\"'])", flat):
+        if match.end() >= least:
+            return flat[: match.end()]
+    return flat

@@ -36,7 +36,13 @@ ABBREV = {
     "two_seat_fighter": "F2s",
     "bomber": "Bmr",
 }
-CELL = 7
+CELL = 7  # characters per square where the board is narrow enough
+WIDTH = 80  # the drawing fits a terminal this wide
+KEY = (
+    "key: b/r blue/red unit (B/R aircraft), type, SP, facing ^>v<; + carrying",
+    "     . open W woods T town H hill ~ river = ford # road E trench M mines x wire",
+    "     * objective",
+)
 
 
 def unit_tag(unit: Unit) -> str:
@@ -59,9 +65,12 @@ def _terrain_mark(world: World, state: PortableState, sq: tuple[int, int]) -> st
     return TERRAIN.get(world.kind(sq), "?")
 
 
-def render(world: World, state: PortableState) -> str:
-    """The board, north at the top, with a key."""
+def render(world: World, state: PortableState, width: int = WIDTH) -> str:
+    """The board, north at the top, with a key, no line wider than ``width``: a square is
+    seven characters where that fits (terrain and first unit on one line, a second unit, an
+    aircraft or gas under it), else six, with the terrain on a line of its own."""
     w, h = world.grid.width, world.grid.height
+    cell = CELL if 4 + CELL * w <= width else max(4, (width - 4) // w)
     ground: dict[tuple[int, int], list[Unit]] = {}
     air: dict[tuple[int, int], Unit] = {}
     for u in sorted(state.units.values(), key=lambda u: (u.carried_by is not None, u.uid)):
@@ -72,11 +81,12 @@ def render(world: World, state: PortableState) -> str:
         elif u.carried_by is None:
             ground.setdefault(u.pos, []).append(u)
     objectives = set(world.objectives)
-    header = "    " + "".join(label((x, 0))[:-1].center(CELL) for x in range(w))
-    lines = [header]
+    header = "    " + "".join(label((x, 0))[:-1].center(cell) for x in range(w))
+    lines = [header.rstrip()]
     for y in range(h - 1, -1, -1):
-        top = [f"{y + 1:>3} "]
-        bottom = ["    "]
+        rows: list[list[str]] = [[f"{y + 1:>3} "], ["    "]]
+        if cell < CELL:
+            rows.append(["    "])
         for x in range(w):
             sq = (x, y)
             mark = _terrain_mark(world, state, sq)
@@ -85,7 +95,7 @@ def render(world: World, state: PortableState) -> str:
             loaded = here and any(
                 c.carried_by == here[0].uid for c in state.units.values() if c.alive
             )
-            top.append((mark + first + ("+" if loaded else "")).ljust(CELL)[:CELL])
+            carry = "+" if loaded else ""
             extra = ""
             if len(here) > 1:
                 extra = unit_tag(here[1])
@@ -94,15 +104,19 @@ def render(world: World, state: PortableState) -> str:
             elif state.cloud_at(sq):
                 extra = "gas"
             obj = "*" if sq in objectives else " "
-            bottom.append((obj + extra).ljust(CELL)[:CELL])
-            if len(here) > 1 and sq in air:
-                bottom[-1] = (obj + unit_tag(here[1])[:5] + "A").ljust(CELL)[:CELL]
-        lines.append("".join(top).rstrip())
-        lines.append("".join(bottom).rstrip())
-    lines.append(
-        "key: b/r blue/red unit (B/R aircraft), type, SP, facing ^>v<; + carrying; "
-        ". open W woods T town H hill ~ river = ford # road E trench M mines x wire; * objective"
-    )
+            if cell >= CELL:
+                rows[0].append((mark + first + carry).ljust(cell)[:cell])
+                bottom = obj + extra
+                if len(here) > 1 and sq in air:
+                    bottom = obj + unit_tag(here[1])[:5] + "A"
+                rows[1].append(bottom.ljust(cell)[:cell])
+            else:  # terrain and objective, then the first unit, then the second
+                rows[0].append((mark + obj.strip() + carry).ljust(cell)[:cell])
+                rows[1].append(first.ljust(cell)[:cell])
+                second = extra if not (len(here) > 1 and sq in air) else unit_tag(here[1])
+                rows[2].append(second.ljust(cell)[:cell])
+        lines += ["".join(row).rstrip() for row in rows]
+    lines += list(KEY)
     return "\n".join(lines)
 
 
