@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from umpire.agents.base import make_agent
+from umpire.agents.base import Agent, make_agent
 from umpire.core.errors import UmpireError
-from umpire.core.game import new_game
+from umpire.core.game import Game, new_game
 from umpire.core.ruleset import get_ruleset, split_game_id
 from umpire.play import play_out, summary
 
@@ -65,16 +65,36 @@ def game_seeds(seed: int, n: int) -> list[int]:
     return [int(c.generate_state(1, dtype=np.uint32)[0]) for c in children]
 
 
+def play_noting_first(game: Game, agents: Mapping[str, Agent]) -> str | None:
+    """Play ``game`` out (as :func:`~umpire.play.play_out`) and return the side that first
+    acted in play: the side of the first decision the ruleset's ``in_play`` capability counts
+    as play, so a card swap, a pre-game card, deployment or a declaration every side makes
+    together before the order of play is known does not make a side the first player. A
+    ruleset without that capability counts every decision. ``None``: no side acted in play."""
+    in_play = game.ruleset.capabilities.in_play
+    first: str | None = None
+    while game.to_act is not None:
+        if in_play is None or in_play(game.state):
+            first = str(game.to_act)  # a plain name, not a ruleset's side enum
+            break
+        taken = len(game.record.actions)
+        play_out(game, agents, max_actions=taken + 1)  # one decision, then look again
+        if len(game.record.actions) == taken:  # the action cap stopped the game
+            break
+    play_out(game, agents)
+    return first
+
+
 def play_game(
     game_id: str, options: Mapping[str, Any], players: Mapping[str, str], index: int, seed: int
 ) -> Row:
-    """Play one game to its end and flatten its summary into a row."""
+    """Play one game to its end and flatten its summary into a row; ``first_player`` is the
+    side that first acted in play (:func:`play_noting_first`)."""
     ruleset_id, _ = split_game_id(game_id)
     try:
         game = new_game(game_id, seed=seed, options=dict(options))
-        first = game.to_act
         agents = {side: make_agent(kind, ruleset_id, side, seed) for side, kind in players.items()}
-        play_out(game, agents)
+        first = play_noting_first(game, agents)
     except UmpireError as exc:
         raise UmpireError(f"game {index} (seed {seed}): {exc}") from exc
     data = summary(game)

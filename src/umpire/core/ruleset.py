@@ -148,7 +148,7 @@ class ForcesCapability(Protocol):
     def new_force(self, nation: str, points: int, out: Path | None, name: str) -> Path | None: ...
 
     def import_roster(
-        self, roster: Path, out: Path, data_dir: Path | None
+        self, roster: Path, out: Path, data_dir: Path | None, mapping: Path | None = None
     ) -> tuple[int, list[str]]: ...
 
 
@@ -170,6 +170,11 @@ class Capabilities:
     side_colours: Mapping[str, str] = field(default_factory=dict)
     # duels for ``umpire balance`` (see umpire.analysis.balance.DuelCapability)
     balance: Any = None
+    # whether the decision now due in a state is play (an activation, an order, a card played
+    # in a turn) rather than set-up (a card swap, a pre-game card, deployment) or declarations
+    # every side makes together before the order of play is known; the first player of
+    # ``umpire simulate`` is the side of the first decision in play (None: of the first one)
+    in_play: Callable[[Any], bool] | None = None
 
 
 class Ruleset(Protocol[S]):

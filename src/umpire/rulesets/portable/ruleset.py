@@ -72,6 +72,7 @@ class Portable(RulesetBase[PortableState]):
         render=draw,
         status_line=status_line,
         side_colours={"blue": "#1f4e9c", "red": "#b22222"},
+        in_play=Lazy("umpire.rulesets.portable.turns:in_play"),
     )
 
     engine: FlowRules[PortableState] = FlowRules(FLOW, KINDS)

@@ -213,6 +213,14 @@ FLOW: Flow[PortableState] = Flow(
 )
 
 
+def in_play(state: PortableState) -> bool:
+    """Whether the decision now due is play: a side's activations (portable.turn.sequence).
+    The artillery targets both sides declare before the initiative is rolled are
+    simultaneous, so the first player of ``umpire simulate`` (the ``in_play`` capability) is
+    the side that activates first, not the one whose declaration the engine asks for first."""
+    return state.flow.phase in (TurnPhase.FIRST, TurnPhase.SECOND) and not state.flow.over
+
+
 # -- the activated unit -------------------------------------------------------------------------
 def activate(state: PortableState, side: str, uid: str) -> None:
     """Push the activated unit's decisions (it acts until it ends its activation)."""

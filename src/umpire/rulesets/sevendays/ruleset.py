@@ -109,6 +109,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
         status_line=status_line,
         side_colours={"nato": "#1f4e9c", "pact": "#b22222"},
         balance=Lazy("umpire.rulesets.sevendays.balance_cli:DUELS"),
+        in_play=Lazy("umpire.rulesets.sevendays.turns:in_play"),
     )
 
     meta = RulesetMeta(

@@ -291,6 +291,13 @@ FLOW: Flow[SevenDaysState] = Flow(
 )
 
 
+def in_play(state: SevenDaysState) -> bool:
+    """Whether the decision now due is play: turn 1 has begun. The card swap before it, and
+    any card played during the swap, are set-up (the ``in_play`` capability: ``umpire
+    simulate`` names the side of the first decision in play as the first player)."""
+    return state.flow.core.phase == Phase.ACTIVATE and not state.flow.core.over
+
+
 def sync(state: SevenDaysState) -> None:
     """Write the flow's reading for observers: ``phase`` (the stage of the decision on top of
     the stack, ``activate`` when none, ``over``) and the side ``to_act``."""
