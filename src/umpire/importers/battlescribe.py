@@ -65,6 +65,7 @@ class Entry:
     profiles: list[Profile] = field(default_factory=list)
     rules: list[str] = field(default_factory=list)  # names of special rules (own or linked)
     profile_links: list[str] = field(default_factory=list)  # names of linked shared profiles
+    profile_link_ids: list[str] = field(default_factory=list)  # their target ids, in order
     categories: list[tuple[str, bool]] = field(default_factory=list)  # (category name, primary)
     costs: dict[str, float] = field(default_factory=dict)  # by cost-type name: pts, BP, CT
     children: list[Entry] = field(default_factory=list)
@@ -328,6 +329,7 @@ def _entry(
             entry.rules.append(link.get("name", ""))
         elif link.get("type") == "profile":
             entry.profile_links.append(link.get("name", ""))
+            entry.profile_link_ids.append(link.get("targetId", ""))
     for link in _kids(element, "categoryLinks", "categoryLink"):
         target = link.get("targetId", "")
         entry.categories.append(

@@ -89,10 +89,22 @@ class SevenDaysForces:
         return new_force(nation, points, out, name=name)
 
     def import_roster(
-        self, roster: Path, out: Path, data_dir: Path | None
+        self, roster: Path, out: Path, data_dir: Path | None, mapping: Path | None = None
     ) -> tuple[int, list[str]]:
         """Convert a roster into a TOML force file: the entries written and the report.
-        ``data_dir`` is not needed: the rosters carry their own catalogue references."""
+
+        With ``data_dir`` (the .gst/.cat files the roster was built with) the unit profiles
+        come from the catalogue's own stat lines and costs, read as ``mapping`` (a YAML
+        mapping file) says where the importer does not recognise them
+        (:mod:`umpire.importers.catalogue`); without it, entries are matched to the built-in
+        ORBATs by name."""
+        if data_dir is not None:
+            from umpire.importers.catalogue import import_with_catalogues
+
+            force, found = import_with_catalogues(roster, out, data_dir, mapping)
+            return len(force.units), found.lines()
+        if mapping is not None:
+            raise UmpireError("--mapping needs --data (the catalogues the mapping is for)")
         from umpire.importers.battlescribe import import_roster
 
         force, report = import_roster(roster, out)

@@ -32,9 +32,10 @@ from umpire.rulesets.sevendays.firing import plan_shot
 from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.movement import check_move, fall_back_point, move_candidates
 from umpire.rulesets.sevendays.odds import shot_odds
+from umpire.rulesets.sevendays.orbat import UnitProfile
 from umpire.rulesets.sevendays.reactions import nearest_first, reaction_option, reactors
 from umpire.rulesets.sevendays.ruleset import SevenDays
-from umpire.rulesets.sevendays.scenario import load_nation
+from umpire.rulesets.sevendays.scenario import load_nation, side_orbat
 from umpire.rulesets.sevendays.shots import SHOT_VERBS, ShotPlan
 from umpire.rulesets.sevendays.special import can_exit
 from umpire.rulesets.sevendays.state import (
@@ -86,6 +87,9 @@ def known_table(view: View) -> KnownTable:
         world = ruleset.world_for(obs["scenario"], override)
         if not override:
             _WORLDS[obs["scenario"]] = world
+    for line, data in (obs.get("force_profiles") or {}).items():
+        if line not in world.profiles:  # an imported catalogue's lines, of units this side sees
+            world.add_profile(line, UnitProfile.model_validate(data))
     units: dict[str, Unit] = {}
     markers: list[str] = []
     seen = _UNITS
@@ -353,8 +357,11 @@ class SevenDaysScripted:
         def value(action: Action) -> float:
             card_id, _, extra = (action.option or "").partition("|")
             if card_id == "reserves":
-                profile = world.scenario.spec.sides[self.side].nation  # type: ignore[index]
-                return load_nation(profile).profile(extra).points
+                own = world.scenario.spec.sides[self.side]  # type: ignore[index]
+                try:
+                    return side_orbat(own).profile(extra).points
+                except KeyError:  # a line of a force file this picture does not hold
+                    return 0.0
             targets = [action.target, extra if card_id == "precision_strike" else None]
             return sum(world.profile(state.units[t]).points for t in targets if t) + (
                 50 if card_id == "against_all_odds" else 0

@@ -34,7 +34,7 @@ from umpire.rulesets.sevendays.los import sight
 from umpire.rulesets.sevendays.morale import add_markers
 from umpire.rulesets.sevendays.movement import check_move, do_move, move_options
 from umpire.rulesets.sevendays.orbat import UnitType, Weapon
-from umpire.rulesets.sevendays.scenario import load_nation
+from umpire.rulesets.sevendays.scenario import side_orbat
 from umpire.rulesets.sevendays.shots import ShotPlan, ToHit, hits_front
 from umpire.rulesets.sevendays.state import (
     CARD_KINDS,
@@ -207,8 +207,7 @@ def _about_to_go(world: World, unit: Unit) -> bool:
 
 
 def _reserve_choices(state: SevenDaysState, world: World, side: str) -> list[str]:
-    nation = world.scenario.spec.sides[side].nation  # type: ignore[index]
-    units = load_nation(nation).units
+    units = side_orbat(world.scenario.spec.sides[side]).units  # type: ignore[index]
     return [u.id for u in units if u.type is UnitType.MBT or u.type is UnitType.INFANTRY]
 
 
@@ -595,7 +594,7 @@ def _reinforce(
 ) -> list[Event]:
     spec = world.scenario.spec
     side_spec = spec.sides[side]  # type: ignore[index]
-    nation = load_nation(side_spec.nation)
+    nation = side_orbat(side_spec)
     start_y = sum(u.at[1] for u in side_spec.units) / len(side_spec.units)
     y = 1.0 if start_y < spec.table.height / 2 else spec.table.height - 1.0
     x = spec.table.width / 2

@@ -30,6 +30,7 @@ more than its points limit. Every problem is one line naming the file and the fi
 from __future__ import annotations
 
 import difflib
+import hashlib
 import math
 import re
 import tomllib
@@ -96,7 +97,26 @@ class Force(BaseModel):
     name: str = ""
     points: int | None = Field(default=None, ge=1, le=100_000)  # no game is near this
     source: str | None = None
+    # a force with its own unit profiles (imported from a BattleScribe catalogue): ``units``
+    # name these instead of a built-in ORBAT's, ``nation`` is just its label, and ``side`` the
+    # side it fights for (None: either)
+    side: Literal["nato", "pact"] | None = None
+    profiles: list[UnitProfile] = Field(default_factory=list, max_length=1000)
     units: list[ForceEntry] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _own_profiles(self) -> Force:
+        if self.profiles:
+            if not re.match(UNIT_ID, self.nation) or len(self.nation) > 64:
+                raise ValueError(
+                    f"nation {self.nation[:80]!r}: a force with its own profiles needs a nation "
+                    "label of lower-case letters, digits and -"
+                )
+            ids = [p.id for p in self.profiles]
+            twice = sorted({i for i in ids if ids.count(i) > 1})
+            if twice:
+                raise ValueError(f"profile id(s) {twice} are given twice")
+        return self
 
 
 @dataclass(frozen=True)
@@ -127,6 +147,20 @@ class ForceSummary:
 
 
 # --- reading and writing --------------------------------------------------------------------
+
+
+def force_orbat(force: Force) -> Orbat:
+    """The ORBAT a force buys from: its own ``profiles`` where it has them (an imported
+    catalogue; ``side`` defaults to nato for the label only), else its nation's."""
+    if force.profiles:
+        return Orbat(
+            nation=force.nation,
+            side=force.side or "nato",
+            name=force.name or force.nation,
+            source=force.source or "force file",
+            units=tuple(force.profiles),
+        )
+    return load_nation(force.nation)
 
 
 def load_force(path: Path | str) -> Force:
@@ -208,7 +242,7 @@ def force_to_toml(force: Force) -> str:
     Each unit table gets a comment with the unit's name and cost where the ORBAT knows it.
     """
     try:
-        orbat: Orbat | None = load_nation(force.nation)
+        orbat: Orbat | None = force_orbat(force)
     except DataFileError:
         orbat = None
     lines = [
@@ -222,6 +256,10 @@ def force_to_toml(force: Force) -> str:
         lines.append(f"points = {force.points}")
     if force.source:
         lines.append(f"source = {_toml_value(force.source)}")
+    if force.side is not None:
+        lines.append(f"side = {_toml_value(force.side)}")
+    for own in force.profiles:
+        lines += ["", *_profile_toml(own)]
     for entry in force.units:
         lines.append("")
         profile = _profile_or_none(orbat, entry.profile)
@@ -239,6 +277,37 @@ def force_to_toml(force: Force) -> str:
         if entry.commander:
             lines.append("commander = true")
     return "\n".join(lines) + "\n"
+
+
+def _profile_toml(profile: UnitProfile) -> list[str]:
+    """A ``[[profiles]]`` table in the ORBAT's own notation (armour ["19s", "17s"], "7h")."""
+    out = ["[[profiles]]", f"id = {_toml_value(profile.id)}"]
+    out.append(f"name = {_toml_value(profile.name)}")
+    out.append(f"type = {_toml_value(profile.type.value)}")
+    if profile.armour is not None:
+        s = "s" if profile.armour.special else ""
+        pair = [f"{profile.armour.front}{s}", f"{profile.armour.side}{s}"]
+        out.append(f"armour = {_toml_value(pair)}")
+    if profile.weapon is not None:
+        out.append(f"weapon = {_toml_value(str(profile.weapon))}")
+    for name in ("to_hit", "morale", "aa_to_hit"):
+        value = getattr(profile, name)
+        if value is not None:
+            out.append(f"{name} = {value}")
+    if profile.atgm is not None:
+        atgm = profile.atgm
+        out.append(
+            f"atgm = {{ to_hit = {atgm.to_hit}, weapon = {_toml_value(str(atgm.weapon))}, "
+            f"min_range = {atgm.min_range!r} }}"
+        )
+    if profile.traits:
+        out.append(f"traits = {_toml_value(sorted(profile.traits))}")
+    out += [f"points = {profile.points}", f"bp = {profile.bp}"]
+    if profile.page is not None:
+        out.append(f"page = {profile.page}")
+    if profile.note:
+        out.append(f"note = {_toml_value(profile.note)}")
+    return out
 
 
 def write_force(force: Force, path: Path | str) -> Path:
@@ -340,7 +409,7 @@ def check_force(
 
 def force_points(force: Force) -> int:
     """What the force costs (raises :class:`DataFileError` for an unknown nation or profile)."""
-    orbat = load_nation(force.nation)
+    orbat = force_orbat(force)
     total = 0
     for index, entry in enumerate(force.units):
         total += _profile(orbat, entry.profile, force, None, index).points * entry.count
@@ -365,7 +434,7 @@ def _profile(
 def _resolve(force: Force, source: Path | str | None, strict_transport: bool) -> ForceSummary:
     where = _where(force, source)
     try:
-        orbat = load_nation(force.nation)
+        orbat = force_orbat(force)
     except DataFileError as exc:
         raise DataFileError(f"{where}: field nation: {exc}") from None
     profiles = [_profile(orbat, e.profile, force, source, i) for i, e in enumerate(force.units)]
@@ -682,6 +751,22 @@ def deploy_side(
     """A whole scenario side (``nation``, ``facing``, ``units``: the scenario's ``SideSpec``
     fields) fielding ``force`` instead of the scenario's own units. The force's nation must
     fight for ``side``."""
+    if force.profiles:  # its own ORBAT travels with the side (the record replays without it)
+        if force.side is not None and force.side != side:
+            raise DataFileError(
+                f"{_where(force, source)}: field side: this force fights for {force.side}, "
+                f"not {side}"
+            )
+        orbat = force_orbat(force).model_copy(update={"side": side})
+        # a label no built-in ORBAT and no other force's profiles share
+        digest = hashlib.sha256(orbat.model_dump_json().encode()).hexdigest()[:10]
+        nation = f"{force.nation[:40]}-{digest}"
+        return {
+            "nation": nation,
+            "facing": side_spec.facing,
+            "units": deploy_force(force, side_spec, table, source),
+            "orbat": orbat.model_copy(update={"nation": nation}).model_dump(mode="json"),
+        }
     orbat = load_nation(force.nation)
     if orbat.side != side:
         raise DataFileError(

@@ -179,7 +179,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
         spec = world.scenario.spec
         units: dict[str, Unit] = {}
         for side, side_spec in spec.sides.items():
-            nation = scenarios.load_nation(side_spec.nation)
+            nation = scenarios.side_orbat(side_spec)
             for u in side_spec.units:
                 profile = world.profiles[f"{nation.nation}/{u.profile}"]
                 uid = f"{side}-{u.id}"
@@ -316,10 +316,11 @@ class SevenDays(RulesetBase[SevenDaysState]):
         # written out rather than ``state.to_dict()`` then filtered (the observation is read at
         # every decision): no random stream and no seed (they would let a planner replay the
         # dice to come), the enemy's hidden units as their markers only (visibility.py)
-        return {
+        seen = observed_units(state.units, player, state.records())
+        out = {
             "scenario": state.scenario,
             "flow": flow_dict(state.flow),
-            "units": observed_units(state.units, player, state.records()),
+            "units": seen,
             # deployed force files list every unit, hidden ones too: keep only the house rules
             "options": {k: v for k, v in state.options.items() if k == "house_rules"},
             "house_fired": dict(state.house_fired),
@@ -329,6 +330,11 @@ class SevenDays(RulesetBase[SevenDaysState]):
             "mortar_marks": [list(m) for m in state.mortar_marks],
             "player": player,
         }
+        imported = _imported_profiles(state.options)
+        if imported:  # an imported catalogue's lines, of the units this side reads only
+            keys = sorted({u["profile"] for u in seen if "profile" in u} & set(imported))
+            out["force_profiles"] = {k: imported[k] for k in keys}
+        return out
 
     def state_to_dict(self, state: SevenDaysState) -> dict[str, Any]:
         return state.to_dict()
@@ -390,3 +396,14 @@ class SevenDays(RulesetBase[SevenDaysState]):
         if kind is None:
             return action.kind
         return kind.describe(state, FLOW.decision(state)[0] or "", action)
+
+
+def _imported_profiles(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Profile key -> profile data of the deployed forces that bring their own ORBAT (an
+    imported BattleScribe catalogue: ``forces.SIDE.orbat``); empty for built-in nations."""
+    out: dict[str, Any] = {}
+    for spec in (options.get("forces") or {}).values():
+        if isinstance(spec, Mapping) and spec.get("orbat"):
+            for unit in spec["orbat"].get("units", ()):
+                out[f"{spec['nation']}/{unit['id']}"] = unit
+    return out

@@ -67,6 +67,9 @@ class SideSpec(BaseModel):
     nation: str
     facing: float = 90.0
     units: list[UnitSpec] = Field(min_length=1)
+    # a deployed force's own ORBAT (imported from a BattleScribe catalogue), used instead of
+    # the built-in ORBAT of ``nation`` (see side_orbat)
+    orbat: Orbat | None = None
 
 
 class TableSpec(BaseModel):
@@ -111,7 +114,7 @@ class Scenario:
         self.table = _build_table(spec, house, source)
         self.profiles: dict[str, UnitProfile] = {}
         for side, side_spec in spec.sides.items():
-            orbat = load_nation(side_spec.nation, source)
+            orbat = side_orbat(side_spec, source)
             if orbat.side != side:
                 raise DataFileError(
                     f"{source}: field sides.{side}.nation: {orbat.nation!r} fights for "
@@ -128,7 +131,13 @@ class Scenario:
                         f"{where}: {profile.name} is a helicopter: it cannot deploy hidden or "
                         "embarked (sevendays.air.helicopter)"
                     )
-                self.profiles[f"{orbat.nation}/{unit.profile}"] = profile
+                key = f"{orbat.nation}/{unit.profile}"
+                if self.profiles.get(key, profile) != profile:
+                    raise DataFileError(
+                        f"{where}: two sides call different profiles {key!r}; give one force "
+                        "another nation label"
+                    )
+                self.profiles[key] = profile
                 if unit.embarked_in is not None:
                     self._check_rider(side, side_spec, index, unit, profile, orbat)
                 if not self.table.inside(*unit.at):
@@ -197,6 +206,20 @@ def load_nation(nation: str, source: Path | None = None) -> Orbat:
         where = f"{source}: " if source else ""
         raise DataFileError(f"{where}unknown nation {str(nation)[:80]!r} (known: {known})")
     return load_orbat(path)
+
+
+def side_orbat(side_spec: SideSpec, source: Path | None = None) -> Orbat:
+    """The ORBAT a scenario side's units come from: the side's own (a deployed force with
+    imported profiles) or its nation's built-in one."""
+    if side_spec.orbat is not None:
+        if side_spec.orbat.nation != side_spec.nation:
+            where = f"{source}: " if source else ""
+            raise DataFileError(
+                f"{where}side nation {side_spec.nation!r} is not its ORBAT's "
+                f"{side_spec.orbat.nation!r}"
+            )
+        return side_spec.orbat
+    return load_nation(side_spec.nation, source)
 
 
 def scenario_ids() -> list[str]:
