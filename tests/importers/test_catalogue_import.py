@@ -32,6 +32,7 @@ from typer.testing import CliRunner
 
 from umpire.cli import app
 from umpire.core.errors import DataFileError
+from umpire.core.ruleset import get_ruleset
 from umpire.importers.battlescribe import catalogue_lines
 from umpire.importers.catalogue import (
     Unmappable,
@@ -42,7 +43,7 @@ from umpire.importers.catalogue import (
     unit_line,
 )
 from umpire.importers.roster import check_force_file
-from umpire.rulesets.sevendays.forces import check_force, force_orbat, load_force
+from umpire.rulesets.sevendays.forces import check_force, force_orbat, load_force, write_force
 
 CATALOGUES = Path(__file__).resolve().parent / "fixtures" / "catalogues"
 AUTHOR = CATALOGUES / "author"
@@ -269,8 +270,6 @@ def test_an_imported_force_with_a_side_refuses_the_other(tmp_path: Path) -> None
     roster_force, _ = roster_to_catalogue_force(
         FRANCAIS / "armee-du-sud.ros", FRANCAIS, FRANCAIS / "mapping.yaml"
     )
-    from umpire.rulesets.sevendays.forces import write_force
-
     write_force(roster_force, out)
     battle = runner.invoke(
         app,
@@ -369,3 +368,43 @@ def test_every_reference_nation_imports_and_plays(path: Path, tmp_path: Path) ->
     summary = json.loads(battle.output)
     assert summary["losses"][side]["of_units"] == len(picks) + 1
     assert re.fullmatch(r"[a-z0-9-]+", force.nation)
+
+
+def test_a_game_with_an_imported_force_replays_without_the_file(tmp_path: Path) -> None:
+    force_file, record = tmp_path / "nord.toml", tmp_path / "game.json"
+    force, _ = roster_to_catalogue_force(DEUTSCH / "nordheer.ros", DEUTSCH)
+    write_force(force, force_file)
+    battle = runner.invoke(
+        app,
+        ["battle", "sevendays/meeting-engagement", "--pact-force", str(force_file)]
+        + ["--seed", "5", "--record", str(record), "--json", "--quiet"],
+    )
+    assert battle.exit_code == 0, battle.output
+    force_file.unlink()  # the record holds the side's own profiles
+    replayed = runner.invoke(app, ["replay", str(record), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    assert json.loads(replayed.output)["winner"] == json.loads(battle.output)["winner"]
+
+
+def test_a_side_reads_the_imported_lines_of_the_units_it_sees_only(tmp_path: Path) -> None:
+    force, _ = roster_to_catalogue_force(AUTHOR / "redland-guards.ros", AUTHOR)
+    force_file = tmp_path / "red.toml"
+    write_force(force, force_file)
+    ruleset = get_ruleset("sevendays")
+    state = ruleset.new_state("meeting-engagement", 1, {"forces": {"pact": str(force_file)}})
+    for side in ("nato", "pact"):
+        obs = ruleset.observation(state, side)
+        seen = {u["profile"] for u in obs["units"] if "profile" in u}
+        lines = obs["force_profiles"]
+        assert set(lines) <= seen
+        assert {data["name"] for data in lines.values()} == {p.name for p in force.profiles}
+    builtin = ruleset.new_state("meeting-engagement", 1, {})
+    assert "force_profiles" not in ruleset.observation(builtin, "nato")
+
+
+def test_a_mapping_can_set_a_profile_type_aside(tmp_path: Path) -> None:
+    mapping = tmp_path / "mapping.yaml"
+    mapping.write_text("profile_types:\n  Weapon: ignore\n", encoding="utf-8")
+    force, _ = roster_to_catalogue_force(AUTHOR / "redland-guards.ros", AUTHOR, mapping)
+    gunship = next(p for p in force.profiles if p.name == "Hornet Gunship")
+    assert gunship.atgm is None and str(gunship.weapon) == "4a"
