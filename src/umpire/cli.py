@@ -869,7 +869,7 @@ def scenarios() -> None:
         for info in infos:
             line = f"{ruleset_id}/{info.id}"
             if info.briefing:
-                line += f" — {first_sentence(info.briefing)}"
+                line += f"  — {first_sentence(info.briefing)}"
             console.print(line, markup=False, no_wrap=True, overflow="ellipsis", crop=True)
     if failed:
         raise typer.Exit(2)
