@@ -1,6 +1,7 @@
 """The Book and The Gun: the rule ids of time, dense ground, weather and darkness (each test
-follows the procedure of /work/shared/rules/book-and-gun.md), and the ids catalogued as not
-modelled in v1, pinned so that a scenario asking for them is refused, not silently ignored."""
+follows the procedure of /work/shared/rules/book-and-gun.md), and the ids still not
+modelled (artillery, cavalry, breaching), pinned so that a scenario asking for them is refused,
+not silently ignored."""
 
 from __future__ import annotations
 
@@ -156,32 +157,38 @@ def _refused(tmp_path: Path, old: str, new: str) -> str:
     return message
 
 
-def test_vehicles_mounts_and_artillery_are_refused_not_ignored(tmp_path: Path) -> None:
-    """bookgun.move.vehicles / bookgun.move.mount / bookgun.move.artillery are not modelled in
-    v1 (the catalogue says so): a unit of vehicle or cavalry troops, or a gun, is an error that
-    names the field, so no scenario plays them as infantry by mistake."""
+def test_cavalry_artillery_and_kindless_vehicles_are_refused_not_ignored(tmp_path: Path) -> None:
+    """bookgun.move.vehicles is modelled (a unit of troop vehicle names its kind, spec §4.6);
+    a vehicle without a kind, cavalry (horses are not modelled) and a gun
+    (bookgun.move.artillery, not modelled) are errors that name the field, so no scenario
+    plays them as infantry by mistake."""
     troop = "troop: army\n    quality: regular\n    formation: column\n    facing: 90\n"
     troop += "    at: [11.5, 8]"
-    for kind in ("vehicle", "cavalry"):
-        message = _refused(tmp_path, troop, troop.replace("troop: army", f"troop: {kind}"))
-        assert "units.0.troop" in message
+    message = _refused(tmp_path, troop, troop.replace("troop: army", "troop: cavalry"))
+    assert "units.0.troop" in message
+    message = _refused(tmp_path, troop, troop.replace("troop: army", "troop: vehicle"))
+    assert "units.0" in message and "vehicle" in message
     rifle = "weapon: recoilless_rifle, role: key}"
     message = _refused(tmp_path, "weapon: lmg, role: key}", rifle)
     assert "units.0.figures.2.weapon" in message and "recoilless_rifle" in message
 
 
-def test_scouts_are_refused_not_ignored(tmp_path: Path) -> None:
-    """bookgun.move.scouts is not modelled in v1: a figure with role scout is refused."""
+def test_a_scout_is_a_unit_not_a_role(tmp_path: Path) -> None:
+    """bookgun.move.scouts: a scout is a one-figure unit with scout_of (Night Raid's lookout);
+    a figure with role scout inside a unit is refused, naming the field."""
     message = _refused(tmp_path, "role: key}", "role: scout}")
     assert "units.0.figures.2.role" in message
 
 
-def test_slopes_and_smoke_are_refused_not_ignored(tmp_path: Path) -> None:
-    """bookgun.move.slope / bookgun.los.smoke are not modelled in v1: terrain of kind steep or
-    smoke is refused, naming the field."""
-    for kind in ("steep", "smoke"):
-        message = _refused(tmp_path, "kind: rough, rect: [8.5", f"kind: {kind}, rect: [8.5")
-        assert "terrain.1.kind" in message
+def test_a_steep_slope_needs_its_uphill_bearing(tmp_path: Path) -> None:
+    """bookgun.move.slope: steep ground must say which way is up (the uphill bearing), or
+    nothing could tell climbing from descending; smoke needs nothing more."""
+    message = _refused(tmp_path, "kind: rough, rect: [8.5", "kind: steep, rect: [8.5")
+    assert "terrain.1" in message and "uphill" in message
+    text = (SCENARIOS / "convoy-ambush.yaml").read_text()
+    ok = tmp_path / "smoke.yaml"
+    ok.write_text(text.replace("kind: rough, rect: [8.5", "kind: smoke, rect: [8.5", 1))
+    assert load_scenario_file(ok).terrain[1].kind == "smoke"
 
 
 def test_without_a_breaching_charge_an_enemy_held_room_stays_shut() -> None:

@@ -18,6 +18,8 @@ from umpire.core.actions import Action
 
 Vec = tuple[float, float]
 AMBUSH_RANGE = 12.0
+DISMOUNT_RANGE = 12.0  # passengers dismount when the enemy is this near their vehicle
+STOP_RANGE = 8.0  # a vehicle carrying troops stops this near the enemy
 
 
 def _dist(a: Vec, b: Vec) -> float:
@@ -172,8 +174,26 @@ class BookGunScripted:
             if me and them and _dist(me, them) < 6 and target.get("status") in ("shaken", "pinned"):
                 self.last_reason = "charge a shaken enemy close by"
                 return a
-        acts = [a for a in kinds.get("activate", []) if a.option is None]
         enemies = _enemy_points(obs, "army")
+        searched = set(obs["searched"])
+        # bookgun.building.windows: climb in where a room is still to search
+        for a in kinds.get("window", []):
+            if a.option not in searched:
+                self.last_reason = "climb in at the window"
+                return a
+        # bookgun.move.mount: passengers get down once the vehicle is close to the enemy
+        for a in kinds.get("activate", []):
+            if a.option == "dismount":
+                vid = units.get(str(a.unit), {}).get("aboard")
+                at = _centre(obs, str(vid)) if vid else None
+                if at and enemies and min(_dist(at, e) for e in enemies) <= DISMOUNT_RANGE:
+                    self.last_reason = "dismount near the enemy"
+                    return a
+        acts = [
+            a
+            for a in kinds.get("activate", [])
+            if a.option is None and self._vehicle_drives(obs, str(a.unit), enemies)
+        ]
         # bounds: a team that moved last turn covers while one that did not moves up
         fresh = [a for a in acts if not units.get(str(a.unit), {}).get("moved_last")]
         pool = fresh or acts
@@ -198,6 +218,18 @@ class BookGunScripted:
         if kinds.get("hold"):
             return kinds["hold"][0]
         return legal[0]
+
+    @staticmethod
+    def _vehicle_drives(obs: Mapping[str, Any], unit: str, enemies: list[Vec]) -> bool:
+        """A vehicle drives while it carries troops and is not yet close to the enemy; empty
+        or arrived, it stays put and covers with its gun."""
+        units = obs["units"]
+        if not units.get(unit, {}).get("vehicle"):
+            return True
+        if not any(u.get("aboard") == unit for u in units.values()):
+            return False
+        me = _centre(obs, unit)
+        return not (me and enemies and min(_dist(me, e) for e in enemies) <= STOP_RANGE)
 
     def _goal(self, obs: Mapping[str, Any], unit: str) -> Vec | None:
         me = _centre(obs, unit)

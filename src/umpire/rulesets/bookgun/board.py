@@ -226,6 +226,16 @@ class BookGunBoard:
         if isinstance(ied, list | tuple) and len(ied) >= 2:
             secret["ied"] = [float(ied[0]), float(ied[1])]
 
+        if viewer == "insurgents" and flow.get("phase") == "setup":
+            # where the insurgents may put their concealment markers (bookgun.setup.deploy),
+            # for their own page's deployment step: the sites already taken are left out
+            taken = {m.get("site") for m in obs.get("markers", {}).values()}
+            secret["deploy_sites"] = [
+                {"id": site, "x": pos[0], "y": pos[1], "room": room}
+                for site, (pos, room) in world.sites.items()
+                if site not in taken
+            ]
+
         card = obs.get("card")
         colour = card_colour(card) if card else None
         card_side = next((s for s, c in spec.colours.items() if c == colour), None)
@@ -296,7 +306,9 @@ class BookGunBoard:
 
 # -- spotting ------------------------------------------------------------------------------------
 def _fig(f: Mapping[str, Any]) -> Any:
-    return SimpleNamespace(room=f.get("room"), pos=(float(f["x"]), float(f["y"])))
+    return SimpleNamespace(
+        room=f.get("room"), pos=(float(f["x"]), float(f["y"])), side=f.get("side")
+    )
 
 
 def spotting_lines(

@@ -226,3 +226,19 @@ def close_combat_casualties(pairs: Sequence[tuple[int, int]]) -> Chance[tuple[in
 
 def movement_roll(count: int, rule: str, text: str) -> Roll:
     return Roll(count, 6, rule, lambda faces: f"{text}: {count}d6 {list(faces)}")
+
+
+def mount_roll(count: int, text: str) -> Roll:
+    """bookgun.move.mount (p.16): the 1D6 a unit may move in the phase it mounts."""
+    return movement_roll(count, "bookgun.move.mount", text)
+
+
+def boards(faces: Sequence[int], reach: float, farthest: float) -> bool:
+    """Every figure reaches the vehicle: the roll plus the boarding reach covers the farthest."""
+    return sum(faces) + reach >= farthest - 1e-9
+
+
+def mount_chance(count: int, reach: float, farthest: float) -> Chance[bool]:
+    """Exact odds that a unit whose farthest figure stands ``farthest`` in. from the vehicle
+    gets aboard this move (the same roll and judge as play)."""
+    return mount_roll(count, "mount").map(lambda faces: boards(faces, reach, farthest))

@@ -92,7 +92,7 @@ def check_reveals(state: BookGunState) -> list[Event]:
         for a in army:
             for p in pts:
                 d = dist(a.pos, p)
-                if d <= c.reveal_near or (d <= c.reveal_sight and w.sight(a.pos, p)):
+                if d <= c.reveal_near or (d <= c.reveal_sight and w.sight_for("army", a.pos, p)):
                     hit = True
                     break
             if hit:
@@ -104,6 +104,10 @@ def check_reveals(state: BookGunState) -> list[Event]:
 
 # -- sight and spotting ----------------------------------------------------------------------------
 def sees(w: World, a: Figure, b: Figure) -> bool:
+    """Line of sight from figure ``a`` to figure ``b``: rooms, buildings, walls, and smoke
+    (bookgun.los.smoke) unless ``a``'s side has thermal sights."""
+    if w.smoke and w.smoke_blocks(a.pos, b.pos, getattr(a, "side", None)):
+        return False
     if a.room is not None and b.room is not None:
         ra, rb = w.rooms[a.room], w.rooms[b.room]
         if a.room == b.room:
@@ -122,7 +126,10 @@ def sight_factor(w: World, side: str) -> float:
     without night-vision goggles (bookgun.los.dark, p.11) - both read as every distance on the
     spotting chart counting double; they compound."""
     factor = 1.0
-    if w.spec.weather != "clear":
+    # thermal sights are halved by rain and falling snow, not by fog (p.19)
+    if w.spec.weather != "clear" and not (
+        w.spec.weather == "fog" and side in w.spec.thermal_sights
+    ):
         factor *= 2.0
     if w.spec.light == "night" and side not in w.spec.night_vision:
         factor *= 2.0
@@ -131,7 +138,8 @@ def sight_factor(w: World, side: str) -> float:
 
 def spot_number(w: World, spotter: Unit, d: float, leader: bool) -> int | None:
     """The spotting chart (bookgun.spot.chart): None = automatic, 0 = cannot spot."""
-    chart = w.tables.spotting.for_type(spotter.troop)
+    troop = spotter.troop if spotter.troop != "vehicle" else str(spotter.side)
+    chart = w.tables.spotting.for_type(troop)
     d *= sight_factor(w, str(getattr(spotter, "side", spotter.troop)))  # callers may pass a troop
     if d <= chart.auto:
         return None
@@ -153,6 +161,9 @@ def spotting(state: BookGunState) -> list[Event]:
     for side in ("army", "insurgents"):
         spotters = [u for u in active_units(state, side) if u.status != ROUTED]
         for target in known_enemies(state, side):
+            if not targetable(target):
+                target.spotted = True  # a vehicle is in plain view; passengers ride inside
+                continue
             if fired_on(target, side, state) or target.fought or target.fought_last:
                 target.spotted = True
                 continue
@@ -209,6 +220,11 @@ def _look(
         return True
     if number == 0:
         return False
+    if u.aboard is not None or u.vehicle is not None:
+        # bookgun.spot.roll (p.10): spotting from inside a vehicle is at one half
+        number //= 2
+        if number <= 0:
+            return False
     test = RollUnder(
         20, number, "bookgun.spot.roll", text=f"{u.name} looks for {name} at {d:.1f} in."
     )
@@ -240,7 +256,8 @@ def category(w: World, state: BookGunState, fig: Figure, unit: Unit, firer: Vec)
             return "IV"
     if fig.prone or w.in_rough(fig.pos):
         return "III"
-    if unit.formation in ("open", "unformed"):
+    if unit.formation in ("open", "unformed") or unit.scout_of is not None:
+        # bookgun.move.scouts (p.17): a scout counts as an open-order target
         return "II"
     return "I"
 
@@ -257,6 +274,8 @@ def charged_by(state: BookGunState, unit: Unit) -> bool:
 
 def firing_figures(state: BookGunState, unit: Unit) -> list[Figure]:
     """Fit figures able to shoot: carriers of wounded do not (bookgun.move.wounded)."""
+    if unit.aboard is not None:
+        return []  # passengers do not fire from inside (house)
     fit = state.fit_figures(unit)
     wounded = sum(1 for f in state.unit_figures(unit) if f.status == WOUNDED)
     carriers = {f.id for f in [f for f in reversed(fit) if f.role == "ordinary"][:wounded]}
@@ -317,14 +336,34 @@ def plan_shots(
         cat = max(cats, key=lambda c: (cats[c], CATS.index(c)))
         number = tb.fire_table.number(band, cat)
         number += tb.fire_mods.quality.get(unit.quality, 0) + weapon.hit_mod
-        if unit.moved:
+        if unit.vehicle is not None:
+            if unit.in_motion:  # firing from a vehicle in motion (p.15), instead of "moved"
+                number += tb.fire_mods.moving_vehicle
+        elif unit.moved:
             number += tb.fire_mods.moved
+        number += night_mod(w, unit.side)
         number = max(tb.fire_table.minimum, number)
         dice = 1 if blast_name else weapon.dice[band_index]
         if dice <= 0:
             continue
         shots.append(Shot(f.id, dice, number, band, cat, d, blast_name))
     return shots
+
+
+def night_mod(w: World, side: str) -> int:
+    """bookgun.los.dark (p.11): at night a side without night-vision goggles fires at -2,
+    unless it has laser aiming devices, which offset the aiming penalty."""
+    if w.spec.light != "night":
+        return 0
+    if side in w.spec.night_vision or side in w.spec.laser_sights:
+        return 0
+    return w.tables.fire_mods.night
+
+
+def targetable(unit: Unit) -> bool:
+    """Units fire and charges may be aimed at: not a vehicle and not riding inside one (fire
+    against vehicles is out of scope, spec §4.8 - house: passengers inside are shielded)."""
+    return unit.vehicle is None and unit.aboard is None
 
 
 def roe_problem(state: BookGunState, unit: Unit, figs: list[Figure], target_id: str) -> str | None:
@@ -374,7 +413,7 @@ def fireable(state: BookGunState, target: Unit, shots: list[Shot]) -> bool:
 
 def fire_targets(state: BookGunState, unit: Unit, figs: list[Figure]) -> list[str]:
     out: list[str] = []
-    enemies = known_enemies(state, unit.side)
+    enemies = [e for e in known_enemies(state, unit.side) if targetable(e)]
     if unit.side == "army":
         enemies += [u for u in active_units(state, "civilians")]
     for target in enemies:
@@ -623,6 +662,8 @@ def burst(state: BookGunState, at: Vec, by: str, origin: Vec) -> list[Event]:
         if not fig.present or dist(fig.pos, at) > b.radius:
             continue
         u = state.units[fig.unit]
+        if not targetable(u):
+            continue  # a vehicle and its passengers (spec §4.8: no fire against vehicles)
         cat = category(w, state, fig, u, origin)
         number = dict(b.numbers)[cat]  # type: ignore[index]
         text = f"{fig.name} in the burst (Cat {cat})"

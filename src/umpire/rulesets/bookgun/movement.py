@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 
 from umpire.core.events import Event, note
-from umpire.geometry.table import Vec, bearing
+from umpire.geometry.table import Vec, angle_between, bearing
 from umpire.rulesets.bookgun.chances import movement_roll
 from umpire.rulesets.bookgun.common import centre, dist, enemy, known_enemies, room_figures, world
 from umpire.rulesets.bookgun.state import GONE, OUT, BookGunState, Figure, Unit
@@ -44,6 +44,11 @@ class Allowance:
 
 
 def dice_for(w: World, unit: Unit, column: str, formation: str | None = None) -> int:
+    if unit.vehicle is not None:  # bookgun.move.vehicles: the kind's dice (spec §4.6)
+        kind = w.tables.vehicles.kinds[unit.vehicle]
+        return {"cross": kind.cross, "road": kind.road}.get(column, 0)
+    if unit.scout_of is not None and column == "cross":
+        return w.tables.scouts.dice  # bookgun.move.scouts: a scout moves 3D6 (p.17)
     table = w.tables.movement.dice[unit.troop]
     form = formation or unit.formation
     row = table.get(form) or table.get("unformed") or next(iter(table.values()))
@@ -66,6 +71,14 @@ def dense_move(cross: list[int], drop: str, minimum: float) -> float:
     kept = keep_dice(cross, drop)
     dropped = sum(cross) - sum(kept)
     return max(minimum, float(sum(kept) - dropped))
+
+
+def rough_drop(w: World, unit: Unit) -> str:
+    """Which die rough ground drops (p.14): by troop type, or by vehicle kind ("prohibited":
+    a horse-drawn vehicle may not enter rough ground, p.18)."""
+    if unit.vehicle is not None:
+        return w.tables.vehicles.kinds[unit.vehicle].rough
+    return w.tables.movement.rough_drop.get(unit.troop, "none")
 
 
 def roll_allowance(
@@ -105,7 +118,8 @@ def roll_allowance(
         # snow or mud: on a road drop the lowest die, cross-country the highest
         cross, road_faces = keep_dice(cross, "highest"), keep_dice(road_faces, "lowest")
         reasons.append(f"bookgun.move.weather: {w.spec.ground} drops a die")
-    rough = keep_dice(cross, mv.rough_drop.get(unit.troop, "none"))
+    drop = rough_drop(w, unit)
+    rough = [] if drop == "prohibited" else keep_dice(cross, drop)
     minus = 0
     if unit.minus_d6:
         minus = state.rng.d(6)
@@ -113,10 +127,10 @@ def roll_allowance(
     floor = mv.minimum_move
     dense = None
     if w.dense:
-        dense = max(floor, dense_move(cross, mv.rough_drop.get(unit.troop, "none"), floor) - minus)
+        dense = 0.0 if drop == "prohibited" else max(floor, dense_move(cross, drop, floor) - minus)
     allowance = Allowance(
         clear=max(floor, sum(cross) - minus),
-        rough=max(floor, sum(rough) - minus),
+        rough=0.0 if drop == "prohibited" else max(floor, sum(rough) - minus),
         road=max(floor, sum(road_faces) - minus),
         prone=prone,
         dense=dense,
@@ -258,12 +272,33 @@ def path_length(state: BookGunState, unit: Unit, al: Allowance, dest: Vec) -> tu
     start = centre(state, unit)
     length = dist(start, dest)
     if w.dense and (w.crosses(start, dest, w.dense) or w.in_area(dest, w.dense)):
-        return length, al.in_dense
-    if w.crosses(start, dest, w.rough) or w.in_rough(dest):
-        return length, al.rough
-    if unit.formation == "column" and w.on_road(start) and w.on_road(dest):
-        return length, max(al.road, al.clear)
-    return length, al.clear
+        allowed = al.in_dense
+    elif w.crosses(start, dest, w.rough) or w.in_rough(dest):
+        allowed = al.rough
+    elif (unit.formation == "column" or unit.vehicle is not None) and (
+        w.on_road(start) and w.on_road(dest)
+    ):
+        allowed = max(al.road, al.clear)
+    else:
+        allowed = al.clear
+    if not al.prone and slope_halves(w, start, dest):
+        allowed /= 2.0
+    return length, allowed
+
+
+def slope_halves(w: World, start: Vec, dest: Vec) -> bool:
+    """bookgun.move.slope (p.18): a move over steep ground counts each die at half - except a
+    move straight down the slope (within ``downhill_cone`` degrees of the fall line, house),
+    which goes at full rate."""
+    if not w.slopes or dist(start, dest) < 1e-9:
+        return False
+    way = bearing(start, dest)
+    cone = w.tables.slopes.downhill_cone
+    for area, uphill in w.slopes:
+        on_it = area.touches_segment(start[0], start[1], dest[0], dest[1]) or area.contains(*start)
+        if on_it and angle_between(way, (uphill + 180.0) % 360.0) > cone:
+            return True
+    return False
 
 
 def move_problem(
@@ -273,6 +308,19 @@ def move_problem(
     w = world(state)
     start = centre(state, unit)
     here = unit_room(state, unit)
+    if unit.aboard is not None:
+        return "aboard a vehicle: dismount first (bookgun.move.mount)"
+    if room is not None and unit.vehicle is not None:
+        return "vehicles may not enter buildings (bookgun.building.capacity)"
+    if point is not None and unit.scout_of is not None:
+        parent = state.units.get(unit.scout_of)
+        if parent is not None and state.on_table(parent) and parent.aboard is None:
+            sc = w.tables.scouts
+            reach = sc.radio_range if unit.radio else sc.range
+            if dist(point, centre(state, parent)) > reach + 1e-6:
+                return (
+                    f"a scout stays within {reach:g} in. of his unit's leader (bookgun.move.scouts)"
+                )
     if room is not None:
         if room not in w.rooms:
             return f"no room {room}"
@@ -321,11 +369,15 @@ def move_problem(
         return problem
     for wall in w.low_walls:
         if wall.touches_segment(start[0], start[1], point[0], point[1]):
+            if unit.vehicle is not None:
+                return f"{wall.id}: vehicles may not cross walls (bookgun.obstacle.cross)"
             if wall.polygon.distance(_pt(start)) > 1.5:
                 return f"{wall.id}: move up to the wall and stop first (bookgun.obstacle.cross)"
             if dist(start, point) > 2.5:
                 return f"{wall.id}: crossing the wall ends the move (bookgun.obstacle.cross)"
     length, allowed = path_length(state, unit, al, point)
+    if unit.vehicle is not None and allowed <= 0.0:
+        return "a horse-drawn vehicle may not enter rough ground (bookgun.move.rough)"
     if length > allowed + 1e-6:
         return f"{length:.1f} in. is beyond the {allowed:g} in. rolled"
     return None
@@ -377,6 +429,8 @@ def candidate_moves(
             for at, room in b.doors:
                 goals.append(w.door_outside(at, b))
                 rooms.append(room)
+            if unit.vehicle is None:  # bookgun.building.windows: move up to a window first
+                goals += [window_outside(w, at, b) for at, _ in b.windows]
         exit_edge = w.spec.victory.exit_edge
         if unit.side == "army" and exit_edge != "none":
             goals.append(_edge_point(w, start, exit_edge))
@@ -407,6 +461,30 @@ def candidate_moves(
     return out
 
 
+def window_outside(w: World, at: Vec, building: object) -> Vec:
+    """Where a figure stands to climb in at the window ``at`` (just outside it)."""
+    from umpire.rulesets.bookgun.world import Building
+
+    assert isinstance(building, Building)
+    return w.door_outside(at, building)
+
+
+def carry(state: BookGunState, vehicle: Unit) -> None:
+    """bookgun.move.mount: passengers ride with their vehicle (placed at its model)."""
+    v = state.unit_figures(vehicle)
+    if not v:  # the vehicle is gone (off the table): its passengers go with it
+        for u in state.units.values():
+            if u.aboard == vehicle.id:
+                u.status = OUT
+                for f in state.unit_figures(u):
+                    f.status = GONE
+        return
+    for u in state.units.values():
+        if u.aboard == vehicle.id:
+            for f in state.unit_figures(u):
+                f.x, f.y, f.facing, f.room, f.prone = v[0].x, v[0].y, v[0].facing, None, False
+
+
 def _edge_point(w: World, p: Vec, edge: str) -> Vec:
     if edge == "north":
         return (p[0], w.spec.height - 0.5)
@@ -433,9 +511,11 @@ def do_move(state: BookGunState, unit: Unit, point: Vec | None, room: str | None
         if dist(start, point) > 0.01
         else state.figures[unit.figures[0]].facing
     )
-    if unit.formation == "unformed" and unit.troop != "civilians":
+    if unit.formation == "unformed" and unit.troop not in ("civilians", "vehicle"):
         unit.formation = "open"
     place_outside(state, unit, point, facing)
+    if unit.vehicle is not None:
+        carry(state, unit)
     return f"to ({point[0]:.1f}, {point[1]:.1f})"
 
 
@@ -508,3 +588,36 @@ def charge_reach(w: World, unit: Unit) -> int:
 
 def _unused(figs: list[Figure]) -> None:  # keep the import list honest for type checkers
     del figs
+
+
+# -- vehicles: backing up (bookgun.move.vehicles, p.15) -------------------------------------------
+def back_line(state: BookGunState, unit: Unit) -> tuple[Vec, float]:
+    """The vehicle's position and the bearing straight behind it."""
+    f = state.unit_figures(unit)[0]
+    return f.pos, (f.facing + 180.0) % 360.0
+
+
+def back_problem(state: BookGunState, unit: Unit, al: Allowance, point: Vec) -> str | None:
+    """A vehicle backing up moves straight back along the reverse of its facing, without
+    turning, at most the backing dice rolled."""
+    at, way = back_line(state, unit)
+    d = dist(at, point)
+    if d < 1e-6:
+        return "give a point behind the vehicle"
+    if angle_between(bearing(at, point), way) > 1.0:
+        return "backing up is straight back, with no turn (bookgun.move.vehicles)"
+    if d > al.clear + 1e-6:
+        return f"{d:.1f} in. is beyond the {al.clear:g} in. rolled to back up"
+    return world(state).path_problem(at, point)
+
+
+def back_moves(state: BookGunState, unit: Unit, al: Allowance) -> list[Vec]:
+    at, way = back_line(state, unit)
+    rad = math.radians(way)
+    out = []
+    for frac in (1.0, 0.5):
+        d = al.clear * frac
+        p = (round(at[0] + math.cos(rad) * d, 2), round(at[1] + math.sin(rad) * d, 2))
+        if back_problem(state, unit, al, p) is None and p not in out:
+            out.append(p)
+    return out

@@ -24,6 +24,7 @@ from umpire.core.ruleset import (
     RulesetMeta,
     ScenarioInfo,
 )
+from umpire.geometry.table import bearing
 from umpire.rulesets.bookgun import combat
 from umpire.rulesets.bookgun.chances import RollUnder
 from umpire.rulesets.bookgun.common import (
@@ -39,7 +40,10 @@ from umpire.rulesets.bookgun.common import (
 )
 from umpire.rulesets.bookgun.movement import (
     Allowance,
+    back_moves,
+    back_problem,
     candidate_moves,
+    carry,
     charge_reach,
     do_move,
     flee,
@@ -47,6 +51,7 @@ from umpire.rulesets.bookgun.movement import (
     place_in_rooms,
     place_outside,
     roll_allowance,
+    room_space,
     unit_room,
 )
 from umpire.rulesets.bookgun.scenario import load_scenario, scenario_ids
@@ -203,6 +208,7 @@ def _turn_begin(state: S) -> list[Event]:
         u.extra_die = 0
         u.minus_d6 = False
         u.spotted = False
+        u.in_motion = False
         if u.arrives is not None and u.arrives <= state.flow.turn:
             events.append(_arrive(state, u, " (its latest turn)" if u.arrive_cards else ""))
     state.deck = Deck.shuffled(standard_deck(2), state.rng)
@@ -472,6 +478,130 @@ def _setup_to_act(state: S) -> str | None:
 FORMATIONS = ("open", "close", "column")
 
 
+# -- mounting, dismounting, backing up (bookgun.move.mount, bookgun.move.vehicles) ---------------
+def passengers(state: S, vehicle: Unit) -> int:
+    return sum(len(state.unit_figures(u)) for u in state.units.values() if u.aboard == vehicle.id)
+
+
+def mount_choices(state: S, unit: Unit) -> list[Unit]:
+    """Friendly vehicles ``unit`` could board this move: room for all its figures (p.15), and
+    every figure able to reach the vehicle within the most a 1D6 move can give (p.16)."""
+    w = world(state)
+    if (
+        unit.vehicle is not None
+        or unit.aboard is not None
+        or unit.scout_of is not None
+        or unit.concealed
+        or unit.status != OK
+        or unit.mounted == state.flow.turn
+        or unit_room(state, unit) is not None
+        or unit.side not in SIDES
+    ):
+        return []
+    figs = state.unit_figures(unit)
+    reach = 6 * w.tables.mount.dice + w.tables.mount.reach
+    out = []
+    for v in sorted(state.units.values(), key=lambda u: u.id):
+        if v.side != unit.side or v.vehicle is None or not state.on_table(v):
+            continue
+        room = w.tables.vehicles.kinds[v.vehicle].passengers - passengers(state, v)
+        model = state.unit_figures(v)[0]
+        if len(figs) <= room and all(dist(f.pos, model.pos) <= reach for f in figs):
+            out.append(v)
+    return out
+
+
+def mount(state: S, unit: Unit, vehicle: Unit) -> list[Event]:
+    """bookgun.move.mount (p.16): a unit that mounts moves up to 1D6 that phase; its figures
+    must reach the vehicle within that move. Those that cannot, walk the 1D6 toward it."""
+    from umpire.rulesets.bookgun.chances import boards, mount_roll
+
+    w = world(state)
+    events: list[Event] = []
+    faces = mount_roll(w.tables.mount.dice, f"{unit.name} runs for {vehicle.name}").sample(
+        state.rng, events
+    )
+    rolled = float(sum(faces))
+    model = state.unit_figures(vehicle)[0]
+    figs = state.unit_figures(unit)
+    farthest = max(dist(f.pos, model.pos) for f in figs)
+    if boards(faces, w.tables.mount.reach, farthest):
+        unit.aboard = vehicle.id
+        unit.mounted = state.flow.turn
+        carry(state, vehicle)
+        events.append(
+            note(
+                "mount",
+                f"{unit.name} mounts {vehicle.name}",
+                "bookgun.move.mount",
+                unit=unit.id,
+                vehicle=vehicle.id,
+            )
+        )
+        return events
+    start = centre(state, unit)
+    d = dist(start, model.pos)
+    t = min(1.0, rolled / d) if d > 0 else 0.0
+    dest = (start[0] + (model.pos[0] - start[0]) * t, start[1] + (model.pos[1] - start[1]) * t)
+    if world(state).path_problem(start, dest) is None:
+        do_move(state, unit, dest, None)
+    events.append(
+        note(
+            "mount",
+            f"{unit.name} cannot reach {vehicle.name} with {rolled:g} in. and moves toward it",
+            "bookgun.move.mount",
+            unit=unit.id,
+        )
+    )
+    return events
+
+
+def dismount(state: S, unit: Unit, events: list[Event], dice: int) -> float:
+    """bookgun.move.mount (p.16): dismounting at the start of the move, the unit forms round
+    its vehicle and may move the ``dice`` D6 rolled (1D6, or 2D6 to charge)."""
+    from umpire.rulesets.bookgun.chances import movement_roll
+
+    vehicle = state.units[str(unit.aboard)]
+    model = state.unit_figures(vehicle)[0]
+    faces = movement_roll(dice, "bookgun.move.mount", f"{unit.name} dismounts").sample(
+        state.rng, events
+    )
+    unit.aboard = None
+    unit.mounted = state.flow.turn
+    if unit.formation in ("unformed", "column"):
+        unit.formation = "open"
+    place_outside(state, unit, model.pos, model.facing)
+    events.append(
+        note(
+            "dismount",
+            f"{unit.name} dismounts from {vehicle.name}",
+            "bookgun.move.mount",
+            unit=unit.id,
+            vehicle=vehicle.id,
+        )
+    )
+    return float(sum(faces))
+
+
+def back_up(state: S, side: str, unit: Unit) -> list[Event]:
+    """bookgun.move.vehicles (p.15): a wheeled vehicle backs up 1D6, a tracked one 2D6,
+    straight back without turning; a horse-drawn vehicle never backs."""
+    from umpire.rulesets.bookgun.chances import movement_roll
+
+    assert unit.vehicle is not None
+    events: list[Event] = []
+    dice = world(state).tables.vehicles.kinds[unit.vehicle].back
+    faces = movement_roll(dice, "bookgun.move.vehicles", f"{unit.name} backs up").sample(
+        state.rng, events
+    )
+    rolled = float(sum(faces))
+    al = Allowance(rolled, rolled, rolled, False, None)
+    state.flow.stack.append(
+        Pending(side, ("move_to", "stay"), "move", {"unit": unit.id, "back": True, **al.to_dict()})
+    )
+    return events
+
+
 class Activate(_CardKind):
     """Roll a unit's movement dice (after rallying a shaken or pinned unit); the destination
     is then chosen from a pending decision."""
@@ -485,7 +615,18 @@ class Activate(_CardKind):
         for u in sorted(state.units.values(), key=lambda u: u.id):
             if u.side != side or not may_move(state, u):
                 continue
+            if u.aboard is not None:  # bookgun.move.mount: passengers may only dismount
+                out.append(Action("activate", unit=u.id, option="dismount"))
+                continue
             out.append(Action("activate", unit=u.id))
+            if u.vehicle is not None:
+                if world(state).tables.vehicles.kinds[u.vehicle].back > 0:
+                    out.append(Action("activate", unit=u.id, option="back"))
+                continue
+            out += [
+                Action("activate", unit=u.id, option=f"mount:{v.id}")
+                for v in mount_choices(state, u)
+            ]
             if unit_room(state, u) is None and not u.concealed:
                 prone = any(f.prone for f in state.unit_figures(u))
                 out.append(Action("activate", unit=u.id, option="stand" if prone else "prone"))
@@ -499,6 +640,15 @@ class Activate(_CardKind):
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
         unit = state.units[str(action.unit)]
         events: list[Event] = []
+        if action.option == "dismount":
+            rolled = dismount(state, unit, events, world(state).tables.mount.dice)
+            return events + [self._pending(state, side, unit, rolled)]
+        if action.option and str(action.option).startswith("mount:"):
+            events += mount(state, unit, state.units[str(action.option)[6:]])
+            unit.moved = True
+            return events + _post_move(state, unit) + self.done(state, unit)
+        if action.option == "back":
+            return back_up(state, side, unit)
         if unit.concealed and unit.marker in state.markers:
             state.markers[str(unit.marker)].stirred = True  # the enemy reads "marker .. stirs"
         if unit.status in (SHAKEN, PINNED):
@@ -541,6 +691,24 @@ class Activate(_CardKind):
         return self._hide(unit, events)
 
     @staticmethod
+    def _pending(state: S, side: str, unit: Unit, rolled: float) -> Event:
+        """After dismounting: the 1D6 the unit may still move."""
+        al = Allowance(rolled, rolled, rolled, False, rolled if world(state).dense else None)
+        state.flow.stack.append(
+            Pending(side, ("move_to", "stay"), "move", {"unit": unit.id, **al.to_dict()})
+        )
+        return note(
+            "allowance",
+            f"{unit.name} may move {rolled:g} in. after dismounting",
+            "bookgun.move.mount",
+            unit=unit.id,
+            clear=rolled,
+            rough=rolled,
+            road=rolled,
+            prone=False,
+        )
+
+    @staticmethod
     def _hide(unit: Unit, events: list[Event]) -> list[Event]:
         if not unit.concealed:
             return events
@@ -574,6 +742,8 @@ class MoveTo(ActionKind[S]):
         if not isinstance(top, Pending) or top.stage != "move":
             return []
         unit, al = self._ctx(state)
+        if state.flow.stack[-1].data.get("back"):
+            return [Action("move_to", unit=unit.id, point=p) for p in back_moves(state, unit, al)]
         out = []
         for point, room in candidate_moves(state, unit, al):
             if unit.concealed and room is None:
@@ -590,14 +760,24 @@ class MoveTo(ActionKind[S]):
             raise IllegalActionError(f"{unit.name} is the unit moving", self.rule)
         if (action.point is None) == (action.option is None):
             raise IllegalActionError("give a point or a room", self.rule)
+        if state.flow.stack[-1].data.get("back"):
+            if action.point is None:
+                raise IllegalActionError("a vehicle backs up to a point", "bookgun.move.vehicles")
+            problem = back_problem(state, unit, al, action.point)
+            if problem is not None:
+                raise IllegalActionError(problem, "bookgun.move.vehicles")
+            return
         problem = move_problem(state, unit, al, action.point, action.option)
         if problem is not None:
             raise IllegalActionError(problem, self.rule)
 
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
-        unit, _ = self._ctx(state)
+        unit, al = self._ctx(state)
+        backing = bool(state.flow.stack[-1].data.get("back"))
         state.flow.stack.pop()
         events: list[Event] = []
+        if unit.vehicle is not None and action.point is not None:
+            return drive(state, unit, al, action.point, backing) + Activate().done(state, unit)
         was_concealed = unit.concealed
         if was_concealed and action.option is None and unit.marker in state.markers:
             events += combat.reveal(state, state.markers[str(unit.marker)], "breaks cover")
@@ -629,6 +809,40 @@ class MoveTo(ActionKind[S]):
             return f"{action.unit} moves into {action.option}"
         assert action.point is not None
         return f"{action.unit} moves to ({action.point[0]:.1f}, {action.point[1]:.1f})"
+
+
+def drive(
+    state: S, unit: Unit, al: Allowance, point: tuple[float, float], back: bool
+) -> list[Event]:
+    """Move a vehicle and its passengers; it is in motion as a target and a firer when it
+    used half or more of its rolled move (bookgun.move.vehicles, p.15)."""
+    from umpire.rulesets.bookgun.movement import path_length
+
+    model = state.unit_figures(unit)[0]
+    facing = model.facing
+    if back:
+        length, allowed = dist(model.pos, point), al.clear
+    else:
+        length, allowed = path_length(state, unit, al, point)
+    do_move(state, unit, point, None)
+    if back:
+        model.facing = facing  # backing: no turn
+        carry(state, unit)
+    unit.moved = True
+    share = world(state).tables.vehicles.in_motion
+    unit.in_motion = allowed > 0 and length >= share * allowed - 1e-9
+    words = "backs" if back else "drives"
+    motion = "in motion" if unit.in_motion else "not in motion (under half its move)"
+    ev = note(
+        "move",
+        f"{unit.name} {words} to ({point[0]:.1f}, {point[1]:.1f}), {length:.1f} of "
+        f"{allowed:g} in.: {motion}",
+        "bookgun.move.vehicles",
+        unit=unit.id,
+        to=f"to ({point[0]:.1f}, {point[1]:.1f})",
+        in_motion=unit.in_motion,
+    )
+    return [ev] + _post_move(state, unit)
 
 
 def _post_move(state: S, unit: Unit) -> list[Event]:
@@ -759,15 +973,111 @@ class Search(_CardKind):
         return events + self.done(state, unit)
 
 
+WINDOW_REACH = 1.5  # inches: how near a window a figure must stand to climb in (house)
+
+
+def window_entries(state: S, unit: Unit) -> dict[str, list[tuple[Figure, tuple[float, float]]]]:
+    """bookgun.building.windows (p.19): for each room, the figures of ``unit`` that stand at one
+    of its windows (they moved up to it in an earlier turn: a unit moves once a turn) - one
+    figure per window - while the room is not seen to be held by the enemy and has space."""
+    w = world(state)
+    if (
+        unit.vehicle is not None
+        or unit.aboard is not None
+        or unit.concealed
+        or unit.status != OK
+        or unit.side not in SIDES
+    ):
+        return {}
+    outside = [f for f in state.fit_figures(unit) if f.room is None and not f.prone]
+    out: dict[str, list[tuple[Figure, tuple[float, float]]]] = {}
+    used: set[str] = set()
+    for b in sorted(w.buildings.values(), key=lambda b: b.id):
+        for at, room in b.windows:
+            if w.rooms[room].floor != 0:
+                continue
+            spot = w.door_outside(at, b)
+            near = [f for f in outside if f.id not in used and dist(f.pos, spot) <= WINDOW_REACH]
+            if not near:
+                continue
+            held = any(
+                f.side == enemy(unit.side) and not state.units[f.unit].concealed
+                for f in room_figures(state, room)
+            )
+            taken = len(out.get(room, []))
+            if held or room_space(state, room, unit) - taken <= 0:
+                continue
+            f = min(near, key=lambda g: (dist(g.pos, spot), g.id))
+            used.add(f.id)
+            out.setdefault(room, []).append((f, at))
+    return out
+
+
+class Window(_CardKind):
+    """bookgun.building.windows (p.19): figures that moved up to a window are placed inside,
+    the window at their back, and stop; one figure per window per turn; never into a room
+    the enemy holds. A concealed enemy inside is found instead (bookgun.conceal.reveal)."""
+
+    name, rule = "window", "bookgun.building.windows"
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        if not self.has_card(state, side) or state.flow.phase != "movement":
+            return []
+        out = []
+        for u in sorted(state.units.values(), key=lambda u: u.id):
+            if u.side == side and may_move(state, u):
+                out += [Action("window", unit=u.id, option=r) for r in window_entries(state, u)]
+        return out
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        unit = state.units[str(action.unit)]
+        room = str(action.option)
+        w = world(state)
+        climbers = window_entries(state, unit).get(room, [])
+        unit.moved = True
+        events: list[Event] = []
+        for f in room_figures(state, room):
+            owner = state.units[f.unit]
+            if owner.side == enemy(side) and owner.concealed and owner.marker in state.markers:
+                events += combat.reveal(
+                    state, state.markers[str(owner.marker)], "is found at the window"
+                )
+                return events + _post_move(state, unit) + self.done(state, unit)
+        r = w.rooms[room]
+        for f, at in climbers:
+            f.room = room
+            taken = sum(1 for g in room_figures(state, room) if g.id != f.id)
+            f.x, f.y = r.slots[taken % len(r.slots)]
+            f.facing = bearing(at, r.centre)  # the window at his back
+            events.append(
+                note(
+                    "window",
+                    f"{f.name} climbs in at the window into {room}",
+                    self.rule,
+                    figure=f.id,
+                    room=room,
+                )
+            )
+        if any(f.room for f in state.unit_figures(unit)):
+            unit.formation = "unformed"
+        return events + _post_move(state, unit) + self.done(state, unit)
+
+    def describe(self, state: S, side: str, action: Action) -> str:
+        return f"{action.unit} climbs in at the windows of {action.option}"
+
+
 class Charge(_CardKind):
     name, rule = "charge", "bookgun.move.charge"
 
     def targets(self, state: S, unit: Unit) -> list[Unit]:
         w = world(state)
-        reach = 6 * charge_reach(w, unit) + w.tables.command.charge_stop
+        dice = w.tables.mount.charge_dice if unit.aboard is not None else charge_reach(w, unit)
+        reach = 6 * dice + w.tables.command.charge_stop
         out = []
         c = centre(state, unit)
         for e in known_enemies(state, unit.side):
+            if not combat.targetable(e):
+                continue
             d = min(dist(c, f.pos) for f in state.unit_figures(e))
             if d <= reach:
                 out.append(e)
@@ -777,26 +1087,84 @@ class Charge(_CardKind):
         if not self.has_card(state, side):
             return []
         return [
-            Action("charge", unit=u.id, target=t.id)
+            Action(
+                "charge",
+                unit=u.id,
+                target=t.id,
+                option="dismount" if u.aboard is not None else None,
+            )
             for u in sorted(state.units.values(), key=lambda u: u.id)
             if u.side == side
             and may_move(state, u)
             and u.status == OK
             and not u.concealed
+            and u.vehicle is None
             and unit_room(state, u) is None
             for t in self.targets(state, u)
         ]
 
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
         unit, target = state.units[str(action.unit)], state.units[str(action.target)]
-        events = charge(state, unit, target)
+        events: list[Event] = []
+        dice = None
+        if unit.aboard is not None:
+            # bookgun.move.mount (p.16): dismounting within charge distance, 2D6 to charge
+            w = world(state)
+            vehicle = state.units[unit.aboard]
+            model = state.unit_figures(vehicle)[0]
+            unit.aboard, unit.mounted = None, state.flow.turn
+            if unit.formation in ("unformed", "column"):
+                unit.formation = "open"
+            place_outside(state, unit, model.pos, model.facing)
+            events.append(
+                note(
+                    "dismount",
+                    f"{unit.name} dismounts from {vehicle.name} to charge",
+                    "bookgun.move.mount",
+                    unit=unit.id,
+                    vehicle=vehicle.id,
+                )
+            )
+            dice = w.tables.mount.charge_dice
+        events += evade(state, target)
+        events += charge(state, unit, target, dice)
         return events + _post_move(state, unit) + self.done(state, unit)
 
     def describe(self, state: S, side: str, action: Action) -> str:
         return f"{action.unit} charges {action.target}"
 
 
-def charge(state: S, unit: Unit, target: Unit) -> list[Event]:
+def evade(state: S, target: Unit) -> list[Event]:
+    """bookgun.move.scouts (p.17): a charged scout evades back to his parent unit (house: he
+    always does, placed beside its leader, when the unit is on the table on foot)."""
+    if target.scout_of is None:
+        return []
+    parent = state.units.get(target.scout_of)
+    if parent is None or not state.on_table(parent) or parent.aboard is not None:
+        return []
+    w = world(state)
+    at = centre(state, parent)
+    spot = next(
+        (
+            p
+            for p in ((at[0] + dx, at[1] + dy) for dx, dy in ((-1, -1), (1, -1), (-1, 1), (1, 1)))
+            if w.table.inside(p[0], p[1], 0.3) and w.building_at(p) is None
+        ),
+        at,
+    )
+    for f in state.unit_figures(target):
+        f.x, f.y, f.room = spot[0], spot[1], None
+    return [
+        note(
+            "evade",
+            f"{target.name} evades back to {parent.name}",
+            "bookgun.move.scouts",
+            unit=target.id,
+        )
+    ]
+
+
+def charge(state: S, unit: Unit, target: Unit, dice: int | None = None) -> list[Event]:
     """bookgun.move.charge (house detail): roll the charge dice; reaching 2 in. short of the
     target, the unit stops there charging; otherwise it moves the roll and is not charging."""
     w = world(state)
@@ -804,7 +1172,9 @@ def charge(state: S, unit: Unit, target: Unit) -> list[Event]:
     from umpire.rulesets.bookgun.chances import movement_roll
 
     faces = movement_roll(
-        charge_reach(w, unit), "bookgun.move.charge", f"{unit.name} charges"
+        charge_reach(w, unit) if dice is None else dice,
+        "bookgun.move.charge",
+        f"{unit.name} charges",
     ).sample(state.rng, events)
     start = centre(state, unit)
     troom = unit_room(state, target)
@@ -823,8 +1193,6 @@ def charge(state: S, unit: Unit, target: Unit) -> list[Event]:
     dest = (start[0] + (goal[0] - start[0]) * t, start[1] + (goal[1] - start[1]) * t)
     if w.path_problem(start, dest) is not None:
         dest, go = start, 0.0
-    from umpire.geometry.table import bearing
-
     place_outside(
         state, unit, dest, bearing(start, goal) if go > 0 else state.figures[unit.figures[0]].facing
     )
@@ -894,12 +1262,20 @@ class Joker(_CardKind):
                         note("heal", f"{f.name} is back on his feet", self.rule, figure=f.id)
                     )
         elif result == "fall_back":
-            if not unit.concealed:
+            if not unit.concealed and unit.aboard is None:  # passengers stay aboard (house)
                 flee(state, unit, 2, self.rule, "falls back", events)
+                if unit.vehicle is not None:
+                    carry(state, unit)
             done = True
         elif result == "charge":
-            foes = known_enemies(state, side)
-            if foes and not unit.concealed and unit_room(state, unit) is None:
+            foes = [e for e in known_enemies(state, side) if combat.targetable(e)]
+            if (
+                foes
+                and not unit.concealed
+                and unit_room(state, unit) is None
+                and unit.vehicle is None
+                and unit.aboard is None
+            ):
                 c = centre(state, unit)
                 target = min(foes, key=lambda e: dist(c, centre(state, e)))
                 events += charge(state, unit, target)
@@ -1003,7 +1379,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             Phase[S]("setup", ("deploy", "cache", "ied", "commander"), to_act=_setup_to_act),
             Phase[S](
                 "movement",
-                ("activate", "hold", "search", "charge", "joker", "move_to", "stay"),
+                ("activate", "hold", "search", "window", "charge", "joker", "move_to", "stay"),
                 to_act=self._card_side,
                 on_begin=_phase_begin,
                 on_end=_movement_end,
@@ -1036,6 +1412,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             Stay(),
             Hold(),
             Search(),
+            Window(),
             Charge(),
             Joker(),
             Fire(),
@@ -1099,11 +1476,20 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 len(us.figures),
                 concealed=us.concealed,
                 arrives=us.arrives if us.arrives and us.arrives > 1 else None,
+                vehicle=us.vehicle,
+                aboard=us.aboard,
+                scout_of=us.scout_of,
+                radio=us.radio,
             )
             if us.arrives_on is not None:
                 units[us.id].arrives = us.arrives_on.latest or w.spec.turns + 1
                 units[us.id].arrive_cards = list(us.arrives_on.cards)
                 units[us.id].arrive_from = us.arrives_on.from_turn
+        for u in units.values():
+            if u.aboard is not None:  # bookgun.move.mount: riding from the start
+                v = figures[units[u.aboard].figures[0]]
+                for fid in u.figures:
+                    figures[fid].x, figures[fid].y, figures[fid].facing = v.x, v.y, v.facing
         state = BookGunState(
             scenario=scenario,
             seed=int(seed),
@@ -1190,6 +1576,10 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "entered": u.entered,
                 "arrive_cards": list(u.arrive_cards),
                 "arrive_from": u.arrive_from,
+                "vehicle": u.vehicle,
+                "aboard": u.aboard,
+                "in_motion": u.in_motion,
+                "scout_of": u.scout_of,
             }
         markers = {
             m.id: {

@@ -48,15 +48,20 @@ def _check_polygon(points: list[Point] | None) -> None:
 
 class TerrainSpec(_Model):
     id: str
-    kind: Literal["road", "rough", "dense", "wall", "high_wall"]
+    # steep: bookgun.move.slope (p.18), with the compass bearing that climbs it (0 = east,
+    # 90 = north); smoke: bookgun.los.smoke (p.11), blocks sight except to thermal sights
+    kind: Literal["road", "rough", "dense", "wall", "high_wall", "steep", "smoke"]
     rect: Rect | None = None
     polygon: list[Point] | None = None
     conceal: bool = False
+    uphill: float | None = None
 
     @model_validator(mode="after")
     def _shape(self) -> TerrainSpec:
         if (self.rect is None) == (self.polygon is None):
             raise ValueError("give exactly one of rect or polygon")
+        if (self.kind == "steep") != (self.uphill is not None):
+            raise ValueError("a steep slope (and only a steep slope) needs uphill: a bearing")
         _check_rect(self.rect)
         _check_polygon(self.polygon)
         return self
@@ -118,7 +123,8 @@ class FigureSpec(_Model):
     name: str
     weapon: str
     second: str | None = None
-    role: Literal["leader", "officer", "key", "ordinary"] = "ordinary"
+    # vehicle: the model of a vehicle unit (bookgun.scale.figure: one model = one vehicle)
+    role: Literal["leader", "officer", "key", "ordinary", "vehicle"] = "ordinary"
     grenades: int = Field(default=0, ge=0)
     rounds: int = Field(default=0, ge=0)
     crew: int = Field(default=1, ge=1)
@@ -146,11 +152,21 @@ class ArrivalSpec(_Model):
         return self
 
 
+VehicleKind = Literal[
+    "light_wheeled",
+    "medium_wheeled",
+    "heavy_wheeled",
+    "light_tracked",
+    "heavy_tracked",
+    "horse_drawn",
+]
+
+
 class UnitSpec(_Model):
     id: str
     name: str
     side: Literal["army", "insurgents", "civilians"]
-    troop: Literal["army", "insurgents", "civilians"]
+    troop: Literal["army", "insurgents", "civilians", "vehicle"]
     quality: str
     formation: Literal["close", "open", "column", "mass", "unformed"]
     facing: float = 90.0
@@ -158,11 +174,29 @@ class UnitSpec(_Model):
     concealed: bool = False
     arrives: int | None = Field(default=None, ge=1)
     arrives_on: ArrivalSpec | None = None
+    # bookgun.move.vehicles: a vehicle unit (troop vehicle) is one model of this kind
+    vehicle: VehicleKind | None = None
+    # bookgun.move.mount: a unit that starts the game aboard this vehicle unit
+    aboard: str | None = None
+    # bookgun.move.scouts: a one-figure unit scouting for this unit (radio: 24 in., not 12)
+    scout_of: str | None = None
+    radio: bool = False
     figures: list[FigureSpec] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _placed(self) -> UnitSpec:
-        if self.at is None and not self.concealed:
+        if (self.troop == "vehicle") != (self.vehicle is not None):
+            raise ValueError("troop vehicle (and only it) needs vehicle: a kind")
+        if self.troop == "vehicle":
+            if len(self.figures) != 1 or self.figures[0].role != "vehicle" or self.concealed:
+                raise ValueError("a vehicle unit is one figure of role vehicle, not concealed")
+        elif any(f.role == "vehicle" for f in self.figures):
+            raise ValueError("role vehicle belongs to a vehicle unit (troop vehicle)")
+        if self.scout_of is not None and (len(self.figures) != 1 or self.troop == "vehicle"):
+            raise ValueError("a scout unit is one figure on foot")
+        if self.aboard is not None and (self.concealed or self.troop == "vehicle"):
+            raise ValueError("only a unit on foot and not concealed may start aboard")
+        if self.at is None and not self.concealed and self.aboard is None:
             raise ValueError("a unit that is not concealed needs at: [x, y]")
         if self.arrives is not None and self.arrives_on is not None:
             raise ValueError("give arrives (a turn) or arrives_on (cards), not both")
@@ -202,6 +236,11 @@ class ScenarioSpec(_Model):
     weather: Literal["clear", "fog", "rain", "snow"] = "clear"
     light: Literal["day", "night"] = "day"
     night_vision: list[Literal["army", "insurgents"]] = Field(default_factory=list)
+    # bookgun.los.dark: laser aiming devices cancel the night fire penalty (p.11)
+    laser_sights: list[Literal["army", "insurgents"]] = Field(default_factory=list)
+    # bookgun.los.smoke / bookgun.weather.visibility: thermal sights see through smoke, and
+    # through fog at full range (rain and falling snow still halve them, p.19)
+    thermal_sights: list[Literal["army", "insurgents"]] = Field(default_factory=list)
     ground: Literal["dry", "snow", "mud"] = "dry"
     colours: dict[Literal["army", "insurgents"], Literal["red", "black"]]
     terrain: list[TerrainSpec] = Field(default_factory=list)
@@ -234,6 +273,26 @@ class ScenarioSpec(_Model):
                 raise ValueError(f"commander choice {name!r} is not a figure")
         if any(u.concealed for u in self.units) and not self.sites:
             raise ValueError("concealed units need concealment sites")
+        by_id = {u.id: u for u in self.units}
+        for u in self.units:
+            if u.aboard is not None:
+                v = by_id.get(u.aboard)
+                if v is None or v.troop != "vehicle" or v.side != u.side:
+                    raise ValueError(
+                        f"unit {u.id!r} is aboard {u.aboard!r}, not a vehicle of its side"
+                    )
+            if u.scout_of is not None:
+                p = by_id.get(u.scout_of)
+                if (
+                    p is None
+                    or p.side != u.side
+                    or p.troop in ("vehicle", "civilians")
+                    or p.scout_of
+                ):
+                    raise ValueError(
+                        f"unit {u.id!r} scouts for {u.scout_of!r}, not a unit of its side"
+                        " (civilian mobs have no scouts)"
+                    )
         return self
 
 
@@ -266,6 +325,9 @@ def load_scenario_file(path: Path) -> ScenarioSpec:
     from umpire.rulesets.bookgun.tables import base_tables
 
     weapons_known(spec, set(base_tables().weapons.types), str(path))
+    from umpire.rulesets.bookgun.world import check_vehicles
+
+    check_vehicles(spec, base_tables(), str(path))
     return spec
 
 

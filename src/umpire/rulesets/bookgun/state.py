@@ -86,6 +86,12 @@ class Unit:
     arrive_from: int = 0  # ... in a movement phase of this turn or later
     extra_die: int = 0
     minus_d6: bool = False
+    vehicle: str | None = None  # bookgun.move.vehicles: the kind of a vehicle unit
+    aboard: str | None = None  # bookgun.move.mount: the vehicle unit carrying this one
+    mounted: int = 0  # the turn it last mounted or dismounted (not both in one phase)
+    in_motion: bool = False  # a vehicle that used half or more of its rolled move (p.15)
+    scout_of: str | None = None  # bookgun.move.scouts: the unit this scout ranges ahead of
+    radio: bool = False
 
 
 @dataclass

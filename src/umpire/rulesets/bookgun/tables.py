@@ -98,6 +98,8 @@ class FireMods(_Section):
     reload_base: int
     reload_moved: int
     reload_prone: int
+    night: int = -2
+    moving_vehicle: int = -4
 
 
 class Blast(_Section):
@@ -165,6 +167,35 @@ class Civilians(_Section):
     hear: float
 
 
+class VehicleKind(_Model):
+    cross: int = Field(ge=0)
+    road: int = Field(ge=0)
+    rough: Literal["highest", "lowest", "none", "prohibited"]
+    back: int = Field(ge=0)
+    passengers: int = Field(ge=0)
+
+
+class Vehicles(_Section):
+    kinds: dict[str, VehicleKind]
+    in_motion: float = Field(ge=0, le=1)
+
+
+class Mount(_Section):
+    dice: int = Field(ge=0)
+    charge_dice: int = Field(ge=0)
+    reach: float = Field(ge=0)
+
+
+class Scouts(_Section):
+    dice: int = Field(ge=0)
+    range: float = Field(ge=0)
+    radio_range: float = Field(ge=0)
+
+
+class Slopes(_Section):
+    downhill_cone: float = Field(ge=0, le=90)
+
+
 class Tables(_Model):
     """Every number the rules read, by section of ``tables.yaml``."""
 
@@ -184,6 +215,10 @@ class Tables(_Model):
     search: Search
     building: Building
     civilians: Civilians
+    vehicles: Vehicles
+    mount: Mount
+    scouts: Scouts
+    slopes: Slopes
 
 
 def _validate(data: Mapping[str, Any], where: str) -> Tables:

@@ -80,6 +80,10 @@ class World:
             "wall": TerrainKind("wall"),
             "high_wall": TerrainKind("high_wall", blocks_los=True, see_into=0.0),
             "building": TerrainKind("building", blocks_los=True, see_into=tables.building.see_out),
+            # steep ground and smoke do not block the table's own sight test: a slope is read
+            # by movement only, and smoke blocks sight per side (thermal sights see through)
+            "steep": TerrainKind("steep"),
+            "smoke": TerrainKind("smoke"),
         }
         areas: list[Area] = []
         self.kind_of: dict[str, str] = {}
@@ -101,6 +105,12 @@ class World:
         self.roads = [a for a in areas if a.kind.name == "road"]
         self.low_walls = [a for a in areas if a.kind.name == "wall"]
         self.high_walls = [a for a in areas if a.kind.name == "high_wall"]
+        self.smoke = [a for a in areas if a.kind.name == "smoke"]
+        self.slopes: list[tuple[Area, float]] = [
+            (a, float(t.uphill or 0.0))
+            for a, t in zip(areas[: len(spec.terrain)], spec.terrain, strict=True)
+            if t.kind == "steep"
+        ]
         self.sites: dict[str, tuple[Vec, str | None]] = {}
         for s in spec.sites:
             if s.room is not None:
@@ -184,6 +194,16 @@ class World:
     def sight(self, a: Vec, b: Vec) -> bool:
         return not self.table.terrain_blocks(a, b)
 
+    def smoke_blocks(self, a: Vec, b: Vec, side: str | None) -> bool:
+        """bookgun.los.smoke (p.11): a line into, out of or through smoke is blind - unless the
+        looking side has thermal sights (``thermal_sights`` in the scenario)."""
+        if not self.smoke or (side is not None and side in self.spec.thermal_sights):
+            return False
+        return self.crosses(a, b, self.smoke) or self.in_area(b, self.smoke)
+
+    def sight_for(self, side: str | None, a: Vec, b: Vec) -> bool:
+        return self.sight(a, b) and not self.smoke_blocks(a, b, side)
+
     def sight_many(self, pairs: list[tuple[Vec, Vec]]) -> list[bool]:
         return [not blocked for blocked in self.table.terrain_blocks_many(pairs)]
 
@@ -202,6 +222,7 @@ def world_for(scenario: str | ScenarioSpec, house: Mapping[str, Any] | None) -> 
         tables = tables_with(house)
         where = f"{SCENARIOS / (spec.id + '.yaml')}" if isinstance(scenario, str) else spec.id
         check_weapons(spec, tables, where)
+        check_vehicles(spec, tables, where)
         found = _WORLDS[key] = World(spec, tables)
     return found
 
@@ -209,3 +230,25 @@ def world_for(scenario: str | ScenarioSpec, house: Mapping[str, Any] | None) -> 
 def check_weapons(spec: ScenarioSpec, tables: Tables, where: str) -> None:
     """Every figure's weapons are in the weapons table, house rules included."""
     weapons_known(spec, set(tables.weapons.types), where)
+
+
+def check_vehicles(spec: ScenarioSpec, tables: Tables, where: str) -> None:
+    """bookgun.move.vehicles (p.15): a vehicle carries at most its kind's passengers (heavy
+    tracked vehicles none inside); a scenario loading more is a one-line error naming the field."""
+    from umpire.core.errors import DataFileError
+
+    load: dict[str, int] = {}
+    for i, u in enumerate(spec.units):
+        if u.vehicle is not None and u.vehicle not in tables.vehicles.kinds:
+            raise DataFileError(f"{where}: field units.{i}.vehicle: unknown kind {u.vehicle!r}")
+    kinds = {u.id: u.vehicle for u in spec.units if u.vehicle is not None}
+    for i, u in enumerate(spec.units):
+        if u.aboard is None:
+            continue
+        load[u.aboard] = load.get(u.aboard, 0) + len(u.figures)
+        cap = tables.vehicles.kinds[str(kinds[u.aboard])].passengers
+        if load[u.aboard] > cap:
+            raise DataFileError(
+                f"{where}: field units.{i}.aboard: {u.aboard} carries at most {cap} figures"
+                f" (bookgun.move.vehicles), {load[u.aboard]} put aboard"
+            )
