@@ -408,3 +408,21 @@ def test_a_mapping_can_set_a_profile_type_aside(tmp_path: Path) -> None:
     force, _ = roster_to_catalogue_force(AUTHOR / "redland-guards.ros", AUTHOR, mapping)
     gunship = next(p for p in force.profiles if p.name == "Hornet Gunship")
     assert gunship.atgm is None and str(gunship.weapon) == "4a"
+
+
+def test_a_chosen_options_cost_is_added_to_its_unit(tmp_path: Path) -> None:
+    for name in ("tankers.gst", "redland-guards.ros"):
+        (tmp_path / name).write_bytes((AUTHOR / name).read_bytes())
+    catalogue = (AUTHOR / "redland.cat").read_text(encoding="utf-8")
+    missile = '<costs><cost name="Points" typeId="syn-ct-pts" value="0"/></costs>'
+    assert catalogue.count(missile) == 1
+    (tmp_path / "redland.cat").write_text(
+        catalogue.replace(missile, missile.replace('value="0"', 'value="6"')), encoding="utf-8"
+    )
+    force, report = roster_to_catalogue_force(tmp_path / "redland-guards.ros", tmp_path)
+    gunship = next(p for p in force.profiles if p.name == "Hornet Gunship")
+    assert (gunship.points, gunship.bp) == (76, 8)
+    assert "note: redland.cat: Hornet Gunship: the options chosen add 6 Points a model" in (
+        report.lines()
+    )
+    assert check_force(force).points == 260  # exactly the roster's limit

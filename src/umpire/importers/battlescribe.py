@@ -999,7 +999,8 @@ def roster_nation(force: RosterForce, path: Path) -> str:
         known = ", ".join(f"{name!r}" for name in CATALOGUE_NATIONS)
         raise DataFileError(
             f"{path}: force {force.name!r}: no Umpire ORBAT for catalogue "
-            f"{force.catalogue_name!r} (known: {known})"
+            f"{force.catalogue_name!r} (known: {known}); give --data DIR (its .gst/.cat "
+            "files) to import its own stat lines"
         )
     return nation
 

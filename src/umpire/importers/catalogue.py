@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -440,6 +440,7 @@ def unit_line(
     catalogue: DataFile | None,
     mapping: CatalogueMapping,
     chosen: Iterable[Entry] = (),
+    option_costs: Mapping[str, float] | None = None,
 ) -> UnitLine:
     """The unit profile of a catalogue entry (with the child entries a roster chose, e.g. its
     weapons). Raises :class:`Unmappable` with a one-line reason naming the entry."""
@@ -637,6 +638,12 @@ def unit_line(
         meaning = _cost_role(name, mapping)
         if meaning in ("points", "bp"):
             line.setdefault("points" if meaning == "points" else "bp", amount)
+    for name, amount in (option_costs or {}).items():
+        meaning = _cost_role(name, mapping)
+        if meaning in ("points", "bp") and amount:
+            field_name = "points" if meaning == "points" else "bp"
+            line[field_name] = line.get(field_name, 0.0) + amount
+            notes.append(f"{where}: the options chosen add {amount:g} {name} a model")
         elif meaning is None and amount:
             notes.append(f"{where}: cost {name!r} = {amount:g} has no Umpire meaning (left out)")
     for name in ("points", "bp"):
@@ -718,8 +725,9 @@ def _unit_selections(
     catalogue: DataFile,
     mapping: CatalogueMapping,
     report: CatalogueReport,
-) -> Iterator[tuple[Entry, Entry, list[Entry]]]:
-    """(selection, catalogue entry, chosen child entries) for each unit in a selection."""
+) -> Iterator[tuple[Entry, Entry, list[Entry], dict[str, float]]]:
+    """(selection, catalogue entry, chosen child entries, their costs per model) for each unit
+    in a selection."""
     entry = data.find(selection.id, catalogue)
     if entry is None:
         report.unmapped.append(
@@ -737,8 +745,13 @@ def _unit_selections(
         and mapping.lookup(mapping.profile_types, p.type_name) != "ignore"
     ) or bool(entry.profile_link_ids and entry.type in ("model", "unit"))
     if has_stats or entry.type in ("model", "unit"):
-        chosen = [c for s, c in children if c is not None and not _is_unit(c, mapping)]
-        yield selection, entry, chosen
+        chosen = [(s, c) for s, c in children if c is not None and not _is_unit(c, mapping)]
+        costs: dict[str, float] = {}
+        for option, picked in chosen:  # an option's cost, shared by the selection's models
+            share = max(option.number, 1) / max(selection.number, 1)
+            for name, amount in picked.costs.items():
+                costs[name] = costs.get(name, 0.0) + amount * share
+        yield selection, entry, [c for _, c in chosen], costs
         for child, found in children:
             if found is not None and _is_unit(found, mapping):
                 yield from _unit_selections(child, data, catalogue, mapping, report)
@@ -803,9 +816,9 @@ def roster_to_catalogue_force(
         catalogues.append(catalogue)
         for selection in force.selections:
             found = _unit_selections(selection, data, catalogue, mapping, report)
-            for picked, entry, chosen in found:
+            for picked, entry, chosen, option_costs in found:
                 try:
-                    line = unit_line(entry, data, catalogue, mapping, chosen)
+                    line = unit_line(entry, data, catalogue, mapping, chosen, option_costs)
                 except Unmappable as exc:
                     report.unmapped.append(str(exc))
                     continue
