@@ -225,3 +225,30 @@ def test_the_casualty_pile_read_from_the_observation_is_the_games() -> None:
         drawn = max(drawn, len(obs["casualty_discard"]))
         game.apply(r.choice(game.legal_actions()))
     assert drawn > 0  # some casualty cards were drawn on the way
+
+
+def test_the_board_draws_vehicles_with_their_passengers_counted() -> None:
+    """bookgun.move.vehicles / bookgun.move.mount on the web table: Night Raid's Humvee is
+    drawn as a hull at its model (both sides see it), the squad riding inside is not drawn
+    figure by figure but counted on the vehicle; once dismounted its figures are drawn; the
+    steep hillside is drawn as a hill and the tyre smoke as smoke."""
+    game = Game(RULESET, "night-raid", 3)
+    while game.state.flow.phase == "setup":
+        game.apply(game.legal_actions()[0])
+    for side in ("army", "insurgents"):
+        board = BOARD.board(game, game.view(side).observation, side)
+        hulls = [t for t in board["terrain"] if t["kind"] == "vehicle"]
+        assert len(hulls) == 1 and hulls[0]["unit"] == "humvee"
+        xs = [p[0] for p in hulls[0]["points"]]
+        ys = [p[1] for p in hulls[0]["points"]]
+        assert min(xs) < 18.0 < max(xs) and min(ys) < 2.0 < max(ys)
+        assert not [f for f in board["figures"] if f["unit"] == "squad"]
+        hv = next(u for u in board["units"] if u["id"] == "humvee")
+        assert hv["stats"]["passengers"] == 7 and hv["stats"]["vehicle"] == "light_wheeled"
+        kinds = {t["id"]: t["kind"] for t in board["terrain"]}
+        assert kinds["hillside"] == "hill" and kinds["tyre-smoke"] == "smoke"
+    game.state.units["squad"].aboard = None
+    board = BOARD.board(game, game.view("army").observation, "army")
+    assert len([f for f in board["figures"] if f["unit"] == "squad"]) == 7
+    hv = next(u for u in board["units"] if u["id"] == "humvee")
+    assert hv["stats"]["passengers"] == 0

@@ -70,7 +70,17 @@ def _static(world: World) -> dict[str, Any]:
             pts = _rect_points(t.rect)
         else:
             pts = [[float(x), float(y)] for x, y in (t.polygon or [])]
-        terrain.append({"id": t.id, "kind": t.kind, "points": pts, "conceal": bool(t.conceal)})
+        # a steep slope is drawn as a hill (contours); smoke as a grey cloud
+        kind = "hill" if t.kind == "steep" else t.kind
+        entry: dict[str, Any] = {
+            "id": t.id,
+            "kind": kind,
+            "points": pts,
+            "conceal": bool(t.conceal),
+        }
+        if t.kind == "steep":
+            entry["uphill"] = t.uphill
+        terrain.append(entry)
     buildings = []
     for b in spec.buildings:
         floors = sorted({r.floor for r in b.rooms})
@@ -101,6 +111,35 @@ def _static(world: World) -> dict[str, Any]:
         )
     found = _STATIC[world] = {"terrain": terrain, "buildings": buildings}
     return found
+
+
+VEHICLE_HULL = (2.0, 1.0)  # inches long and wide a vehicle model is drawn (house)
+
+
+def _hull(f: Mapping[str, Any], unit: Mapping[str, Any]) -> dict[str, Any]:
+    """A vehicle's hull, drawn as a rectangle at its model turned to its facing (kind vehicle),
+    with the model's own figure (facing line) on top."""
+    import math
+
+    length, width = VEHICLE_HULL
+    a = math.radians(float(f.get("facing", 0.0)))
+    fx, fy, sx, sy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    x, y = float(f["x"]), float(f["y"])
+    pts = [
+        [
+            round(x + fx * dl * length / 2 + sx * dw * width / 2, 3),
+            round(y + fy * dl * length / 2 + sy * dw * width / 2, 3),
+        ]
+        for dl, dw in ((1, 1), (1, -1), (-1, -1), (-1, 1), (1, 1))
+    ]
+    return {
+        "id": f"{unit['id']} ({unit.get('vehicle')})",
+        "kind": "vehicle",
+        "points": pts,
+        "conceal": False,
+        "unit": unit["id"],
+        "side": unit.get("side"),
+    }
 
 
 def card_label(card: str | None) -> str | None:
@@ -136,10 +175,18 @@ class BookGunBoard:
 
         figures = []
         members: dict[str, list[Mapping[str, Any]]] = {}
+        riders: dict[str, int] = {}
+        hulls: list[dict[str, Any]] = []
         for f in sorted(figs.values(), key=lambda f: str(f["id"])):
             unit = units_obs.get(str(f["unit"]))
             if unit is None or not unit.get("on_table", True):
                 continue
+            if unit.get("aboard"):  # riding inside: counted on the vehicle, not drawn
+                if f.get("status") in ("fit", "wounded"):
+                    riders[str(unit["aboard"])] = riders.get(str(unit["aboard"]), 0) + 1
+                continue
+            if unit.get("vehicle") and f.get("status") in ("fit", "wounded"):
+                hulls.append(_hull(f, unit))
             if f.get("status") == "gone":
                 continue
             room = f.get("room")
@@ -183,6 +230,16 @@ class BookGunBoard:
                 "active": u["id"] == active,
                 "sidc": _sidc(aff, side),
                 "stats": {
+                    **(
+                        {
+                            "vehicle": u.get("vehicle"),
+                            "passengers": riders.get(str(u["id"]), 0),
+                            "in_motion": u.get("in_motion"),
+                        }
+                        if u.get("vehicle")
+                        else {}
+                    ),
+                    **({"aboard": u.get("aboard")} if u.get("aboard") else {}),
                     "formation": u.get("formation"),
                     "state": u.get("status"),
                     "figures": len(here),
@@ -246,7 +303,7 @@ class BookGunBoard:
             "unit": "inch",
             "width": float(table[0]),
             "height": float(table[1]),
-            "terrain": static["terrain"],
+            "terrain": static["terrain"] + hulls,
             "buildings": buildings,
             "roads": [],
             "objectives": [],
