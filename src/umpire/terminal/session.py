@@ -201,13 +201,13 @@ class TerminalPlayer:
             if action.target is not None and "%" not in text:
                 text = text.rstrip() + attack_note(game, side, action)
             out.append(need_words(plain(text, sides)))
-        seen: dict[str, int] = {}
-        for line in out:
-            seen[line] = seen.get(line, 0) + 1
-        for index, action in enumerate(legal):
-            if seen[out[index]] > 1:
-                extra = [str(v) for v in (action.unit, action.option, action.cell) if v]
-                out[index] += f" [{' '.join(extra) or action.kind}]"
+        groups: dict[str, list[int]] = {}
+        for index, line in enumerate(out):
+            groups.setdefault(line, []).append(index)
+        for indices in groups.values():
+            if len(indices) > 1:  # tell identical lines apart by what differs between them
+                for index in indices:
+                    out[index] += f" [{_difference(legal, indices, index)}]"
         return out
 
     def hint(self, legal: Sequence[Action], places: Places | None) -> str:
@@ -338,6 +338,23 @@ class TerminalPlayer:
             numbers = ", ".join(str(list(legal).index(a) + 1) for a in found[:8])
             self.console.print(f"  several options match ({numbers}): type one of the numbers")
         return None
+
+
+def _difference(legal: Sequence[Action], group: Sequence[int], index: int) -> str:
+    """What sets ``legal[index]`` apart from the other options of ``group`` (same text)."""
+    action = legal[index]
+    words = []
+    for name in ("unit", "target", "option", "cell", "card", "point", "units"):
+        values = {repr(getattr(legal[i], name)) for i in group}
+        value = getattr(action, name)
+        if len(values) > 1 and value not in (None, ()):
+            if name == "point":
+                words.append(f"at {value[0]:.2f}, {value[1]:.2f}")
+            elif name == "units":
+                words.append(" ".join(value))
+            else:
+                words.append(str(value))
+    return " ".join(words) or f"option {index + 1}"
 
 
 def _number(text: str) -> bool:

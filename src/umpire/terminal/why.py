@@ -79,7 +79,9 @@ def roll_odds(samples: Samples) -> list[str]:
     for run in samples.runs:
         for event in run:
             if event.kind == "roll" and event.rule:
-                rolls.setdefault(str(event.rule), []).append(event)
+                who = event.get("unit")
+                key = f"{event.rule} ({who})" if isinstance(who, str) else str(event.rule)
+                rolls.setdefault(key, []).append(event)
     lines = []
     for rule, events in rolls.items():
         needs = {e.get("need") for e in events}
@@ -120,10 +122,13 @@ def details_lines(details: Mapping[str, Any] | None) -> list[str]:
     lines = []
     if "need" in details:
         dice = details.get("dice")
-        head = f"needs {details['need']}+" + (f" on each of {dice} dice" if dice else "")
+        head = f"needs {details['need']}+"
+        if dice:
+            head += " on one die" if dice == 1 else f" on each of {dice} dice"
         mods = details.get("modifiers") or []
         if mods:
-            head += " (" + ", ".join(f"{m.get('delta'):+d} {m.get('why')}" for m in mods) + ")"
+            shifts = ", ".join(f"{m.get('why')} {m.get('delta'):+d}" for m in mods)
+            head += f" (score needed: {shifts})"
         lines.append(head)
     for key, word in (("p_hit", "hits"), ("p_kill", "kills"), ("reaction_need", "")):
         if key in details and key != "reaction_need":
