@@ -1,6 +1,6 @@
 """The Book and The Gun: the rule ids of time, dense ground, weather and darkness (each test
 follows the procedure of /work/shared/rules/book-and-gun.md), and the ids still not
-modelled (artillery, cavalry, breaching), pinned so that a scenario asking for them is refused,
+modelled (artillery, cavalry), pinned so that a scenario asking for them is refused,
 not silently ignored."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import pytest
 from tests.bookgun.test_rule_ids import _place, _state
 from umpire.core.errors import DataFileError
 from umpire.core.events import Event
-from umpire.rulesets.bookgun import RULESET
 from umpire.rulesets.bookgun.combat import spot_number
 from umpire.rulesets.bookgun.movement import Allowance, dense_move, move_problem, roll_allowance
 from umpire.rulesets.bookgun.ruleset import _turn_begin
@@ -189,19 +188,3 @@ def test_a_steep_slope_needs_its_uphill_bearing(tmp_path: Path) -> None:
     ok = tmp_path / "smoke.yaml"
     ok.write_text(text.replace("kind: rough, rect: [8.5", "kind: smoke, rect: [8.5", 1))
     assert load_scenario_file(ok).terrain[1].kind == "smoke"
-
-
-def test_without_a_breaching_charge_an_enemy_held_room_stays_shut() -> None:
-    """bookgun.building.breach is not modelled in v1 (the text is cut off, Q12) and
-    bookgun.building.doors keeps enemy-held buildings locked: no action kind breaches, and a
-    move into a room the enemy is seen to hold is refused."""
-    s = _state()
-    assert not any("breach" in k for k in RULESET.kinds)
-    cell = s.units["cell-1"]
-    cell.concealed = False
-    room = next(f.room for f in s.unit_figures(cell) if f.room)
-    assert room is not None
-    _place(s, "team-a", 12.0, 25.0)
-    al = Allowance(clear=12.0, rough=12.0, road=12.0)
-    problem = move_problem(s, s.units["team-a"], al, None, room)
-    assert problem is not None and "held by the enemy" in problem

@@ -502,3 +502,78 @@ def test_night_raid_loads_with_its_night_vehicle_smoke_slope_and_scout() -> None
     units = {u.id: u for u in w.spec.units}
     assert units["humvee"].vehicle == "light_wheeled" and units["squad"].aboard == "humvee"
     assert units["lookout"].scout_of == "cell"
+
+
+# -- bookgun.building.doors and bookgun.building.breach (p.19 4.3, spec §3.9) ----------------------
+def _cell_seen_in_k1(s: BookGunState) -> None:
+    """Reveal the cell (under its marker in K1 after the first-choice set-up; the two men
+    K1 has no room for, put in K2 by the set-up, are moved into K1 for the test)."""
+    cell = s.units["cell"]
+    assert all(f.room == "K1" for f in s.unit_figures(cell)[:4])
+    for f in s.unit_figures(cell):
+        f.room, f.x, f.y = "K1", 8.0, 27.0
+    _place(s, "lookout", 33.0, 25.0)  # out of the lookout's set-up room K2
+    events = combat.reveal(s, s.markers[str(cell.marker)], "is seen")
+    assert events and not cell.concealed
+
+
+def test_the_doors_of_a_building_the_enemy_holds_are_locked() -> None:
+    """bookgun.building.doors - p.19 (4.3): a door is locked (barricaded) if the building is
+    occupied by the enemy; to open it a shaped charge must be planted. The cell holds K1 of the
+    compound house: its door (into K2) is locked to the army, though K2 itself is empty; a
+    building the army cannot see anyone in stays open (house: hidden occupants are found by
+    going in)."""
+    s = _raid()
+    _down(s, (16.0, 27.0))
+    squad = s.units["squad"]
+    al = Allowance(clear=12.0, rough=12.0, road=12.0)
+    assert move_problem(s, squad, al, None, "K2") is None  # the cell is still hidden
+    _cell_seen_in_k1(s)
+    assert all(f.room != "K2" for f in s.figures.values())
+    problem = move_problem(s, squad, al, None, "K2")
+    assert problem is not None and "locked" in problem
+    problem = move_problem(s, squad, al, None, "K1")
+    assert problem is not None and "held by the enemy" in problem
+
+
+def test_a_shaped_charge_placed_at_the_wall_blows_in_the_fire_phase_and_opens_it() -> None:
+    """bookgun.building.breach (house; p.19 4.3 names the shaped charge, the procedure is cut
+    off, open question 12): a figure at an outer wall spends his move placing a charge; it blows
+    at the end of the fire phase, making an opening that is never locked; those in the room
+    within 2 in. roll a d20 at the Cat II blast number (10: exactly 1/2 each)."""
+    from umpire.rulesets.bookgun.chances import RollUnder
+    from umpire.rulesets.bookgun.ruleset import Breach, blow_charges, breach_spots
+
+    s = _raid()
+    _cell_seen_in_k1(s)
+    _down(s, (12.0, 31.0))  # north of K2's wall (y 30)
+    squad = s.units["squad"]
+    tl = s.figures["sq-tl1"]
+    assert tl.charges == 1
+    tl.x, tl.y = 12.5, 31.0
+    spots = breach_spots(s, squad)
+    assert "K2" in spots and spots["K2"][0].id in ("sq-tl1", "sq-tl2")
+    assert "K1" not in spots  # nobody carrying a charge stands at K1's wall
+    _card(s)
+    act = Action("breach", unit="squad", option="K2")
+    assert act in list(Breach().options(s, "army"))
+    who = spots["K2"][0]
+    events = Breach().resolve(s, "army", act)
+    assert any(e.kind == "breach" for e in events) and who.charges == 0
+    assert squad.moved and "squad" in s.acted
+    al = Allowance(clear=12.0, rough=12.0, road=12.0)
+    assert "locked" in str(move_problem(s, squad, al, None, "K2"))  # not blown yet
+    victim = s.unit_figures(s.units["cell"])[0]
+    victim.room, victim.x, victim.y = "K2", 12.0, 29.5  # 0.5 in. from the charge
+    far = s.unit_figures(s.units["cell"])[1]
+    assert far.room == "K1"  # in the next room: untouched
+    events = blow_charges(s)
+    rolls = [e for e in events if e.kind == "roll"]
+    assert len(rolls) == 1 and "need 10 or less" in rolls[0].text
+    assert victim.name in rolls[0].text
+    assert RollUnder(20, 10, "bookgun.building.breach").outcomes()[True] == Fraction(1, 2)
+    assert s.breaches[0]["blown"]
+    victim.status = "killed"  # K2 free of the enemy: the opening lets the squad in
+    _down(s, (12.0, 32.0))
+    assert move_problem(s, squad, al, None, "K2") is None
+    assert blow_charges(s) == [] or not [e for e in blow_charges(s) if e.kind == "breach"]

@@ -181,6 +181,11 @@ class BookGunScripted:
             if a.option not in searched:
                 self.last_reason = "climb in at the window"
                 return a
+        # bookgun.building.breach: blow a way into a room still to search
+        for a in kinds.get("breach", []):
+            if a.option not in searched:
+                self.last_reason = "place a breaching charge"
+                return a
         # bookgun.move.mount: passengers get down once the vehicle is close to the enemy
         for a in kinds.get("activate", []):
             if a.option == "dismount":

@@ -672,6 +672,23 @@ def burst(state: BookGunState, at: Vec, by: str, origin: Vec) -> list[Event]:
     return events
 
 
+def room_blast(state: BookGunState, room: str, at: Vec, by: str) -> list[Event]:
+    """bookgun.building.breach (house): figures in ``room`` within the blast radius of the
+    charge at ``at`` roll a d20 as Category II (a burst inside a room, spec §4.1)."""
+    w = world(state)
+    b = w.tables.blast
+    events: list[Event] = []
+    for fig in sorted(state.figures.values(), key=lambda x: x.id):
+        if not fig.present or fig.room != room or dist(fig.pos, at) > b.radius:
+            continue
+        u = state.units[fig.unit]
+        number = dict(b.numbers)["II"]
+        text = f"{fig.name} by the breaching charge (Cat II)"
+        if RollUnder(20, number, "bookgun.building.breach", text=text).sample(state.rng, events):
+            casualty_cards(state, u, 1, [fig], by, f"blast on {fig.name}", events)
+    return events
+
+
 # -- close combat ------------------------------------------------------------------------------
 def half_strength(state: BookGunState, unit: Unit) -> bool:
     fit = len(state.fit_figures(unit))

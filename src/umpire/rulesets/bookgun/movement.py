@@ -266,6 +266,35 @@ def entry_door(w: World, room: str) -> tuple[Vec, Vec] | None:
     return None
 
 
+def locked(state: BookGunState, side: str, building: str) -> bool:
+    """bookgun.building.doors (p.19): the doors of a building the enemy occupies are locked
+    (barricaded). House: only an enemy ``side`` can see locks them for it - a concealed one is
+    found by going in instead (bookgun.conceal.reveal)."""
+    w = world(state)
+    return any(
+        f.side == enemy(side) and not state.units[f.unit].concealed
+        for r in w.buildings[building].rooms
+        for f in room_figures(state, r)
+    )
+
+
+def entry_point(state: BookGunState, side: str, room: str) -> tuple[Vec, Vec] | None:
+    """How ``side`` gets into ground-floor ``room`` from outside: by an opening a breaching
+    charge blew into it or its neighbour (bookgun.building.breach, always open), else by a door
+    unless the building's doors are locked to it."""
+    w = world(state)
+    r = w.rooms[room]
+    b = w.buildings[r.building]
+    for cand in [room, *r.neighbours]:
+        for br in state.breaches:
+            if br["blown"] and br["room"] == cand:
+                at = (float(br["x"]), float(br["y"]))
+                return at, w.door_outside(at, b)
+    if locked(state, side, b.id):
+        return None
+    return entry_door(w, room)
+
+
 def path_length(state: BookGunState, unit: Unit, al: Allowance, dest: Vec) -> tuple[float, float]:
     """(length, allowed length) of a move in the open from the unit's centre to ``dest``."""
     w = world(state)
@@ -340,8 +369,13 @@ def move_problem(
             return f"{room} does not connect to {here}"
         if target.floor != 0:
             return f"{room} is upstairs: enter the ground floor first"
-        door = entry_door(w, room)
+        door = entry_point(state, unit.side, room)
         if door is None:
+            if locked(state, unit.side, target.building):
+                return (
+                    f"the doors of {w.buildings[target.building].name} are locked: the enemy"
+                    " holds it (bookgun.building.doors) - breach it or climb in at a window"
+                )
             return f"{room} has no door"
         _, outside = door
         problem = w.path_problem(start, outside) if dist(start, outside) > 0.05 else None
@@ -497,10 +531,9 @@ def _edge_point(w: World, p: Vec, edge: str) -> Vec:
 
 def do_move(state: BookGunState, unit: Unit, point: Vec | None, room: str | None) -> str:
     """Carry out a checked move; returns where the unit went, in words."""
-    w = world(state)
     start = centre(state, unit)
     if room is not None:
-        door = entry_door(w, room)
+        door = entry_point(state, unit.side, room)
         outside = door[1] if door is not None else start
         used = place_in_rooms(state, unit, room, outside)
         unit.formation = "unformed"

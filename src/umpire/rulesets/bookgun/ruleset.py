@@ -1066,6 +1066,114 @@ class Window(_CardKind):
         return f"{action.unit} climbs in at the windows of {action.option}"
 
 
+BREACH_REACH = 1.5  # inches: how near a wall a figure must stand to place a charge (house)
+
+
+def breach_spots(state: S, unit: Unit) -> dict[str, tuple[Figure, tuple[float, float]]]:
+    """bookgun.building.breach (house, the rule is cut off on p.19): for each ground-floor room
+    whose outer wall a fit figure of ``unit`` carrying a shaped charge stands at, that figure
+    and the point of the wall nearest him."""
+    from shapely.geometry import Point
+    from shapely.ops import nearest_points
+
+    w = world(state)
+    if (
+        unit.vehicle is not None
+        or unit.aboard is not None
+        or unit.concealed
+        or unit.status != OK
+        or unit.side not in SIDES
+    ):
+        return {}
+    out: dict[str, tuple[Figure, tuple[float, float]]] = {}
+    placed = {br["room"] for br in state.breaches}
+    for f in state.fit_figures(unit):
+        if f.charges <= 0 or f.room is not None:
+            continue
+        for r in sorted(w.rooms.values(), key=lambda r: r.id):
+            if r.floor != 0 or r.id in out or r.id in placed:
+                continue
+            b = w.buildings[r.building]
+            p = nearest_points(r.polygon.exterior, Point(f.pos))[0]
+            if p.distance(Point(f.pos)) > BREACH_REACH or b.polygon.exterior.distance(p) > 1e-6:
+                continue
+            out[r.id] = (f, (round(p.x, 2), round(p.y, 2)))
+    return out
+
+
+class Breach(_CardKind):
+    """bookgun.building.breach (house): a figure at a building's outer wall spends his unit's
+    move placing a shaped charge; it blows at the end of this turn's fire phase and opens the
+    wall into the room (an entry never locked); everyone in the room within 2 in. of it takes
+    a blast roll as Category II (spec §4.1: a burst inside a room)."""
+
+    name, rule = "breach", "bookgun.building.breach"
+
+    def options(self, state: S, side: str) -> Iterable[Action]:
+        if not self.has_card(state, side) or state.flow.phase != "movement":
+            return []
+        out = []
+        for u in sorted(state.units.values(), key=lambda u: u.id):
+            if u.side == side and may_move(state, u):
+                out += [Action("breach", unit=u.id, option=r) for r in breach_spots(state, u)]
+        return out
+
+    def resolve(self, state: S, side: str, action: Action) -> list[Event]:
+        unit = state.units[str(action.unit)]
+        room = str(action.option)
+        f, at = breach_spots(state, unit)[room]
+        f.charges -= 1
+        unit.moved = True
+        state.breaches.append(
+            {
+                "room": room,
+                "x": at[0],
+                "y": at[1],
+                "turn": state.flow.turn,
+                "side": side,
+                "blown": False,
+            }
+        )
+        ev = note(
+            "breach",
+            f"{f.name} places a shaped charge on the wall of {room} at ({at[0]:.1f}, {at[1]:.1f})",
+            self.rule,
+            figure=f.id,
+            room=room,
+        )
+        return [ev] + _post_move(state, unit) + self.done(state, unit)
+
+    def describe(self, state: S, side: str, action: Action) -> str:
+        return f"{action.unit} places a breaching charge on {action.option}"
+
+
+def blow_charges(state: S) -> list[Event]:
+    """End of the fire phase: the charges placed this turn blow (bookgun.building.breach)."""
+    events: list[Event] = []
+    for br in state.breaches:
+        if br["blown"] or br["turn"] != state.flow.turn:
+            continue
+        br["blown"] = True
+        room = str(br["room"])
+        at = (float(br["x"]), float(br["y"]))
+        events.append(
+            note(
+                "breach",
+                f"the charge blows a way into {room} at ({at[0]:.1f}, {at[1]:.1f})",
+                "bookgun.building.breach",
+                room=room,
+                x=at[0],
+                y=at[1],
+            )
+        )
+        for f in room_figures(state, room):  # the blast shows who was inside
+            owner = state.units[f.unit]
+            if owner.concealed and owner.marker in state.markers:
+                events += combat.reveal(state, state.markers[str(owner.marker)], "is blown open")
+        events += combat.room_blast(state, room, at, str(br["side"]))
+    return events + _after(state)
+
+
 class Charge(_CardKind):
     name, rule = "charge", "bookgun.move.charge"
 
@@ -1179,9 +1287,9 @@ def charge(state: S, unit: Unit, target: Unit, dice: int | None = None) -> list[
     start = centre(state, unit)
     troom = unit_room(state, target)
     if troom is not None:
-        from umpire.rulesets.bookgun.movement import entry_door
+        from umpire.rulesets.bookgun.movement import entry_point
 
-        door = entry_door(w, troom)
+        door = entry_point(state, unit.side, troom)
         goal = door[1] if door else centre(state, target)
         stop = 0.0
     else:
@@ -1379,7 +1487,17 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             Phase[S]("setup", ("deploy", "cache", "ied", "commander"), to_act=_setup_to_act),
             Phase[S](
                 "movement",
-                ("activate", "hold", "search", "window", "charge", "joker", "move_to", "stay"),
+                (
+                    "activate",
+                    "hold",
+                    "search",
+                    "window",
+                    "breach",
+                    "charge",
+                    "joker",
+                    "move_to",
+                    "stay",
+                ),
                 to_act=self._card_side,
                 on_begin=_phase_begin,
                 on_end=_movement_end,
@@ -1390,6 +1508,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 ("fire", "hold"),
                 to_act=self._card_side,
                 on_begin=_phase_begin,
+                on_end=blow_charges,
                 end_if=lambda s: s.card is None,
             ),
             Phase[S]("close_combat", on_begin=lambda s: combat.close_combats(s) + _after(s)),
@@ -1413,6 +1532,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             Hold(),
             Search(),
             Window(),
+            Breach(),
             Charge(),
             Joker(),
             Fire(),
@@ -1461,6 +1581,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                     us.facing,
                     grenades=fs.grenades,
                     rounds=fs.rounds,
+                    charges=fs.charges,
                     crew=fs.crew,
                     group_leader=fs.group_leader,
                 )
@@ -1545,6 +1666,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "room": f.room,
                 "grenades": f.grenades,
                 "rounds": f.rounds,
+                "charges": f.charges,
                 "group_leader": f.group_leader,
             }
             for k, f in state.figures.items()
@@ -1605,6 +1727,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             "units": units,
             "markers": markers,
             "searched": list(state.searched),
+            "breaches": [dict(b) for b in state.breaches],
             "cache_found": state.cache_found,
             "acted": [a for a in state.acted if a not in hidden_units],
             "pending": top.to_dict() if isinstance(top, Pending) and top.side == player else None,

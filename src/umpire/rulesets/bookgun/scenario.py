@@ -129,6 +129,8 @@ class FigureSpec(_Model):
     rounds: int = Field(default=0, ge=0)
     crew: int = Field(default=1, ge=1)
     group_leader: bool = False
+    # bookgun.building.breach: shaped charges the figure carries
+    charges: int = Field(default=0, ge=0)
 
 
 class ArrivalSpec(_Model):

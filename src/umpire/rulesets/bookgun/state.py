@@ -35,6 +35,7 @@ class Figure:
     rounds: int = 0
     crew: int = 1
     group_leader: bool = False
+    charges: int = 0  # bookgun.building.breach: shaped charges carried
     hit_by: str | None = None  # the side whose fire or fight hit this figure
 
     @property
@@ -132,6 +133,8 @@ class BookGunState:
     over: dict[str, Any] | None = None
     setup_events: list[Event] = field(default_factory=list)
     world_memo: Any = None
+    # bookgun.building.breach: charges placed - {room, x, y, turn, side, blown}
+    breaches: list[dict[str, Any]] = field(default_factory=list)
 
     # -- queries ---------------------------------------------------------------------------
     def unit_figures(self, unit: Unit | str, present_only: bool = True) -> list[Figure]:
@@ -182,6 +185,7 @@ class BookGunState:
                     "acted",
                     "fire_points",
                     "over",
+                    "breaches",
                 )
             },
         }
@@ -216,4 +220,5 @@ class BookGunState:
             acted=d["acted"],
             fire_points=d["fire_points"],
             over=d["over"],
+            breaches=d.get("breaches", []),
         )
