@@ -167,7 +167,8 @@ def test_without_a_mapping_each_unmappable_entry_is_named_in_one_line() -> None:
     assert "Char Éclair: profile type 'Engin' (Blindage frontal='15', Blindage latéral='12'" in char
     assert "cannot tell what Blindage frontal='15', Blindage latéral='12' is" in char
     assert "Véhicule de l'avant: profile type 'Engin'" in vab
-    assert "Section de combat: no points among its costs (Valeur=28, Rupture=4)" in section
+    assert "Section de combat: profile type 'Engin' (Blindage frontal='-'" in section
+    assert "no points among its costs (Valeur=28, Rupture=4)" in section
 
 
 def test_a_mapping_file_names_what_is_not_recognised() -> None:

@@ -654,12 +654,12 @@ def unit_line(
     for name, what in (("points", "points"), ("bp", "break points")):
         if name not in line:
             raise Unmappable(
-                f"{where}: no {what} among its costs ({costs}); name the cost type in a "
-                "mapping file's costs"
+                f"{where}: {described}: no {what} among its costs ({costs}); name the cost "
+                "type in a mapping file's costs"
             )
         value = line[name]
         if not isinstance(value, float) or value != int(value) or value < 0:
-            raise Unmappable(f"{where}: {what} {value!r} is not a whole number")
+            raise Unmappable(f"{where}: {described}: {what} {value!r} is not a whole number")
         line[name] = int(value)
     page = entry.page or (units[0].profile.page if units else "")
     if page.isdigit():
