@@ -144,3 +144,25 @@ def test_portable_grid_fits_80_columns_on_every_scenario() -> None:
         for unit in game.state.units.values():
             if unit.alive and unit.carried_by is None and not unit.air:
                 assert unit_tag(unit) in picture, (scenario, unit.uid)
+
+
+@pytest.mark.parametrize("scenario", ["autobahn-gap", "kinzig-valley"])
+def test_rhine_hex_map_fits_80_columns_and_shows_every_stack(scenario: str) -> None:
+    from umpire.terminal.hexmap import _column_x
+
+    game = new_game(f"rhine/{scenario}", seed=1)
+    board = board_for(game, "nato")
+    assert board is not None and board["layout"] == "hex"
+    picture = drawing(game, "nato")
+    assert isinstance(picture, str)
+    lines = picture.splitlines()
+    rows = lines[1 : 1 + 2 * int(board["height"])]
+    assert max(len(line) for line in lines if not line.startswith("river")) <= 80
+    for hex_id, stack in board["stacks"].items():
+        column, row = int(hex_id[:2]), int(hex_id[2:])
+        line = rows[2 * (row - 1) + (0 if column % 2 == 1 else 1)]
+        x = 3 + _column_x(column)
+        side = board["units"][[u["id"] for u in board["units"]].index(stack[0])]["side"]
+        assert line[x + 1 : x + 3] == f"{side[0].upper()}{len(stack)}", hex_id
+        listed = next(item for item in lines if item.startswith(f"  {hex_id}: "))
+        assert all(uid in listed for uid in stack)

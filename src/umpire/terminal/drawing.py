@@ -1,8 +1,9 @@
 """The map a side is shown in the terminal, whatever the ruleset.
 
 A continuous table (the ``board`` capability's ``layout: continuous``) is drawn by
-:mod:`umpire.terminal.tablemap`; a grid ruleset's own ``render`` capability draws squares and
-hexes. Both are built for one viewer from what that viewer may see.
+:mod:`umpire.terminal.tablemap`, a hex map by :mod:`umpire.terminal.hexmap` (inside 80
+columns); a ruleset's own ``render`` capability draws the rest (Portable's squares). All are
+built for one viewer from what that viewer may see.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from rich.text import Text
 
 from umpire.core.game import Game
+from umpire.terminal.hexmap import draw_hexes, is_hex
 from umpire.terminal.places import Places
 from umpire.terminal.tablemap import draw_table, is_table
 
@@ -45,6 +47,8 @@ def drawing(game: Game, viewer: str | None) -> Text | str | None:
     board = board_for(game, viewer)
     if board is not None and is_table(board):
         return draw_table(board, game.ruleset.meta.players, caps.side_colours, viewer)
+    if board is not None and is_hex(board):
+        return draw_hexes(board, game.ruleset.meta.players)
     if caps.render is not None:
         return caps.render(game.state, viewer)
     return None
