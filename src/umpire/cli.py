@@ -50,6 +50,7 @@ err = Console(stderr=True, highlight=False)
 COLUMN_TITLES = {"points": "points lost", "bp": "BP lost", "total_bp": "total BP"}
 PLAYER_KINDS = ("ai", "scripted", "random", "human", "search[:PRESET][@SECONDS]")
 EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
+SPECTATOR = ""  # reads only what every side may: the public stand-ins of private events
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -244,8 +245,8 @@ class EventPrinter:
         public, so any side's board names them alike)."""
         if self.game is None or "(" not in text:
             return text
-        if self._places is None:
-            viewer = self.side or self.game.ruleset.meta.players[0]
+        if self._places is None:  # any side's board has the same (public) landmarks
+            viewer = self.game.ruleset.meta.players[0]
             self._places = places_for(self.game, viewer) or False
         return self._places.rewrite(text) if self._places else text
 
@@ -259,7 +260,7 @@ class EventPrinter:
         tag = f" [dim]({seen.rule})[/]" if seen.rule else ""
         if kind == "turn":
             self.console.rule(f"[bold]{text.strip('- ')}")
-            if self.maps is not None:
+            if self.maps is not None and self.side != SPECTATOR:
                 self.maps.refresh(self.side)
         elif kind == "roll":
             mark = "[green]✓[/]" if seen.get("success") else "[red]✗[/]"
@@ -447,7 +448,9 @@ def battle(
         show = not (quiet or as_json)
         try:
             humans = [s for s, kind in sides.items() if kind == "human"]
-            viewer = humans[0] if len(humans) == 1 else None
+            # one person reads their side's log; people sharing a screen read only what every
+            # side may (each sees their own units on the map at their prompt); no person: all
+            viewer = humans[0] if len(humans) == 1 else SPECTATOR if humans else None
             printer = EventPrinter(console, game, viewer, session.maps) if show else None
             session.play(players, printer)
         except (KeyboardInterrupt, QuitGame):

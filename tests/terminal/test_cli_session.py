@@ -261,3 +261,14 @@ def test_serve_busy_port_one_line_and_sigterm_stops_it(tmp_path: Path) -> None:
             server.kill()
             server.wait()
     assert server.returncode is not None
+
+
+def test_hot_seat_log_shows_only_what_every_side_may_read(tmp_path: Path) -> None:
+    # Capture: NATO's hidden deployment is private (sevendays.scenario.hidden_deployment);
+    # two people at one screen read its public stand-in only
+    out = umpire(
+        "battle", "sevendays/capture", "--nato", "human", "--pact", "human",
+        stdin="quit\n", cwd=tmp_path, columns=200,
+    )  # fmt: skip
+    assert "NATO deploys 7 hidden markers" in out.stdout
+    assert "deploys hidden as" not in out.stdout
