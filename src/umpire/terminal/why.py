@@ -139,9 +139,20 @@ def details_lines(details: Mapping[str, Any] | None) -> list[str]:
     for key, value in details.items():
         if key in skip or isinstance(value, list):
             continue
-        if not isinstance(value, Mapping) or len(value) <= 12:
+        if isinstance(value, Mapping) and len(value) <= 12:
+            value = {k: _chance(v) for k, v in value.items()}
             lines.append(f"{key.replace('_', ' ')}: {in_words(value)}")
+        elif not isinstance(value, Mapping):
+            shown = f"{value:.2f}" if isinstance(value, float) else in_words(value)
+            lines.append(f"{key.replace('_', ' ')}: {shown}")
     return lines
+
+
+def _chance(value: Any) -> Any:
+    """A share of a distribution (a float between 0 and 1) as a percentage, rounded once."""
+    if isinstance(value, float) and 0.0 <= value <= 1.0:
+        return percent(value)
+    return value
 
 
 def explain(game: Game, side: str, action: Action, count: int = 120) -> list[str]:
@@ -178,7 +189,7 @@ def explain(game: Game, side: str, action: Action, count: int = 120) -> list[str
         lines.append(f"rolls ({samples.count} positions you could be in, fresh dice):")
         lines += [f"  {line}" for line in rolls]
     elif samples.count:
-        lines.append("no dice: what it does is certain from what you know")
+        lines.append("no dice are rolled by this choice itself")
     return lines
 
 
