@@ -374,6 +374,12 @@ def _resumed(
     saved = load_record(path)
     ruleset = get_ruleset(saved.ruleset)
     players = ruleset.meta.players
+    named_game = next((a for a in args if _is_game(a)), None)
+    if named_game is not None:
+        raise UmpireError(
+            f"{named_game}: --resume carries on {saved.ruleset}/{saved.scenario} as saved in "
+            f"{path}; name no game with it"
+        )
     values, named = parse_declared(
         args, ruleset.capabilities.options, saved.ruleset, players, players
     )
