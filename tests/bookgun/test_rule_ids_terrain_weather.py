@@ -1,6 +1,6 @@
 """The Book and The Gun: the rule ids of time, dense ground, weather and darkness (each test
 follows the procedure of /work/shared/rules/book-and-gun.md), and the ids still not
-modelled (artillery, cavalry), pinned so that a scenario asking for them is refused,
+modelled (cavalry, horses), pinned so that a scenario asking for them is refused,
 not silently ignored."""
 
 from __future__ import annotations
@@ -156,11 +156,11 @@ def _refused(tmp_path: Path, old: str, new: str) -> str:
     return message
 
 
-def test_cavalry_artillery_and_kindless_vehicles_are_refused_not_ignored(tmp_path: Path) -> None:
-    """bookgun.move.vehicles is modelled (a unit of troop vehicle names its kind, spec §4.6);
-    a vehicle without a kind, cavalry (horses are not modelled) and a gun
-    (bookgun.move.artillery, not modelled) are errors that name the field, so no scenario
-    plays them as infantry by mistake."""
+def test_cavalry_loose_guns_and_kindless_vehicles_are_refused_not_ignored(tmp_path: Path) -> None:
+    """bookgun.move.vehicles is modelled (a unit of troop vehicle names its kind, spec §4.6)
+    and so is bookgun.move.artillery (a gun unit with a figure of role gun); a vehicle without
+    a kind, cavalry (horses are not modelled), a gun carried by a rifleman and an unknown
+    weapon are errors that name the field, so no scenario plays them as infantry by mistake."""
     troop = "troop: army\n    quality: regular\n    formation: column\n    facing: 90\n"
     troop += "    at: [11.5, 8]"
     message = _refused(tmp_path, troop, troop.replace("troop: army", "troop: cavalry"))
@@ -169,7 +169,10 @@ def test_cavalry_artillery_and_kindless_vehicles_are_refused_not_ignored(tmp_pat
     assert "units.0" in message and "vehicle" in message
     rifle = "weapon: recoilless_rifle, role: key}"
     message = _refused(tmp_path, "weapon: lmg, role: key}", rifle)
-    assert "units.0.figures.2.weapon" in message and "recoilless_rifle" in message
+    assert "units.0" in message and "role gun" in message
+    flamer = "weapon: flamethrower, role: key}"
+    message = _refused(tmp_path, "weapon: lmg, role: key}", flamer)
+    assert "units.0.figures.2.weapon" in message and "flamethrower" in message
 
 
 def test_a_scout_is_a_unit_not_a_role(tmp_path: Path) -> None:

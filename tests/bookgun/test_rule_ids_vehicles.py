@@ -577,3 +577,123 @@ def test_a_shaped_charge_placed_at_the_wall_blows_in_the_fire_phase_and_opens_it
     _down(s, (12.0, 32.0))
     assert move_problem(s, squad, al, None, "K2") is None
     assert blow_charges(s) == [] or not [e for e in blow_charges(s) if e.kind == "breach"]
+
+
+# -- bookgun.move.artillery (p.16 3.1-3.4) ---------------------------------------------------------
+def _gun(s: BookGunState) -> None:
+    """Night Raid's SPG-9 team (recoilless rifle, gunner, loader, assistant: one short of the
+    four-man crew) on the hillside; the squad dismounted 10 in. south-west of it."""
+    _down(s, (24.0, 14.0))
+    _card(s, "5-hearts")  # an insurgent card
+
+
+def test_a_gun_fires_he_as_a_blast_and_push_and_fire_reloads_two_turns() -> None:
+    """bookgun.move.artillery - p.16 (3.2): light artillery and recoilless rifles may move and
+    shoot but must reload 2 full turns; spec §4.1: a gun firing HE at men is a blast weapon.
+    Unmoved, the rifle takes the base reload marker and its blast weapon's extra one (2);
+    manhandled this turn, 2 more for push and fire (4)."""
+    s = _raid()
+    _gun(s)
+    spg = s.units["spg"]
+    gun = s.figures["spg-gun"]
+    shots = combat.plan_shots(s, spg, [gun], s.units["squad"], False)
+    assert shots and shots[0].blast == "recoilless_rifle" and shots[0].dice == 1
+    combat.resolve_fire(s, spg, [gun], "squad", False)
+    assert spg.reload == 2
+    s2 = _raid()
+    _gun(s2)
+    s2.units["spg"].moved = True  # it was manhandled this turn
+    assert combat.gun_serves(s2, s2.units["spg"])
+    combat.resolve_fire(s2, s2.units["spg"], [s2.figures["spg-gun"]], "squad", False)
+    assert s2.units["spg"].reload == 4
+
+
+def test_manhandling_needs_two_figures_and_heavy_guns_neither_push_nor_fire_after_moving() -> None:
+    """bookgun.move.artillery - p.16 (3.1): at least two figures are needed to move a gun, and
+    only light artillery and recoilless rifles may be manhandled; the move is the whole turn at
+    the push-and-fire rate (spec §4.6: 1D6). (3.2): no other artillery may move and shoot."""
+    s = _raid()
+    _gun(s)
+    spg = s.units["spg"]
+    opts = [a.option for a in Activate().options(s, "insurgents") if a.unit == "spg"]
+    assert "manhandle" in opts and "limber" in opts and None not in opts
+    events = Activate().resolve(s, "insurgents", Action("activate", unit="spg", option="manhandle"))
+    assert len(_rolls(events)[0]) == 1
+    assert s.flow.stack[-1].data["clear"] == max(1.0, sum(_rolls(events)[0]))
+    s.flow.stack.clear()
+    s.figures["spg-l"].status = "killed"
+    s.figures["spg-a"].status = "killed"  # one crewman left
+    opts = [a.option for a in Activate().options(s, "insurgents") if a.unit == "spg"]
+    assert "manhandle" not in opts
+    spg.gun = "heavy_gun"
+    s.figures["spg-l"].status = s.figures["spg-a"].status = "fit"
+    opts = [a.option for a in Activate().options(s, "insurgents") if a.unit == "spg"]
+    assert "manhandle" not in opts
+    assert combat.gun_serves(s, spg)
+    spg.moved = True
+    assert not combat.gun_serves(s, spg)
+    assert s.figures["spg-gun"] not in combat.firing_figures(s, spg)
+
+
+def test_limbering_takes_a_turn_and_one_more_per_missing_crewman() -> None:
+    """bookgun.move.artillery - p.16 (3.3): one full turn to limber or unlimber with a full
+    crew, one turn more per crewman under a full crew (four, p.6). Three men: two turns, in
+    which the gun neither fires nor moves; limbered, it does not fire and may be towed."""
+    from umpire.rulesets.bookgun.ruleset import _turn_begin
+
+    s = _raid()
+    _gun(s)
+    spg = s.units["spg"]
+    events = Activate().resolve(s, "insurgents", Action("activate", unit="spg", option="limber"))
+    assert events[0].get("turns") == 2 and spg.limbering == "limber"
+    assert not combat.gun_serves(s, spg)
+    for turn in (2, 3):
+        s.flow.turn = turn
+        _turn_begin(s)
+        _card(s, "5-hearts")
+        if turn == 2:
+            assert spg.limbering == "limber" and not spg.limbered
+            assert not [a for a in Activate().options(s, "insurgents") if a.unit == "spg"]
+    assert spg.limbered and spg.limbering is None
+    assert not combat.gun_serves(s, spg)
+    assert Action("activate", unit="spg", option="unlimber") in list(
+        Activate().options(s, "insurgents")
+    )
+
+
+def test_prone_gunners_may_not_fire_the_gun() -> None:
+    """bookgun.move.artillery - p.16 (3.4): gun crewmen may go prone around a gun in action but
+    may not fire the gun while prone."""
+    s = _raid()
+    _gun(s)
+    spg = s.units["spg"]
+    assert s.figures["spg-gun"] in combat.firing_figures(s, spg)
+    Activate().resolve(s, "insurgents", Action("activate", unit="spg", option="prone"))
+    assert all(f.prone for f in s.unit_figures(spg) if f.role != "gun")
+    assert not combat.gun_serves(s, spg)
+    assert s.figures["spg-gun"] not in combat.firing_figures(s, spg)
+
+
+def test_a_limbered_gun_is_towed_crew_aboard_and_guns_keep_out_of_walls_and_houses() -> None:
+    """bookgun.move.artillery / bookgun.move.vehicles - p.15 (2.6): a limber carries only the
+    crew of the gun it tows; p.19 (3.1 d): guns may not cross walls (house: nor go indoors).
+    The gun is no target (spec §4.8)."""
+    s = _raid()
+    _gun(s)
+    spg = s.units["spg"]
+    assert mount_choices(s, spg) == []  # unlimbered: nothing to hook on
+    spg.limbered = True
+    s.units["humvee"].side = "insurgents"  # a borrowed tow for the test
+    s.units["squad"].aboard = None
+    s.figures["hmv"].x, s.figures["hmv"].y = 33.0, 21.0
+    assert [v.id for v in mount_choices(s, spg)] == ["humvee"]
+    from umpire.rulesets.bookgun.ruleset import riders
+
+    assert riders(s, spg) == 3
+    al = Allowance(clear=10.0, rough=10.0, road=10.0)
+    for f in s.unit_figures(spg):
+        f.x, f.y = 10.0, 20.5
+    assert "may not cross walls" in str(move_problem(s, spg, al, (10.0, 23.0), None))
+    assert "building" in str(move_problem(s, spg, al, None, "S1"))
+    seen = combat.visible_targets(s, world(s), s.figures["sq-sl"], spg, True)
+    assert s.figures["spg-gun"] not in seen

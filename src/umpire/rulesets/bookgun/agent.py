@@ -157,6 +157,16 @@ class BookGunScripted:
             if a.option is None and not u.get("concealed") and len(figs) * 2 <= u.get("start", 7):
                 self.last_reason = "withdraw: the cell has lost half its men"
                 return a
+        for a in kinds.get("activate", []):
+            u = units.get(str(a.unit), {})
+            crew = [
+                f
+                for f in obs["figures"].values()
+                if f["unit"] == a.unit and f["status"] == "fit" and f.get("role") != "gun"
+            ]
+            if a.option == "limber" and len(crew) * 2 < u.get("start", 4):
+                self.last_reason = "limber the gun to pull it out"
+                return a
         holds = kinds.get("hold", [])
         if holds:
             self.last_reason = "stay hidden in ambush"

@@ -280,7 +280,22 @@ def firing_figures(state: BookGunState, unit: Unit) -> list[Figure]:
     wounded = sum(1 for f in state.unit_figures(unit) if f.status == WOUNDED)
     carriers = {f.id for f in [f for f in reversed(fit) if f.role == "ordinary"][:wounded]}
     w = world(state)
-    return [f for f in fit if f.id not in carriers and w.tables.weapons.types[f.weapon].dice[0] > 0]
+    out = [f for f in fit if f.id not in carriers and w.tables.weapons.types[f.weapon].dice[0] > 0]
+    if unit.gun is not None and not gun_serves(state, unit):
+        out = [f for f in out if f.role != "gun"]
+    return out
+
+
+def gun_serves(state: BookGunState, unit: Unit) -> bool:
+    """bookgun.move.artillery (p.16): a gun fires only unlimbered (not limbering), with a fit
+    crewman standing (prone gunners may not fire it, 3.4), and - unless it is a light gun or
+    recoilless rifle (push and fire, 3.2) - only if it did not move this turn."""
+    w = world(state)
+    if unit.gun is None or unit.limbered or unit.limbering is not None:
+        return False
+    if unit.moved and not w.tables.artillery.kinds[unit.gun].push_fire:
+        return False
+    return any(f.role != "gun" and not f.prone for f in state.fit_figures(unit))
 
 
 def visible_targets(
@@ -288,6 +303,8 @@ def visible_targets(
 ) -> list[Figure]:
     out = []
     for t in state.unit_figures(target):
+        if t.role in ("gun", "vehicle"):
+            continue  # fire against guns and vehicles is out of scope (spec §4.8)
         if not any_arc and f.room is None and angle_between(f.facing, bearing(f.pos, t.pos)) > 90.0:
             continue
         if sees(w, f, t):
@@ -311,7 +328,9 @@ def plan_shots(
         d = min(dist(f.pos, t.pos) for t in seen)
         weapon_name = f.weapon
         blast_name = None
-        if blast:
+        if f.role == "gun":  # a gun fires HE: always a blast (house, spec §4.1)
+            blast_name = f.weapon
+        elif blast:
             if f.second in ("rpg", "grenade_launcher") and (
                 f.rounds > 0 or f.second == "grenade_launcher"
             ):
@@ -581,7 +600,10 @@ def resolve_fire(
     for f in twenties:
         events += collateral(state, f, target)
     tm = w.tables.fire_mods
-    unit.reload += tm.reload_base + (tm.reload_moved if unit.moved else 0) + extra_reload
+    moved = tm.reload_moved if unit.moved else 0
+    if unit.moved and any(state.figures[s.firer].role == "gun" for s in shots):
+        moved = w.tables.artillery.push_reload  # push and fire: reload 2 full turns (p.16)
+    unit.reload += tm.reload_base + moved + extra_reload
     if any(f.prone for f in figs):
         unit.reload += tm.reload_prone
     unit.fired = True
@@ -662,8 +684,8 @@ def burst(state: BookGunState, at: Vec, by: str, origin: Vec) -> list[Event]:
         if not fig.present or dist(fig.pos, at) > b.radius:
             continue
         u = state.units[fig.unit]
-        if not targetable(u):
-            continue  # a vehicle and its passengers (spec §4.8: no fire against vehicles)
+        if not targetable(u) or fig.role == "gun":
+            continue  # a vehicle, its passengers, a gun (spec §4.8: no fire against vehicles)
         cat = category(w, state, fig, u, origin)
         number = dict(b.numbers)[cat]  # type: ignore[index]
         text = f"{fig.name} in the burst (Cat {cat})"

@@ -341,6 +341,8 @@ def move_problem(
         return "aboard a vehicle: dismount first (bookgun.move.mount)"
     if room is not None and unit.vehicle is not None:
         return "vehicles may not enter buildings (bookgun.building.capacity)"
+    if room is not None and unit.gun is not None:
+        return "a gun may not be taken into a building (bookgun.move.artillery, house)"
     if point is not None and unit.scout_of is not None:
         parent = state.units.get(unit.scout_of)
         if parent is not None and state.on_table(parent) and parent.aboard is None:
@@ -403,8 +405,8 @@ def move_problem(
         return problem
     for wall in w.low_walls:
         if wall.touches_segment(start[0], start[1], point[0], point[1]):
-            if unit.vehicle is not None:
-                return f"{wall.id}: vehicles may not cross walls (bookgun.obstacle.cross)"
+            if unit.vehicle is not None or unit.gun is not None:
+                return f"{wall.id}: guns and vehicles may not cross walls (bookgun.obstacle.cross)"
             if wall.polygon.distance(_pt(start)) > 1.5:
                 return f"{wall.id}: move up to the wall and stop first (bookgun.obstacle.cross)"
             if dist(start, point) > 2.5:

@@ -209,6 +209,8 @@ def _turn_begin(state: S) -> list[Event]:
         u.minus_d6 = False
         u.spotted = False
         u.in_motion = False
+    events += finish_limbering(state)
+    for u in state.units.values():
         if u.arrives is not None and u.arrives <= state.flow.turn:
             events.append(_arrive(state, u, " (its latest turn)" if u.arrive_cards else ""))
     state.deck = Deck.shuffled(standard_deck(2), state.rng)
@@ -479,8 +481,13 @@ FORMATIONS = ("open", "close", "column")
 
 
 # -- mounting, dismounting, backing up (bookgun.move.mount, bookgun.move.vehicles) ---------------
+def riders(state: S, unit: Unit) -> int:
+    """Figures a unit puts aboard: a towed gun's crew only (p.15: limbers carry the crew)."""
+    return sum(1 for f in state.unit_figures(unit) if f.role != "gun")
+
+
 def passengers(state: S, vehicle: Unit) -> int:
-    return sum(len(state.unit_figures(u)) for u in state.units.values() if u.aboard == vehicle.id)
+    return sum(riders(state, u) for u in state.units.values() if u.aboard == vehicle.id)
 
 
 def mount_choices(state: S, unit: Unit) -> list[Unit]:
@@ -496,6 +503,7 @@ def mount_choices(state: S, unit: Unit) -> list[Unit]:
         or unit.mounted == state.flow.turn
         or unit_room(state, unit) is not None
         or unit.side not in SIDES
+        or (unit.gun is not None and (not unit.limbered or unit.limbering is not None))
     ):
         return []
     figs = state.unit_figures(unit)
@@ -506,7 +514,7 @@ def mount_choices(state: S, unit: Unit) -> list[Unit]:
             continue
         room = w.tables.vehicles.kinds[v.vehicle].passengers - passengers(state, v)
         model = state.unit_figures(v)[0]
-        if len(figs) <= room and all(dist(f.pos, model.pos) <= reach for f in figs):
+        if riders(state, unit) <= room and all(dist(f.pos, model.pos) <= reach for f in figs):
             out.append(v)
     return out
 
@@ -583,6 +591,101 @@ def dismount(state: S, unit: Unit, events: list[Event], dice: int) -> float:
     return float(sum(faces))
 
 
+# -- artillery (bookgun.move.artillery, p.16 3.1-3.4) ---------------------------------------------
+def crew(state: S, unit: Unit) -> list[Figure]:
+    return [f for f in state.fit_figures(unit) if f.role != "gun"]
+
+
+def gun_options(state: S, unit: Unit) -> list[Action]:
+    """A gun unit's moves: limber or unlimber (a full turn, one more per missing crewman),
+    manhandle a light gun or recoilless rifle (two figures at least), mount its tow when
+    limbered; the crew may go prone or stand up."""
+    w = world(state)
+    if unit.limbering is not None:
+        return []
+    out: list[Action] = []
+    if unit.limbered:
+        out.append(Action("activate", unit=unit.id, option="unlimber"))
+        out += [
+            Action("activate", unit=unit.id, option=f"mount:{v.id}")
+            for v in mount_choices(state, unit)
+        ]
+        return out
+    out.append(Action("activate", unit=unit.id, option="limber"))
+    art = w.tables.artillery
+    if art.kinds[str(unit.gun)].manhandle and len(state.fit_figures(unit)) - 1 >= min(
+        art.manhandle_figures, art.full_crew
+    ):
+        out.append(Action("activate", unit=unit.id, option="manhandle"))
+    prone = any(f.prone for f in crew(state, unit))
+    out.append(Action("activate", unit=unit.id, option="stand" if prone else "prone"))
+    return out
+
+
+def start_limbering(state: S, unit: Unit, what: str) -> list[Event]:
+    """p.16 (3.3): one full turn to limber or unlimber with a full crew, one more turn per
+    crewman short; the gun neither moves nor fires meanwhile."""
+    art = world(state).tables.artillery
+    turns = 1 + max(0, art.full_crew - len(crew(state, unit)))
+    unit.limbering = what
+    unit.limber_until = state.flow.turn + turns - 1
+    unit.moved = True
+    return [
+        note(
+            "limber",
+            f"{unit.name} starts to {what} the gun ({turns} turn{'s' if turns > 1 else ''})",
+            "bookgun.move.artillery",
+            unit=unit.id,
+            turns=turns,
+        )
+    ]
+
+
+def finish_limbering(state: S) -> list[Event]:
+    events: list[Event] = []
+    for u in sorted(state.units.values(), key=lambda u: u.id):
+        if u.limbering is not None and u.limber_until < state.flow.turn:
+            u.limbered = u.limbering == "limber"
+            events.append(
+                note(
+                    "limber",
+                    f"{u.name}'s gun is "
+                    + ("limbered" if u.limbered else "unlimbered, ready to fire"),
+                    "bookgun.move.artillery",
+                    unit=u.id,
+                )
+            )
+            u.limbering = None
+    return events
+
+
+def manhandle(state: S, side: str, unit: Unit) -> list[Event]:
+    """p.16 (3.1): the gun and crew spend the whole turn moving it, at the push-and-fire rate
+    (spec §4.6: 1D6, rough ground drops the highest die - with one die, the 1 in. minimum)."""
+    from umpire.rulesets.bookgun.chances import movement_roll
+
+    w = world(state)
+    art = w.tables.artillery
+    events: list[Event] = []
+    faces = list(
+        movement_roll(
+            art.manhandle_dice, "bookgun.move.artillery", f"{unit.name} manhandle the gun"
+        ).sample(state.rng, events)
+    )
+    from umpire.rulesets.bookgun.movement import keep_dice
+
+    floor = w.tables.movement.minimum_move
+    clear = max(floor, float(sum(faces)))
+    rough = max(floor, float(sum(keep_dice(faces, art.rough))))
+    al = Allowance(clear, rough, clear, False, rough if w.dense else None)
+    for f in state.unit_figures(unit):
+        f.prone = False
+    state.flow.stack.append(
+        Pending(side, ("move_to", "stay"), "move", {"unit": unit.id, **al.to_dict()})
+    )
+    return events
+
+
 def back_up(state: S, side: str, unit: Unit) -> list[Event]:
     """bookgun.move.vehicles (p.15): a wheeled vehicle backs up 1D6, a tracked one 2D6,
     straight back without turning; a horse-drawn vehicle never backs."""
@@ -623,6 +726,10 @@ class Activate(_CardKind):
                 if world(state).tables.vehicles.kinds[u.vehicle].back > 0:
                     out.append(Action("activate", unit=u.id, option="back"))
                 continue
+            if u.gun is not None:
+                out.pop()  # a gun and its crew move only as the artillery rules allow
+                out += gun_options(state, u)
+                continue
             out += [
                 Action("activate", unit=u.id, option=f"mount:{v.id}")
                 for v in mount_choices(state, u)
@@ -649,6 +756,24 @@ class Activate(_CardKind):
             return events + _post_move(state, unit) + self.done(state, unit)
         if action.option == "back":
             return back_up(state, side, unit)
+        if action.option in ("limber", "unlimber"):
+            events += start_limbering(state, unit, str(action.option))
+            return events + self.done(state, unit)
+        if action.option == "manhandle":
+            return manhandle(state, side, unit)
+        if unit.gun is not None and action.option in ("prone", "stand"):
+            # p.16 (3.4): gun crewmen may go prone round the gun in action (and not fire it)
+            for f in crew(state, unit):
+                f.prone = action.option == "prone"
+            events.append(
+                note(
+                    "prone",
+                    f"{unit.name}'s crew {'go prone' if action.option == 'prone' else 'stand'}",
+                    "bookgun.move.artillery",
+                    unit=unit.id,
+                )
+            )
+            return events + self.done(state, unit)
         if unit.concealed and unit.marker in state.markers:
             state.markers[str(unit.marker)].stirred = True  # the enemy reads "marker .. stirs"
         if unit.status in (SHAKEN, PINNED):
@@ -983,6 +1108,7 @@ def window_entries(state: S, unit: Unit) -> dict[str, list[tuple[Figure, tuple[f
     w = world(state)
     if (
         unit.vehicle is not None
+        or unit.gun is not None
         or unit.aboard is not None
         or unit.concealed
         or unit.status != OK
@@ -1079,6 +1205,7 @@ def breach_spots(state: S, unit: Unit) -> dict[str, tuple[Figure, tuple[float, f
     w = world(state)
     if (
         unit.vehicle is not None
+        or unit.gun is not None
         or unit.aboard is not None
         or unit.concealed
         or unit.status != OK
@@ -1207,6 +1334,7 @@ class Charge(_CardKind):
             and u.status == OK
             and not u.concealed
             and u.vehicle is None
+            and u.gun is None
             and unit_room(state, u) is None
             for t in self.targets(state, u)
         ]
@@ -1383,6 +1511,7 @@ class Joker(_CardKind):
                 and unit_room(state, unit) is None
                 and unit.vehicle is None
                 and unit.aboard is None
+                and unit.gun is None
             ):
                 c = centre(state, unit)
                 target = min(foes, key=lambda e: dist(c, centre(state, e)))
@@ -1598,6 +1727,8 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 concealed=us.concealed,
                 arrives=us.arrives if us.arrives and us.arrives > 1 else None,
                 vehicle=us.vehicle,
+                gun=us.gun,
+                limbered=us.limbered,
                 aboard=us.aboard,
                 scout_of=us.scout_of,
                 radio=us.radio,
@@ -1702,6 +1833,9 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "aboard": u.aboard,
                 "in_motion": u.in_motion,
                 "scout_of": u.scout_of,
+                "gun": u.gun,
+                "limbered": u.limbered,
+                "limbering": u.limbering,
             }
         markers = {
             m.id: {

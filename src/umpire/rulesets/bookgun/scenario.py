@@ -124,7 +124,8 @@ class FigureSpec(_Model):
     weapon: str
     second: str | None = None
     # vehicle: the model of a vehicle unit (bookgun.scale.figure: one model = one vehicle)
-    role: Literal["leader", "officer", "key", "ordinary", "vehicle"] = "ordinary"
+    # gun: the gun model of an artillery unit (bookgun.move.artillery)
+    role: Literal["leader", "officer", "key", "ordinary", "vehicle", "gun"] = "ordinary"
     grenades: int = Field(default=0, ge=0)
     rounds: int = Field(default=0, ge=0)
     crew: int = Field(default=1, ge=1)
@@ -183,6 +184,10 @@ class UnitSpec(_Model):
     # bookgun.move.scouts: a one-figure unit scouting for this unit (radio: 24 in., not 12)
     scout_of: str | None = None
     radio: bool = False
+    # bookgun.move.artillery: a gun unit (one figure of role gun, its weapon the gun's kind,
+    # and its crew) and whether it starts limbered (hooked to its tow)
+    gun: Literal["recoilless_rifle", "light_gun", "heavy_gun"] | None = None
+    limbered: bool = False
     figures: list[FigureSpec] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -194,6 +199,20 @@ class UnitSpec(_Model):
                 raise ValueError("a vehicle unit is one figure of role vehicle, not concealed")
         elif any(f.role == "vehicle" for f in self.figures):
             raise ValueError("role vehicle belongs to a vehicle unit (troop vehicle)")
+        guns = [f for f in self.figures if f.role == "gun"]
+        if (self.gun is not None) != bool(guns) or len(guns) > 1:
+            raise ValueError("a gun unit (gun: kind) has exactly one figure of role gun")
+        if self.gun is not None and (guns[0].weapon != self.gun or self.troop == "vehicle"):
+            raise ValueError("the gun figure's weapon is the gun's kind; crews are on foot")
+        if any(
+            f.weapon in ("recoilless_rifle", "light_gun", "heavy_gun") and f.role != "gun"
+            for f in self.figures
+        ):
+            raise ValueError("a gun is the figure of role gun of a gun unit (gun: kind)")
+        if self.limbered and self.gun is None:
+            raise ValueError("only a gun unit may start limbered")
+        if self.aboard is not None and self.gun is not None and not self.limbered:
+            raise ValueError("a gun is towed only limbered (bookgun.move.artillery)")
         if self.scout_of is not None and (len(self.figures) != 1 or self.troop == "vehicle"):
             raise ValueError("a scout unit is one figure on foot")
         if self.aboard is not None and (self.concealed or self.troop == "vehicle"):

@@ -93,6 +93,10 @@ class Unit:
     in_motion: bool = False  # a vehicle that used half or more of its rolled move (p.15)
     scout_of: str | None = None  # bookgun.move.scouts: the unit this scout ranges ahead of
     radio: bool = False
+    gun: str | None = None  # bookgun.move.artillery: the kind of a gun unit
+    limbered: bool = False
+    limbering: str | None = None  # "limber" or "unlimber" under way ...
+    limber_until: int = 0  # ... done at the end of this turn
 
 
 @dataclass

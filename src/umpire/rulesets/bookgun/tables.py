@@ -186,6 +186,20 @@ class Mount(_Section):
     reach: float = Field(ge=0)
 
 
+class GunKind(_Model):
+    manhandle: bool
+    push_fire: bool
+
+
+class Artillery(_Section):
+    kinds: dict[str, GunKind]
+    full_crew: int = Field(ge=1)
+    manhandle_dice: int = Field(ge=0)
+    manhandle_figures: int = Field(ge=1)
+    push_reload: int = Field(ge=0)
+    rough: Literal["highest", "lowest", "none"]
+
+
 class Scouts(_Section):
     dice: int = Field(ge=0)
     range: float = Field(ge=0)
@@ -217,6 +231,7 @@ class Tables(_Model):
     civilians: Civilians
     vehicles: Vehicles
     mount: Mount
+    artillery: Artillery
     scouts: Scouts
     slopes: Slopes
 
