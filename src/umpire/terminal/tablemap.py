@@ -42,6 +42,11 @@ TERRAIN_MARKS: dict[str, tuple[str, str]] = {
     "crops": (":", "yellow"),
     "rough": (";", "bright_black"),
     "gully": (";", "bright_black"),
+    "road": ("=", "white"),
+    "track": ("=", "white"),
+    "wall": ("#", "white"),
+    "high_wall": ("#", "bold white"),
+    "hedge": ("#", "green"),
 }
 OTHER_TERRAIN = ("%", "bright_black")
 OPEN = "·"
