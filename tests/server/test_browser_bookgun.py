@@ -11,31 +11,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import LiveServer
-from .test_browser_rhine import ARGS, CHROMIUM, VIEWPORT, Seats, playwright
+from .conftest import VIEWPORT, LiveServer, need_browser
+from .test_browser_rhine import Seats
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    import os
-
-    folder = Path(os.environ.get("UMPIRE_SCREENSHOTS", tmp_path))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+need_browser()
 
 
 def _hidden_from_army(seats: Seats) -> tuple[set[str], dict[str, str]]:

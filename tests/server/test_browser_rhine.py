@@ -10,39 +10,16 @@ Screenshots land in ``$UMPIRE_SCREENSHOTS`` (default: the test's temporary direc
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import LiveServer
+from .conftest import VIEWPORT, LiveServer, need_browser
 
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-CHROMIUM = "/usr/bin/chromium"
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-VIEWPORT = {"width": 1600, "height": 900}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("UMPIRE_SCREENSHOTS", tmp_path))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+playwright = need_browser()
 
 
 class Seats:

@@ -12,10 +12,14 @@ plain, shallow JSON; a seat's token is checked before its game is loaded.
 
 from __future__ import annotations
 
+import asyncio
+import html
 import json
 import logging
 import math
 import os
+import re
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -23,7 +27,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -43,6 +47,49 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 WAIT_SECONDS = 25.0
+VISITOR_COOKIE = "umpire_visitor"  # a random name for this browser: the games it holds links to
+VISITOR_FORMAT = re.compile(r"[A-Za-z0-9_-]{20,64}")
+
+
+def visitor_of(request: Request) -> str | None:
+    """The browser's visitor name from its cookie (``None``: none yet, or not one of ours)."""
+    value = request.cookies.get(VISITOR_COOKIE, "")
+    return value if VISITOR_FORMAT.fullmatch(value) else None
+
+
+def set_visitor(response: Response, visitor: str) -> None:
+    response.set_cookie(
+        VISITOR_COOKIE,
+        visitor,
+        max_age=400 * 24 * 3600,
+        httponly=True,
+        samesite="strict",
+        path="/",
+    )
+
+
+def wants_html(request: Request) -> bool:
+    """A browser opening a page (it asks for HTML first), not a script asking for JSON."""
+    accept = request.headers.get("accept", "")
+    return "text/html" in accept.split(",", 1)[0]
+
+
+def not_found_page(reason: str) -> HTMLResponse:
+    """A wrong or stale secret link, as a page a player can read."""
+    body = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Umpire — no game at this link</title>
+<link rel="stylesheet" href="/static/app.css"></head>
+<body class="lobby"><header class="bar"><a class="brand" href="/">UMPIRE</a></header>
+<main class="lobby-main"><section class="panel" id="no-game">
+<h2>No game at this link</h2>
+<p>This link does not open a game on this server ({html.escape(reason)}). Check that it was
+copied whole: the part after <code>/play/</code> is the game and the secret of one seat.</p>
+<p><a href="/">Back to the lobby</a> to start a game or open one of yours.</p>
+</section></main></body></html>"""
+    return HTMLResponse(body, status_code=404)
 
 
 def default_db_path() -> Path:
@@ -163,9 +210,24 @@ def create_app(
         return FileResponse(STATIC / "index.html")
 
     @app.get("/play/{game_id}/{token}", include_in_schema=False)
-    async def table(game_id: str, token: str) -> FileResponse:
-        await service.seat(game_id, token)
-        return FileResponse(STATIC / "play.html")
+    async def table(game_id: str, token: str, request: Request) -> Response:
+        try:
+            await service.seat(game_id, token)
+        except ApiError as exc:
+            if wants_html(request):
+                return not_found_page(exc.reason)
+            raise
+        response = FileResponse(STATIC / "play.html")
+        visitor = visitor_of(request) or secrets.token_urlsafe(24)
+        await asyncio.to_thread(service.remember_seat, visitor, token)
+        set_visitor(response, visitor)
+        return response
+
+    @app.get("/play/{rest:path}", include_in_schema=False)
+    async def bad_link(rest: str, request: Request) -> Response:
+        if wants_html(request):
+            return not_found_page("no game with that link")
+        raise ApiError(404, "no game with that link")
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
@@ -178,12 +240,33 @@ def create_app(
     async def rulesets() -> Response:
         return _json(service.rulesets())
 
+    @app.get("/api/rulesets/{ruleset_id}/rules")
+    async def rules(ruleset_id: str) -> Response:
+        return _json(await asyncio.to_thread(service.rule_summaries, ruleset_id))
+
+    @app.get("/api/rulesets/{ruleset_id}/scenarios/{scenario}/preview")
+    async def preview(ruleset_id: str, scenario: str) -> Response:
+        return _json(await service.preview(ruleset_id, scenario))
+
+    @app.get("/api/my-games")
+    async def my_games(request: Request) -> Response:
+        visitor = visitor_of(request)
+        if visitor is None:
+            return _json([])
+        return _json(await asyncio.to_thread(service.visitor_games, visitor))
+
     @app.post("/api/games")
     async def create(request: Request) -> Response:
         body = await _body(request)
         if not isinstance(body, dict):
             raise ApiError(400, "give a JSON object with ruleset, scenario and players")
-        return _json(await service.create(body))
+        made = await service.create(body)
+        visitor = visitor_of(request) or secrets.token_urlsafe(24)
+        for seat in made["seats"]:
+            await asyncio.to_thread(service.remember_seat, visitor, seat["token"])
+        response = _json(made)
+        set_visitor(response, visitor)
+        return response
 
     base = "/api/games/{game_id}/seats/{token}"
 
@@ -204,6 +287,10 @@ def create_app(
     @app.post(base + "/undo")
     async def undo(game_id: str, token: str, request: Request) -> Response:
         return _json(await service.undo(game_id, token, await _body(request)))
+
+    @app.post(base + "/deploy")
+    async def deploy(game_id: str, token: str, request: Request) -> Response:
+        return _json(await service.deploy_for_me(game_id, token, await _body(request)))
 
     @app.get(base + "/replay")
     async def replay(game_id: str, token: str, at: int) -> Response:

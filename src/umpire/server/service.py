@@ -9,14 +9,19 @@ commit fails the cached game is dropped, so memory never runs ahead of the datab
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import json
 import logging
 import secrets
+import tempfile
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path, PurePath
 from typing import Any
 
 from umpire.agents.base import Agent, make_agent
@@ -26,6 +31,7 @@ from umpire.core.events import Event
 from umpire.core.game import Game
 from umpire.core.ruleset import Option, Ruleset, get_ruleset, ruleset_ids
 from umpire.play import LazyActions, action_cap, result
+from umpire.play import summary as battle_summary
 from umpire.server import views
 from umpire.server.guard import ApiError, check_name, check_seed, finite_number, short
 from umpire.server.store import GameRow, Seat, StaleIndexError, Store
@@ -37,6 +43,8 @@ PLAYER_KINDS = ("here", "remote", "ai")
 CREATE_FIELDS = frozenset({"ruleset", "scenario", "seed", "players", "options"})
 ACTION_FIELDS = frozenset({"kind", "unit", "target", "point", "option", "units", "cell", "card"})
 MAX_UNITS = 64  # pieces named in one action
+UPLOAD_SUFFIXES = (".toml", ".ros", ".rosz", ".yaml", ".yml", ".json")  # files the lobby sends
+MAX_AUTODEPLOY = 200  # placements "deploy for me" plays at most in one request
 NO_GAME = "no game with that link"  # unknown game and wrong token alike: nothing to tell apart
 __all__ = ["ApiError", "Live", "Service"]
 
@@ -102,9 +110,62 @@ class Service:
                     "briefings": {i.id: {"title": i.title, "briefing": i.briefing} for i in infos},
                     "side_colours": dict(ruleset.capabilities.side_colours),
                     "has_ai": ruleset.capabilities.scripted is not None,
+                    "options": [option_info(o) for o in ruleset.capabilities.options],
+                    "house_rules": ruleset.capabilities.house_rules is not None,
                 }
             )
         return out
+
+    @staticmethod
+    def rule_summaries(ruleset_id: str) -> dict[str, str]:
+        """Every rule id of a ruleset's catalogue with its one-line summary (public text: the
+        page shows it when a player points at a rule id in the log)."""
+        check_name(ruleset_id, "ruleset")
+        if ruleset_id not in ruleset_ids():
+            raise ApiError(404, f"no ruleset {ruleset_id!r}")
+        return dict(_rule_summaries(ruleset_id))
+
+    async def preview(self, ruleset_id: str, scenario: str) -> dict[str, Any]:
+        """A scenario's map for the lobby: the table, terrain and objectives of its start, no
+        unit, marker or card (nothing any side keeps secret: only public map keys are kept)."""
+        check_name(ruleset_id, "ruleset")
+        check_name(scenario, "scenario")
+        if ruleset_id not in ruleset_ids():
+            raise ApiError(404, f"no ruleset {ruleset_id!r}")
+        try:
+            known = get_ruleset(ruleset_id).scenario_ids()
+        except UmpireError as exc:
+            raise ApiError(404, str(exc)) from exc
+        if scenario not in known:
+            raise ApiError(404, f"no scenario {scenario!r} in {ruleset_id}")
+        try:
+            return await asyncio.to_thread(_preview, ruleset_id, scenario)
+        except Exception as exc:  # a scenario that cannot start has no preview
+            log.warning("preview of %s/%s failed: %r", ruleset_id, scenario, exc)
+            raise ApiError(404, f"{ruleset_id}/{scenario} has no map to preview") from exc
+
+    def visitor_games(self, visitor: str) -> list[dict[str, Any]]:
+        """The games whose links this browser holds (kept on the server), newest first."""
+        out = []
+        for row in self.store.visitor_games(visitor):
+            sides = row["sides"]
+            out.append(
+                {
+                    "id": row["game"],
+                    "ruleset": row["ruleset"],
+                    "scenario": row["scenario"],
+                    "sides": sides,
+                    "players": row["players"],
+                    "url": f"/play/{row['game']}/{row['token']}",
+                    "created": row["created"],
+                    "updated": row["updated"],
+                    "actions": row["actions"],
+                }
+            )
+        return out
+
+    def remember_seat(self, visitor: str, token: str) -> None:
+        self.store.remember_seat(visitor, token)
 
     # -- creating and loading ----------------------------------------------------------------
     async def create(self, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -132,7 +193,7 @@ class Service:
         # a seed the server draws is a secret of the umpire: 62 random bits (no seat could try
         # them all against the dice it has seen), never sent to a seat
         seed = secrets.randbits(62) if chosen is None else check_seed(chosen)
-        options = lobby_options(ruleset, body.get("options"))
+        options = await asyncio.to_thread(lobby_options, ruleset, body.get("options"), scenario)
         raw_players = body.get("players") or {}
         if not isinstance(raw_players, dict):
             raise ApiError(400, "players must map each side to here, remote or ai")
@@ -352,8 +413,16 @@ class Service:
             "since": max(0, min(since, live.index)),
             "log": self._log(live, viewer, since),
         }
+        ids = views.card_ids(view["board"], actions)
+        if ids:
+            view["card_info"] = views.card_info(game, ids)
+        # a deployment step: every order open to the seat places a piece (bookgun.setup.deploy)
+        view["deploying"] = bool(actions) and all(
+            a["action"].get("kind") == "deploy" for a in actions
+        )
         if ended is not None:
             view["summary"] = game.ruleset.summary(game.state)
+            view["report"] = battle_report(game)
         return view
 
     async def view(self, game_id: str, token: str, since: int = 0) -> dict[str, Any]:
@@ -433,6 +502,58 @@ class Service:
             self._drop(live)
             raise
         return events
+
+    async def deploy_for_me(self, game_id: str, token: str, body: Any) -> dict[str, Any]:
+        """ "Deploy for me": the ruleset's scripted player places the seat's pieces, one
+        placement after another, while every order open to the seat is a placement (the
+        deployment step); each placement is recorded like any action of the seat's."""
+        if not isinstance(body, dict):
+            raise ApiError(400, 'give a JSON object {"index": N}')
+        index = body.get("index")
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise ApiError(400, "index (the number of actions you have seen) must be an integer")
+        seat, live = await self.seat(game_id, token)
+        async with live.lock:
+            if live.dropped:
+                raise ApiError(409, "stale: the game was reloaded; try again")
+            if index != live.index:
+                raise ApiError(
+                    409, f"stale: the game has {live.index} actions, you sent index {index}"
+                )
+            side = live.game.to_act
+            if not self._controls(seat, live, side) or result(live.game) is not None:
+                raise ApiError(403, "this link has nothing to deploy now")
+            if live.game.ruleset.capabilities.scripted is None:
+                raise ApiError(409, f"{live.row.ruleset} has no player to deploy for you")
+            placed = await asyncio.to_thread(self._deploy_for_me, live, seat)
+            if not placed:
+                raise ApiError(409, "there is nothing to deploy now")
+            out = {"index": live.index, "to_act": live.game.to_act, "placed": placed}
+        live.notify()
+        self._kick_ai(live)
+        return out
+
+    def _deploy_for_me(self, live: Live, seat: Seat) -> int:
+        placed = 0
+        while placed < MAX_AUTODEPLOY:
+            game = live.game
+            side = game.to_act
+            if side is None or not self._controls(seat, live, side) or result(game) is not None:
+                break
+            legal = game.legal_actions()
+            if not legal or any(a.kind != "deploy" for a in legal):
+                break
+            agent = live.agents.get(side)
+            if agent is None:
+                agent = live.agents[side] = make_agent(
+                    "scripted", live.row.ruleset, side, live.row.seed
+                )
+            action = agent.choose(game.view(side), LazyActions(game))
+            if action.kind != "deploy":
+                break
+            self._play(live, live.index, action, side, seat)
+            placed += 1
+        return placed
 
     def _undo_allowed(self, seat: Seat, live: Live) -> tuple[bool, str | None]:
         """Whether the seat may undo now, and if not for a reason a player should read, why.
@@ -606,6 +727,15 @@ class Service:
                     await live.ai_task
 
 
+def battle_report(game: Game) -> dict[str, Any]:
+    """The terminal's battle report (``umpire battle``): who won and how, turns played,
+    actions, each side's losses and the house rules that fired. The seed is left out (when the
+    server drew it, it is the umpire's secret)."""
+    data = json.loads(json.dumps(battle_summary(game), default=str))
+    data.pop("seed", None)
+    return dict(data)
+
+
 def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
@@ -640,29 +770,60 @@ def parse_action(raw: Any) -> Action:
         raise ApiError(400, f"malformed action: {exc}") from exc
 
 
-def lobby_options(ruleset: Ruleset[Any], raw: Any) -> dict[str, Any]:
-    """The game options the lobby may set: only a ruleset's declared yes/no options, bounded
-    numbers and choices from a fixed list. Files (force files, house rules) and free-text names
-    are command-line options: the lobby API takes no server-side paths at all."""
+def option_info(option: Option) -> dict[str, Any]:
+    """A declared option as the lobby shows it (a ``path`` option is a file the visitor
+    uploads from their own computer, never a name on the server)."""
+    return {
+        "name": option.name,
+        "help": option.help,
+        "type": option.type,
+        "per_side": option.per_side,
+        "choices": list(option.choices),
+        "default": option.default,
+        "upload": option.type == "path",
+    }
+
+
+def lobby_options(ruleset: Ruleset[Any], raw: Any, scenario: str | None = None) -> dict[str, Any]:
+    """The game options the lobby may set: a ruleset's declared yes/no options, bounded
+    numbers, choices from a fixed list, and files the visitor uploads (force files, house
+    rules) as ``{"name": "my.toml", "text": "..."}`` (``"base64"`` instead of ``text`` for a
+    zipped roster). Nothing the lobby sends can name a file on the server: an upload is written
+    to a private temporary folder under a fixed name, read by the ruleset's own loader (which
+    checks it) and deleted; the record keeps what was read (a force deployed), never a path."""
     if raw is None:
         return {}
     if not isinstance(raw, dict):
         raise ApiError(400, "options must be an object of option names and values")
     declared: dict[str, Option] = {o.name: o for o in ruleset.capabilities.options}
     out: dict[str, Any] = {}
+    uploads: dict[str, Any] = {}
+    house: Any = None
     for name, value in raw.items():
         check_name(name, "options")
+        if name == "house_rules" and ruleset.capabilities.house_rules is not None:
+            house = check_upload(value, "options.house_rules")
+            continue
         option = declared.get(name)
         if option is None:
             raise ApiError(400, f"options: {ruleset.meta.id} has no option {name!r}")
-        if (
-            option.per_side
-            or option.type == "path"
-            or (option.type == "str" and not option.choices)
-        ):
-            raise ApiError(
-                400, f"options.{name}: files and names are set on the command line, not the lobby"
-            )
+        if option.type == "path":
+            if option.per_side:
+                if not isinstance(value, dict) or not value:
+                    raise ApiError(
+                        400, f"options.{name}: give each side's uploaded file, e.g. {{side: file}}"
+                    )
+                for side, file in value.items():
+                    if side not in ruleset.meta.players:
+                        raise ApiError(400, f"options.{name}: no side {short(side)}")
+                    uploads.setdefault(option.option_key, {})[side] = check_upload(
+                        file, f"options.{name}.{side}"
+                    )
+            else:
+                uploads[option.option_key] = check_upload(value, f"options.{name}")
+            continue
+        if option.per_side or (option.type == "str" and not option.choices):
+            raise ApiError(400, f"options.{name}: free-text names are set on the command line")
         if option.type == "bool":
             if not isinstance(value, bool):
                 raise ApiError(400, f"options.{name} must be true or false")
@@ -675,4 +836,165 @@ def lobby_options(ruleset: Ruleset[Any], raw: Any) -> dict[str, Any]:
         elif value not in option.choices:
             raise ApiError(400, f"options.{name}: choose one of {', '.join(option.choices)}")
         out[option.option_key] = value
-    return out
+    if house is None and not uploads:
+        return out
+    return _read_uploads(ruleset, scenario, out, uploads, house)
+
+
+def check_upload(value: Any, where: str) -> dict[str, Any]:
+    """An uploaded file as the lobby sends it: a short plain file name with a known suffix and
+    its text (or base64 bytes)."""
+    if not isinstance(value, dict) or not isinstance(value.get("name"), str):
+        raise ApiError(400, f'{where} must be an uploaded file {{"name": ..., "text": ...}}')
+    if set(value) - {"name", "text", "base64"}:
+        raise ApiError(400, f"{where}: an upload has only name and text (or base64)")
+    name = PurePath(value["name"].replace("\\", "/")).name
+    suffix = PurePath(name).suffix.lower()
+    if not name or len(name) > 100 or suffix not in UPLOAD_SUFFIXES:
+        raise ApiError(400, f"{where}: a file name ending {', '.join(UPLOAD_SUFFIXES)}")
+    if isinstance(value.get("text"), str):
+        data = value["text"].encode("utf-8", "replace")
+    elif isinstance(value.get("base64"), str):
+        try:
+            data = base64.b64decode(value["base64"], validate=True)
+        except (binascii.Error, ValueError) as exc:
+            raise ApiError(400, f"{where}: base64 that does not decode") from exc
+    else:
+        raise ApiError(400, f"{where}: the file's text (or base64) is missing")
+    return {"name": name, "suffix": suffix, "data": data}
+
+
+def _read_uploads(
+    ruleset: Ruleset[Any],
+    scenario: str | None,
+    options: dict[str, Any],
+    uploads: dict[str, Any],
+    house: dict[str, Any] | None,
+) -> dict[str, Any]:
+    caps = ruleset.capabilities
+    with tempfile.TemporaryDirectory(prefix="umpire-upload-") as folder:
+        names: dict[str, str] = {}  # temporary path -> the visitor's file name, for messages
+
+        def write(upload: dict[str, Any], stem: str) -> str:
+            path = Path(folder) / f"{stem}{upload['suffix']}"
+            path.write_bytes(upload["data"])
+            names[str(path)] = upload["name"]
+            return str(path)
+
+        def plain(exc: BaseException) -> str:
+            text = str(exc) or type(exc).__name__
+            for path, name in names.items():
+                text = text.replace(path, name)
+            return text.replace(folder, "upload")
+
+        out = dict(options)
+        try:
+            if house is not None:
+                out["house_rules"] = caps.house_rules.load(Path(write(house, "house-rules")))  # type: ignore[union-attr]
+            for key, value in uploads.items():
+                if isinstance(value, dict) and "data" not in value:
+                    out[key] = {side: write(f, f"{key}-{side}") for side, f in value.items()}
+                else:
+                    out[key] = write(value, key)
+            if caps.forces is not None and uploads:
+                out = caps.forces.prepare_options(scenario or "", out)
+        except ApiError:
+            raise
+        except UmpireError as exc:
+            raise ApiError(400, f"options: {plain(exc)}") from exc
+        except Exception as exc:  # a file no loader foresaw (bad zip, bad encoding, ...)
+            log.info("an uploaded file was refused: %r", exc)
+            raise ApiError(
+                400,
+                f"options: an uploaded file could not be read ({type(exc).__name__}: {plain(exc)})",
+            ) from exc
+        if folder in json.dumps(out, default=str):
+            raise ApiError(400, "options: this ruleset cannot take that file from the lobby")
+        try:
+            return dict(json.loads(json.dumps(out)))
+        except (TypeError, ValueError) as exc:
+            raise ApiError(
+                400, f"options: an uploaded file holds values a record cannot keep: {exc}"
+            ) from exc
+
+
+@lru_cache(maxsize=8)
+def _rule_summaries(ruleset_id: str) -> tuple[tuple[str, str], ...]:
+    catalog = get_ruleset(ruleset_id).capabilities.catalog
+    if catalog is None:
+        return ()
+    out = []
+    for rule_id, entry in catalog().items():
+        summary = getattr(entry, "summary", None)
+        provenance = getattr(entry, "provenance", None)
+        ref = getattr(entry, "ref", None)
+        text = str(summary or "")
+        if provenance:
+            text += f" [{provenance}{', ' + str(ref) if ref else ''}]"
+        out.append((str(rule_id), text))
+    return tuple(out)
+
+
+PREVIEW_KEYS = frozenset(
+    {
+        "layout",
+        "unit",
+        "width",
+        "height",
+        "terrain",
+        "roads",
+        "objectives",
+        "objective_radius",
+        "cells",
+        "hexsides",
+        "buildings",
+        "figure_base",
+        "offset",
+    }
+)
+PREVIEW_CELL_KEYS = frozenset(
+    {
+        "x",
+        "y",
+        "id",
+        "label",
+        "terrain",
+        "kind",
+        "road",
+        "ford",
+        "trench",
+        "objective",
+        "city",
+        "vp",
+    }
+)
+
+
+@lru_cache(maxsize=32)
+def _preview_cached(ruleset_id: str, scenario: str) -> str:
+    ruleset = get_ruleset(ruleset_id)
+    game = Game(ruleset, scenario, 0, {})
+    viewer = ruleset.meta.players[0]
+    drawn = views.board(game, game.observation(viewer), viewer)
+    kept = {k: v for k, v in drawn.items() if k in PREVIEW_KEYS}
+    if isinstance(kept.get("cells"), list):  # the map of each cell, not who holds it
+        kept["cells"] = [
+            {k: v for k, v in c.items() if k in PREVIEW_CELL_KEYS}
+            for c in kept["cells"]
+            if isinstance(c, dict)
+        ]
+    if isinstance(kept.get("buildings"), list):
+        for building in kept["buildings"]:
+            for room in building.get("rooms", []) if isinstance(building, dict) else []:
+                if isinstance(room, dict):
+                    room.pop("searched", None)
+                    room.pop("cache_candidate", None)
+    kept["units"] = []
+    info = ruleset.scenario_info(scenario)
+    kept["scenario"] = {"id": info.id, "title": info.title, "briefing": info.briefing}
+    return json.dumps(kept, default=str)
+
+
+def _preview(ruleset_id: str, scenario: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(_preview_cached(ruleset_id, scenario))
+    return data

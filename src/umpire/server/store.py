@@ -36,6 +36,12 @@ CREATE TABLE IF NOT EXISTS seats (
     sides TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS seats_by_game ON seats(game_id);
+CREATE TABLE IF NOT EXISTS visitor_seats (
+    visitor TEXT NOT NULL,
+    token TEXT NOT NULL REFERENCES seats(token) ON DELETE CASCADE,
+    seen REAL NOT NULL,
+    PRIMARY KEY (visitor, token)
+);
 CREATE TABLE IF NOT EXISTS actions (
     game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     idx INTEGER NOT NULL,
@@ -160,6 +166,44 @@ class Store:
                 (game_id,),
             ).fetchall()
         return [Seat(r[0], r[1], tuple(json.loads(r[2]))) for r in rows]
+
+    # -- the links a visitor holds ----------------------------------------------------------
+    def remember_seat(self, visitor: str, token: str) -> None:
+        """Note that the browser ``visitor`` holds the link ``token`` (it created or opened it)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO visitor_seats VALUES (?, ?, ?) "
+                "ON CONFLICT (visitor, token) DO UPDATE SET seen = excluded.seen",
+                (visitor, token, time.time()),
+            )
+
+    def visitor_games(self, visitor: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The seats ``visitor`` holds, newest game first, with each game's ruleset, scenario,
+        who plays each side, when it was created and last changed, and its number of actions."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT s.token, s.game_id, s.sides, g.ruleset, g.scenario, g.players, "
+                "g.created, g.updated, "
+                "(SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id) "
+                "FROM visitor_seats v JOIN seats s ON s.token = v.token "
+                "JOIN games g ON g.id = s.game_id WHERE v.visitor = ? "
+                "ORDER BY g.created DESC, s.rowid LIMIT ?",
+                (visitor, limit),
+            ).fetchall()
+        return [
+            {
+                "token": r[0],
+                "game": r[1],
+                "sides": json.loads(r[2]),
+                "ruleset": r[3],
+                "scenario": r[4],
+                "players": json.loads(r[5]),
+                "created": float(r[6]),
+                "updated": float(r[7]),
+                "actions": int(r[8]),
+            }
+            for r in rows
+        ]
 
     # -- actions -------------------------------------------------------------------------
     def actions(self, game_id: str) -> list[dict[str, Any]]:

@@ -86,3 +86,47 @@ def sight(game: Game, observation: Mapping[str, Any], viewer: str, unit: str) ->
     if cap is None:
         return None
     return cap.action_details(game, observation, viewer, Action("sight", unit=unit))
+
+
+def card_ids(board_json: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The card ids a seat's page names: in its board's cards (hand, chain, discard, set
+    aside) and in the options of its card and swap actions (``id|detail``, ``a+b``)."""
+    found: set[str] = set()
+    cards = board_json.get("cards")
+    if isinstance(cards, Mapping):
+        for value in cards.values():
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, str):
+                        found.add(item)
+                    elif isinstance(item, Mapping) and isinstance(item.get("card"), str):
+                        found.add(item["card"])
+    hand = board_json.get("hand")
+    if isinstance(hand, list):
+        found.update(c for c in hand if isinstance(c, str))
+    for entry in actions:
+        action = entry.get("action", {})
+        option = action.get("option")
+        if action.get("kind") == "card" and isinstance(option, str):
+            found.add(option.split("|", 1)[0])
+        elif action.get("kind") == "swap" and isinstance(option, str) and option:
+            found.update(option.split("+"))
+    return found
+
+
+def card_info(game: Game, ids: Iterable[str]) -> dict[str, dict[str, str]]:
+    """Each card's name and text as the ruleset's catalogue gives it (the rule
+    ``<ruleset>.cards.<id>``, summary ``"Name: what it does"``); a card the catalogue does not
+    know keeps its id, spelt as words."""
+    catalog = game.ruleset.capabilities.catalog
+    entries: Mapping[str, Any] = catalog() if catalog is not None else {}
+    out: dict[str, dict[str, str]] = {}
+    for card in sorted(ids):
+        rule = f"{game.ruleset.meta.id}.cards.{card}"
+        entry = entries.get(rule)
+        summary = str(getattr(entry, "summary", "") or "")
+        name, _, text = summary.partition(": ")
+        if not text:
+            name, text = card.replace("_", " ").capitalize(), summary
+        out[card] = {"name": name, "text": text, "rule": rule if entry is not None else ""}
+    return out

@@ -16,7 +16,7 @@ _FUNCTIONS = {
     "dismounted_cavalry": "UCRC",
     "mounted_cavalry": "UCRH",
     "cyclists": "UCI",
-    "machine_guns": "UCI",
+    "machine_guns": "EWRH",  # MIL-STD-2525C: weapon, machine gun (heavy)
     "mortars": "UCFM",
     "artillery": "UCF",
     "armoured_cars": "UCRVA",
@@ -27,7 +27,7 @@ _FUNCTIONS = {
     "half_tracks": "UCIZ",
     "trucks": "UST",
     "horse_transport": "UST",
-    "spotters": "UCFO",
+    "spotters": "UCFTF",  # field artillery target acquisition, optical (observers); UCFO is weather
     "commanders": "UH",
     "reconnaissance": "MFR",
     "fighter": "MFF",
@@ -37,9 +37,11 @@ _FUNCTIONS = {
 _FACING_DEGREES = {"E": 0.0, "N": 90.0, "W": 180.0, "S": 270.0}
 
 
-def _sidc(affiliation: str, function: str, dimension: str = "G") -> str:
-    """A MIL-STD-2525C letter SIDC padded to 15 characters."""
-    return f"{f'S{affiliation}{dimension}P{function:-<6}-':-<15}"
+def _sidc(affiliation: str, function: str, dimension: str = "G", hq: bool = False) -> str:
+    """A MIL-STD-2525C letter SIDC padded to 15 characters (``hq``: the headquarters staff,
+    symbol modifier A, for a commander)."""
+    modifier = "A" if hq else "-"
+    return f"{f'S{affiliation}{dimension}P{function:-<6}{modifier}':-<15}"
 
 
 class PortableBoard:
@@ -110,6 +112,7 @@ class PortableBoard:
                         "F" if u.get("side") == viewer else "H",
                         _FUNCTIONS.get(kind, "U"),
                         dimension="A" if air else "G",
+                        hq=kind == "commanders",
                     ),
                     "type": kind.replace("_", " "),
                     "sp": u.get("sp"),

@@ -31,7 +31,28 @@ function h(tag, props = {}, ...children) {
   for (const c of children) if (c !== null && c !== undefined) node.append(c);
   return node;
 }
-const pct = (p) => (p * 100).toFixed(p < 0.1 && p > 0 ? 1 : 0) + "%";
+// a probability as a whole percentage, rounded exactly as the rules' own texts round it
+// (Python's "{:.0%}": p × 100 in floating point, then half to even), so one probability reads
+// the same in the order text, the odds line, the map and the tooltips
+function pct(p) {
+  if (typeof p !== "number" || !isFinite(p)) return "—";
+  const x = p * 100;
+  const [whole, frac = "0"] = Math.abs(x).toFixed(60).split(".");
+  let n = parseInt(whole, 10);
+  const c = frac[0];
+  if (c > "5" || (c === "5" && (/[1-9]/.test(frac.slice(1)) || n % 2 === 1))) n += 1;
+  return (x < 0 ? "-" : "") + n + "%";
+}
+// a modifier as the order text writes it: a shot's modifiers change the score needed, the text
+// gives them as changes to the die (+1 to the need is -1 on the die)
+function modText(m, odds) {
+  const d = odds && odds.need !== undefined && !odds.results ? -m.delta : m.delta;
+  return `${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d)} ${m.why}`;
+}
+function modTitle(mods, odds) {
+  return mods.map((m) => `${modText(m, odds)} [${m.rule}]` + (RULES[m.rule] ? `\n    ${RULES[m.rule]}` : "")).join("\n");
+}
+let RULES = {};  // rule id -> its one-line summary (the ruleset's catalogue), for tooltips
 const up = (s) => (s ? String(s).toUpperCase() : "—");
 function toast(text, bad = true) {
   const t = $("toast");
@@ -185,7 +206,8 @@ function symbolImage(sidc) {
   if (!found) {
     const sym = new ms.Symbol(sidc, { size: 28, fill: true, frame: true });
     const size = sym.getSize(), anchor = sym.getAnchor();
-    found = { node: sym.asDOM(), svg: sym.asSVG(), w: size.width, h: size.height, ax: anchor.x, ay: anchor.y, valid: sym.isValid() };
+    const oct = sym.getOctagonAnchor ? sym.getOctagonAnchor() : anchor;
+    found = { node: sym.asDOM(), svg: sym.asSVG(), w: size.width, h: size.height, ax: anchor.x, ay: anchor.y, ox: oct.x, oy: oct.y, valid: sym.isValid() };
     symbolCache.set(sidc, found);
   }
   return found;
@@ -227,10 +249,16 @@ function drawUnit(layer, u, G, board, ctx) {
     el("path", { d: `M0 0 L${R * Math.cos(a - half)} ${R * Math.sin(a - half)} A${R} ${R} 0 0 1 ${R * Math.cos(a + half)} ${R * Math.sin(a + half)} z`, fill: "rgba(255,255,255,0.07)", stroke: "rgba(255,255,255,0.4)", "stroke-width": 0.08 }, g);
   }
   const img = symbolImage(u.sidc || "SUGP-----------");
-  const k = G.sym / img.w;
-  g.appendChild(symbolNode(img, (-img.ax * k).toFixed(3), (-img.ay * k).toFixed(3), (img.w * k).toFixed(3), (img.h * k).toFixed(3)));
+  // the symbol's frame centred on the unit (a headquarters staff hangs below it); on a grid
+  // the whole symbol, staff included, fits inside the unit's square
+  let k = G.sym / img.w;
+  if (board.layout !== "continuous") k = Math.min(k, 0.44 / Math.max(img.ox, img.w - img.ox, img.oy, img.h - img.oy));
+  g.appendChild(symbolNode(img, (-img.ox * k).toFixed(3), (-img.oy * k).toFixed(3), (img.w * k).toFixed(3), (img.h * k).toFixed(3)));
   const label = shortName(u) || (u.sp !== undefined ? `${u.sp}SP` : "");
-  if (board.layout === "continuous") el("text", { x: 0, y: G.sym * 0.72, class: "unit-label" }, g).textContent = label;
+  if (board.layout === "continuous" && label) {
+    const t = el("text", { x: 0, y: G.sym * 0.72, class: "unit-label", "data-label": u.id }, g);
+    t.textContent = label;
+  }
   // command tokens (gold) and morale markers (red) as counters beside the model
   const chips = [];
   for (let i = 0; i < (u.tokens || 0); i++) chips.push("token");
@@ -242,13 +270,17 @@ function drawUnit(layer, u, G, board, ctx) {
   if (u.sp !== undefined) {  // strength points as pips
     for (let i = 0; i < u.max_sp; i++) el("rect", { x: -0.36 + i * 0.13, y: 0.33, width: 0.1, height: 0.08, fill: i < u.sp ? "#fff" : "#444", stroke: "#000", "stroke-width": 0.01 }, g);
   }
-  if (u.commander) el("text", { x: -G.sym * 0.62, y: -G.sym * 0.3, class: "cmd-star" }, g).textContent = "★";
+  if (u.commander) {  // the commander's star sits inside the unit's own footprint
+    const star_ = el("text", { x: -r * 0.55, y: -r * 0.25, class: "cmd-star" }, g);
+    star_.textContent = "★";
+    el("title", {}, star_).textContent = "commander";
+  }
   if (ctx.targets[u.id]) {
     const t = ctx.targets[u.id];
     el("circle", { r: r * 1.6, class: "crosshair" }, g);
     el("text", { x: 0, y: -G.sym * 0.55, class: "odds-tag" }, g).textContent = `${pct(t.p_kill)} kill`;
   }
-  el("title", {}, g).textContent = `${u.name} (${up(u.side)})` + (u.type ? ` — ${u.type}` : "");
+  el("title", {}, g).textContent = `${u.name} (${up(u.side)})` + (u.type ? ` — ${u.type}` : "") + (ctx.targets[u.id] ? ` — double-click to fire (hit ${pct(ctx.targets[u.id].p_hit)}, kill ${pct(ctx.targets[u.id].p_kill)})` : "");
 }
 
 function render() {
@@ -262,6 +294,8 @@ function render() {
   S.G = G;
   const m = G.margin;
   svg.setAttribute("viewBox", `${-m} ${-m * 0.5} ${G.w + m * 1.5} ${G.h + m * 1.3}`);
+  // a phone sizes the map box to the table's own shape (see app.css)
+  $("table-wrap").style.setProperty("--map-ratio", ((G.w + m * 1.5) / (G.h + m * 1.3)).toFixed(3));
   defs(svg);
   if (board.layout === "continuous") drawContinuous(svg, board, G);
   else if (board.cells) drawCells(svg, board, G);
@@ -339,6 +373,8 @@ function render() {
     const [x, y] = G.pt(s.x, s.y);
     el("circle", { cx: x, cy: y, r: s.r || 2, class: "smoke" }, units);
   }
+  if (live) drawDeploySites(svg, board, G, acts);
+  declutterLabels(svg);
 }
 
 // -- hex maps: hexsides, roads, zones of control, air/EW markers, counters, reach ----------------
@@ -570,7 +606,7 @@ function distribution(a) {
     for (const b of o.blasts || []) wrap.append(h("span", { className: "hint blast-odds", textContent: `${b.figure}'s ${b.weapon.replace(/_/g, " ")} on target ${pct(b.on_target)}, else it scatters (burst casualties not in these odds)` }));
   }
   const mods = o.modifiers || [];
-  if (mods.length) wrap.title = mods.map((m) => `${m.delta > 0 ? "+" : ""}${m.delta} ${m.why} [${m.rule}]`).join("\n");
+  if (mods.length) wrap.title = modTitle(mods, o);
   return wrap;
 }
 
@@ -610,13 +646,16 @@ function renderStatus() {
   const turn = $("turn");
   const you = v.seat.sides.length ? v.seat.sides.map(up).join(" + ") : "watching";
   if (v.outcome) turn.innerHTML = `<b>Game over</b>: ${up(v.outcome.winner)} — ${v.outcome.how}`;
+  else if (v.your_turn && v.deploying) turn.innerHTML = `<b>${up(v.to_act)}: deployment</b> — your decision: click a site on the table to place ${deployingWhat(v)}, or let the rules' player deploy for you`;
   else if (v.your_turn) turn.innerHTML = `<b>${up(v.to_act)} to act</b> — your decision`;
   else if (v.ai_thinking) turn.innerHTML = `<b>${up(v.to_act)}</b> (AI) is acting…`;
   else turn.innerHTML = `Waiting for <b>${up(v.to_act)}</b>`;
   turn.className = "turn " + (v.your_turn ? "yours" : "theirs");
   turn.append(h("div", { className: "hint", textContent: `You: ${you} · seen as ${up(v.seat.viewer)} · action ${v.index}` }));
   if (v.ai_error) turn.append(h("div", { className: "error", textContent: v.ai_error }));
-  $("undo").hidden = !(v.seat.can_undo && v.index > 0 && !S.frame);
+  // undo is hidden once the game is over: the battle report stands
+  $("undo").hidden = !(v.seat.can_undo && v.index > 0 && !S.frame && !v.outcome);
+  $("deploy-for-me").hidden = !(v.deploying && v.your_turn && !S.frame);
   // against the AI undo stops at a roll, a card or a secret: say why in one line
   $("undo-why").hidden = !(v.seat.undo_blocked && !S.frame);
   $("undo-why").textContent = v.seat.undo_blocked ? `Undo: ${v.seat.undo_blocked}` : "";
@@ -626,20 +665,8 @@ function renderStatus() {
   const shownBoard = (S.frame || v).board;
   $("drawn-panel").hidden = !shownBoard.drawn_card;
   renderDrawnCard(shownBoard);
-  const cards = v.board.cards || (v.board.hand ? { hand: v.board.hand } : null);
-  $("cards").hidden = !cards;
-  if (cards) {
-    $("hand").innerHTML = "";
-    const hand = Array.isArray(cards) ? cards : cards.hand || [];
-    const label = (c) => (typeof c === "string" ? c.replace(/_/g, " ") : (c.name || c.id || "") + (c.text ? ": " + c.text : ""));
-    for (const c of hand) $("hand").append(h("div", { className: "game-card", textContent: label(c) }));
-    if (!hand.length) $("hand").append(h("p", { className: "hint", textContent: "no cards in hand" }));
-    const info = [];
-    if (cards.enemy_hand !== undefined) info.push(`opponent holds ${cards.enemy_hand}`);
-    if (cards.deck !== undefined) info.push(`deck ${cards.deck}`);
-    if (Array.isArray(cards.discard)) info.push(`discard ${cards.discard.length}`);
-    if (info.length) $("hand").append(h("p", { className: "hint", textContent: info.join(" · ") }));
-  }
+  renderTray();
+  renderReport();
 }
 
 function renderCard() {
@@ -682,12 +709,12 @@ function actionButton(a) {
   b.dataset.kind = a.action.kind;
   if (a.action.unit) b.dataset.unit = a.action.unit;
   if (a.action.target) b.dataset.target = a.action.target;
-  b.append(h("span", { textContent: a.text }));
+  b.append(h("span", { textContent: orderText(a) }));
   if (a.odds && a.odds.results) b.append(distribution(a));
   else if (a.odds) {
     const o = a.odds;
     b.append(h("span", { className: "odds", textContent: `${o.dice}d10 need ${o.need}+ · hit ${pct(o.p_hit)} · kill ${pct(o.p_kill)}` }));
-    b.title = o.modifiers.map((m) => `${m.delta > 0 ? "+" : ""}${m.delta} ${m.why} [${m.rule}]`).join("\n") || "no modifiers";
+    b.title = modTitle(o.modifiers || [], o) || "no modifiers";
   }
   b.addEventListener("click", () => order(a.action));
   return b;
@@ -699,9 +726,17 @@ function renderActions() {
   const v = S.view;
   if (S.frame) { box.append(h("p", { className: "hint", textContent: "Replaying: orders are given on the live table." })); return; }
   if (!v.your_turn) { box.append(h("p", { className: "hint", textContent: v.outcome ? "The game is over." : "Not your decision." })); return; }
-  const acts = v.actions;
+  // the card swap is made in the card tray (every combination of cards would be an order)
+  const acts = v.actions.filter((a) => !(a.action.kind === "swap" && a.action.option));
+  if (acts.length < v.actions.length) box.append(h("p", { className: "hint", textContent: "Swap cards in the card tray: click the cards to give back, then Swap." }));
   const points = acts.filter((a) => a.action.point);
   const others = acts.filter((a) => !a.action.point);
+  const at = S.target ? others.filter((a) => a.action.target === S.target && a.odds) : [];
+  if (at.length) {
+    const t = v.board.units.find((u) => u.id === S.target);
+    box.append(h("div", { className: "group-title", textContent: `Shots at ${t ? t.name : S.target} — double-click it on the table to fire the best` }));
+    for (const a of at.sort((x, y) => y.odds.p_kill - x.odds.p_kill)) box.append(actionButton(a));
+  }
   const mine = S.selected ? others.filter((a) => a.action.unit === S.selected || a.action.target === S.selected || (a.action.units || []).includes(S.selected)) : [];
   const rest = others.filter((a) => !mine.includes(a));
   if (mine.length) { box.append(h("div", { className: "group-title", textContent: "Selected unit" })); for (const a of mine) box.append(actionButton(a)); }
@@ -729,7 +764,12 @@ function logGroup(group) {
     if (ev.kind === "roll") row.append(dieFaces(ev));
     row.append(h("span", { className: "text", textContent: ev.text }));
     if (ev.kind === "roll" && ev.need !== null && ev.need !== undefined) row.append(h("span", { className: "need", textContent: `need ${ev.need}+` }));
-    if (ev.rule) row.append(h("span", { className: "rule", textContent: ev.rule }));
+    if (ev.rule) {
+      const rule = h("span", { className: "rule", textContent: ev.rule });
+      rule.dataset.rule = ev.rule;
+      if (RULES[ev.rule]) rule.title = RULES[ev.rule];
+      row.append(rule);
+    }
     li.append(row);
   }
   return li;
@@ -790,6 +830,7 @@ async function order(action) {
 
 async function select(id, figure = null) {
   S.selected = id;
+  S.target = null;
   S.sight = null;
   render(); renderCard(); renderActions();
   if (!S.frame && S.view.board.sight) {
@@ -816,10 +857,12 @@ function onTableClick(ev) {
   if (unitNode) {
     const id = unitNode.dataset.unit;
     const v = S.view;
-    // clicking a target of the active unit fires the best shot at it
-    if (!S.frame && v.your_turn && S.selected && id !== S.selected) {
-      const shots = v.actions.filter((a) => a.action.target === id && a.odds);
-      if (shots.length && ev.detail === 2) { order(shots.sort((a, b) => b.odds.p_kill - a.odds.p_kill)[0].action); return; }
+    // a click on a target keeps the firer selected and lists the shots at it (a double
+    // click fires the best of them: see onTableDoubleClick)
+    if (!S.frame && v.your_turn && bestShot(id) && S.selected && S.selected !== id) {
+      S.target = id;
+      renderActions();
+      return;
     }
     // a click on a stack's selected counter selects the next counter of the stack
     const stack = unitNode.dataset.hex && v.board.stacks ? v.board.stacks[unitNode.dataset.hex] || [] : [];
@@ -894,14 +937,279 @@ async function waitLoop() {
 
 async function init() {
   $("table").addEventListener("click", onTableClick);
+  $("table").addEventListener("dblclick", onTableDoubleClick);
+  $("deploy-for-me").addEventListener("click", deployForMe);
   $("slider").addEventListener("input", (e) => showFrame(Number(e.target.value)));
   $("live").addEventListener("click", () => { $("slider").value = S.view.index; showFrame(S.view.index); });
   $("undo").addEventListener("click", async () => {
     try { await post("/undo", { index: S.index }); S.selected = null; await refresh(); } catch (e) { toast(`Refused: ${e.message}`); }
   });
-  try { await refresh(); } catch (e) { document.body.innerHTML = `<p class="error">${e.message}</p>`; return; }
+  try { await refresh(); } catch (e) { noGame(e); return; }
+  loadRules(S.view.game.ruleset);
   showInvite();
   waitLoop();
 }
 
-init();
+if (document.body.classList.contains("play")) init();
+
+// -- cards: the tray ------------------------------------------------------------------------------
+function cardName(id) {
+  const info = (S.view && S.view.card_info) || {};
+  return (info[id] && info[id].name) || String(id).replace(/_/g, " ");
+}
+function cardText(id) {
+  const info = (S.view && S.view.card_info) || {};
+  return (info[id] && info[id].text) || "";
+}
+function unitName(id) {
+  const u = S.view && S.view.board.units.find((x) => x.id === id);
+  return u ? u.name : id;
+}
+// an order's words: the ruleset's description, or for a card its name and what it is aimed at
+function orderText(a) {
+  const k = a.action.kind;
+  if ((k === "card" || k === "no_response" || k === "swap") && (!a.text || a.text === k)) {
+    if (k === "no_response") return "Let the enemy's card stand (no response)";
+    if (k === "swap") return a.action.option ? "Swap " + a.action.option.split("+").map(cardName).join(" and ") : "Keep the hand";
+    const [id, detail] = String(a.action.option || "").split("|");
+    return `Play ${cardName(id)}` + (a.action.target ? ` on ${unitName(a.action.target)}` : "") + (detail ? ` (${detail.replace(/[-_]/g, " ")})` : "");
+  }
+  return a.text;
+}
+
+function trayActions(v) {
+  const acts = v.your_turn && !S.frame ? v.actions : [];
+  const plays = {}, swaps = acts.filter((a) => a.action.kind === "swap");
+  for (const a of acts) {
+    if (a.action.kind !== "card") continue;
+    const id = String(a.action.option || "").split("|")[0];
+    (plays[id] = plays[id] || []).push(a);
+  }
+  const pass = acts.find((a) => a.action.kind === "no_response");
+  return { plays, swaps, pass };
+}
+
+function renderTray() {
+  const v = S.view, board = (S.frame || v).board;
+  const cards = board.cards || (board.hand ? { hand: board.hand } : null);
+  $("cards").hidden = !cards;
+  if (!cards) return;
+  const hand = Array.isArray(cards) ? cards : cards.hand || [];
+  const { plays, swaps, pass } = trayActions(v);
+  S.swapPick = (S.swapPick || []).filter((c) => hand.includes(c));
+  const swapping = swaps.length > 0;
+  $("tray-hint").textContent = swapping ? "click the cards to give back, then Swap" : Object.keys(plays).length ? "click a lit card to play it" : pass ? "the enemy played a card: answer it or let it stand" : "";
+  const box = $("hand");
+  box.innerHTML = "";
+  hand.forEach((c, i) => {
+    const id = typeof c === "string" ? c : c.id || c.name || String(i);
+    const playable = !!plays[id];
+    const picked = S.swapPick.includes(id);
+    const b = h("button", { className: "game-card" + (playable ? " playable" : "") + (swapping ? " swappable" : "") + (picked ? " picked" : ""), type: "button" });
+    b.dataset.card = id;
+    b.append(h("b", { className: "card-name", textContent: typeof c === "string" ? cardName(c) : c.name || id }));
+    const text = typeof c === "string" ? cardText(c) : c.text || "";
+    if (text) b.append(h("span", { className: "card-text", textContent: text }));
+    if (!playable && !swapping) b.disabled = true;
+    b.title = playable ? "click to play" : swapping ? (picked ? "click to keep it" : "click to give it back in the swap") : "not playable now";
+    b.addEventListener("click", () => onCard(id));
+    box.append(b);
+  });
+  if (!hand.length) box.append(h("p", { className: "hint", textContent: "no cards in hand" }));
+  const choices = $("card-choices");
+  choices.innerHTML = "";
+  if (swapping) {
+    const want = [...S.swapPick].sort().join("+");
+    const match = swaps.find((a) => (a.action.option || "").split("+").filter(Boolean).sort().join("+") === want);
+    const go = h("button", { className: "order swap primary", type: "button", textContent: S.swapPick.length ? `Swap ${S.swapPick.map(cardName).join(" and ")}` : "Keep the hand" });
+    go.dataset.kind = "swap";
+    go.disabled = !match;
+    if (!match) go.title = "the rules do not allow that swap";
+    go.addEventListener("click", () => { if (match) { S.swapPick = []; order(match.action); } });
+    choices.append(go);
+  }
+  if (S.cardChoice && plays[S.cardChoice] && plays[S.cardChoice].length > 1) {
+    choices.append(h("div", { className: "group-title", textContent: `Play ${cardName(S.cardChoice)}:` }));
+    for (const a of plays[S.cardChoice]) choices.append(actionButton(a));
+  }
+  if (pass) choices.append(actionButton(pass));
+  const info = [];
+  if (cards.enemy_hand !== undefined) info.push(`opponent holds ${cards.enemy_hand}`);
+  if (cards.deck !== undefined) info.push(`deck ${cards.deck}`);
+  if (Array.isArray(cards.discard)) info.push(`discard ${cards.discard.length}`);
+  if (Array.isArray(cards.chain) && cards.chain.length) info.push("in play: " + cards.chain.map((c) => cardName(typeof c === "string" ? c : c.card || c.id)).join(" ← "));
+  $("tray-info").textContent = info.join(" · ");
+}
+
+function onCard(id) {
+  const v = S.view;
+  const { plays, swaps } = trayActions(v);
+  if (swaps.length) {
+    S.swapPick = S.swapPick.includes(id) ? S.swapPick.filter((c) => c !== id) : [...S.swapPick, id];
+    renderTray();
+    return;
+  }
+  const options = plays[id] || [];
+  if (options.length === 1) { S.cardChoice = null; order(options[0].action); return; }
+  S.cardChoice = options.length ? id : null;
+  renderTray();
+}
+
+// -- the end of the game: the battle report, as the terminal prints it ---------------------------
+function renderReport() {
+  const v = S.view, box = $("report");
+  const r = v.report;
+  box.hidden = !r || !!S.frame;
+  if (!r || S.frame) return;
+  box.innerHTML = "";
+  const winner = r.winner === "draw" ? "Draw" : r.winner === "unfinished" ? "Unfinished" : `${up(r.winner)} wins`;
+  box.append(h("h3", { textContent: `Battle report — ${winner} (${r.how})` }));
+  box.append(h("p", { className: "report-line", textContent: `${r.ruleset}/${r.scenario} · turns played ${r.turns} · actions ${r.actions} · events ${r.events}` }));
+  const losses = r.losses || {};
+  const sides = Object.keys(losses);
+  if (sides.length) {
+    const first = losses[sides[0]];
+    const scalar = Object.keys(first).filter((k) => k !== "units" && k !== "of_units" && !Array.isArray(first[k]));
+    const table = h("table", { className: "losses" });
+    const head = h("tr");
+    for (const c of ["side", "units lost", ...scalar]) head.append(h("th", { textContent: c.replace(/_/g, " ") }));
+    table.append(h("caption", { textContent: "Losses" }), head);
+    for (const side of sides) {
+      const loss = losses[side];
+      const row = h("tr");
+      row.append(h("td", { textContent: up(side) }));
+      if ("units" in loss) row.append(h("td", { textContent: `${loss.units}` + (loss.of_units !== undefined && loss.of_units !== null ? `/${loss.of_units}` : "") }));
+      else row.append(h("td", { textContent: "—" }));
+      for (const k of scalar) row.append(h("td", { textContent: String(loss[k]) }));
+      table.append(row);
+    }
+    box.append(table);
+    for (const side of sides) {
+      const named = Object.entries(losses[side]).filter(([, val]) => Array.isArray(val)).map(([k, val]) => `${k.replace(/_/g, " ")}: ${val.join(", ") || "none"}`);
+      if (named.length) box.append(h("p", { className: "hint", textContent: `${up(side)} ${named.join("; ")}` }));
+    }
+  }
+  const fired = r.house_rules_fired || {};
+  box.append(h("p", { className: "hint", textContent: Object.keys(fired).length ? "House rules that fired: " + Object.entries(fired).map(([k, n]) => `${k} ×${n}`).join(", ") : "No house rule fired." }));
+}
+
+// -- deployment --------------------------------------------------------------------------------
+function deployingWhat(v) {
+  const a = v.actions.find((x) => x.action.kind === "deploy");
+  return a && a.action.unit ? String(a.action.unit).replace(/[-_]/g, " ") : "your pieces";
+}
+
+function drawDeploySites(svg, board, G, acts) {
+  const deploys = acts.filter((a) => a.action.kind === "deploy");
+  if (!deploys.length || !board.deploy_sites) return;
+  const layer = el("g", { class: "deploy-sites" }, svg);
+  for (const site of board.deploy_sites) {
+    const a = deploys.find((d) => d.action.option === site.id);
+    if (!a) continue;
+    const [x, y] = G.pt(site.x, site.y);
+    const g = el("g", { class: "deploy-site", "data-site": site.id, transform: `translate(${x} ${y})` }, layer);
+    el("circle", { r: 1.3, class: "deploy-ring" }, g);
+    el("text", { x: 0, y: 2.3, class: "deploy-label" }, g).textContent = site.id;
+    el("title", {}, g).textContent = `${orderText(a)} — click to place`;
+    g.addEventListener("click", (ev) => { ev.stopPropagation(); order(a.action); });
+  }
+}
+
+async function deployForMe() {
+  if (S.busy || S.frame) return;
+  S.busy = true;
+  try {
+    const r = await post("/deploy", { index: S.index });
+    toast(`Deployed ${r.placed} piece${r.placed === 1 ? "" : "s"} for you`, false);
+    await refresh();
+  } catch (e) {
+    toast(`Refused: ${e.message}`);
+    if (e.status === 409) await refresh();
+  } finally { S.busy = false; }
+}
+
+// -- firing by double click ------------------------------------------------------------------------
+function bestShot(id) {
+  const v = S.view;
+  if (!v || S.frame || !v.your_turn) return null;
+  const shots = v.actions.filter((a) => a.action.target === id && a.odds && a.odds.p_kill !== undefined);
+  return shots.length ? shots.sort((a, b) => b.odds.p_kill - a.odds.p_kill)[0] : null;
+}
+
+function onTableDoubleClick(ev) {
+  const unitNode = ev.target.closest && ev.target.closest(".unit");
+  if (!unitNode) return;
+  const shot = bestShot(unitNode.dataset.unit);
+  if (shot) { ev.preventDefault(); S.target = null; order(shot.action); }
+}
+
+// -- labels that never overlap ---------------------------------------------------------------------
+// Each unit label starts under its symbol; one that would overlap a label already placed tries
+// other spots round its unit (below, above, right, left, then further out) and, if none is
+// free, is hidden (the unit's tooltip and card still name it).
+function boxOf(node) {  // on screen: the same boxes a player (and the layout test) sees
+  const r = node.getBoundingClientRect();
+  return { x1: r.left, y1: r.top, x2: r.right, y2: r.bottom };
+}
+const hits = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+
+function declutterLabels(svg) {
+  const labels = [...svg.querySelectorAll("text.unit-label")];
+  if (labels.length < 2) return;
+  const placed = [];
+  const size = parseFloat(getComputedStyle(labels[0]).fontSize) || 0.75;
+  for (const t of labels) {
+    t.removeAttribute("display");
+    const x0 = parseFloat(t.getAttribute("x")) || 0, y0 = parseFloat(t.getAttribute("y")) || 0;
+    const spots = [[0, 0]];
+    for (const ring of [1, 2, 3]) {
+      const d = size * 1.15 * ring;
+      spots.push([0, -y0 * 2 - size * 0.3 * ring], [d * 2.2, -y0 * 0.6], [-d * 2.2, -y0 * 0.6], [0, d], [d * 2, d * 0.6], [-d * 2, d * 0.6], [0, -y0 * 2 - d]);
+    }
+    let done = false;
+    for (const [dx, dy] of spots) {
+      t.setAttribute("x", (x0 + dx).toFixed(3));
+      t.setAttribute("y", (y0 + dy).toFixed(3));
+      const b = boxOf(t);
+      if (!placed.some((p) => hits(p, b))) { placed.push(b); done = true; break; }
+    }
+    if (!done) {
+      t.setAttribute("x", x0); t.setAttribute("y", y0);
+      t.setAttribute("display", "none");
+      t.classList.add("decluttered");
+    }
+  }
+}
+
+// -- rule summaries, a readable page for a wrong link, the lobby's preview ---------------------------
+async function loadRules(ruleset) {
+  try {
+    const r = await fetch(`/api/rulesets/${encodeURIComponent(ruleset)}/rules`);
+    if (!r.ok) return;
+    RULES = await r.json();
+    for (const span of document.querySelectorAll("#log .rule[data-rule]")) if (RULES[span.dataset.rule]) span.title = RULES[span.dataset.rule];
+  } catch { /* tooltips are a comfort, not a need */ }
+}
+
+function noGame(e) {
+  const main = document.querySelector("main");
+  main.className = "lobby-main";
+  main.innerHTML = "";
+  main.append(h("section", { className: "panel", id: "no-game" },
+    h("h2", { textContent: e.status === 404 ? "No game at this link" : "This game cannot be opened" }),
+    h("p", { textContent: e.message }),
+    h("p", {}, h("a", { href: "/", textContent: "Back to the lobby" }))));
+}
+
+function drawPreview(svg, board) {
+  svg.innerHTML = "";
+  const G = geometry(board);
+  const m = G.margin;
+  svg.setAttribute("viewBox", `${-m} ${-m * 0.5} ${G.w + m * 1.5} ${G.h + m * 1.3}`);
+  S.viewer = null;
+  defs(svg);
+  if (board.layout === "continuous") drawContinuous(svg, board, G);
+  else if (board.cells) drawCells(svg, board, G);
+  if (board.buildings) drawBuildings(svg, board, G);
+  if (board.layout === "hex") drawHexFeatures(svg, board, G);
+}
