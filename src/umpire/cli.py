@@ -714,6 +714,15 @@ force_app = typer.Typer(
 app.add_typer(force_app, name="force")
 
 
+def _companion() -> Any:
+    from umpire.companion.cli import companion
+
+    return companion
+
+
+app.command("companion")(_companion())  # umpire.companion.cli: play at a physical table
+
+
 def _forces(ruleset_id: str | None) -> tuple[str, Any]:
     """The forces capability of ``ruleset_id``, or of the one ruleset that has one."""
     if ruleset_id is not None:

@@ -52,6 +52,35 @@ class Stream(Protocol):
     def choice_index(self, n: int) -> int: ...
 
 
+class TableStream(Stream, Protocol):
+    """A stream whose dice and draws come from a physical table (companion mode): sampling
+    hands it the primitive being rolled, so it can say which dice to roll and what score is
+    needed, and returns the faces (or the index of the item drawn) entered by the players.
+    A plain :class:`~umpire.core.rng.RandomStream` has neither method and is used as before."""
+
+    def faces_for(self, count: int, sides: int, chance: Chance[Any] | None) -> Sequence[int]: ...
+
+    def index_for(self, items: Sequence[Any], chance: Chance[Any] | None) -> int: ...
+
+
+def roll_faces(stream: Stream, count: int, sides: int, chance: Chance[Any] | None) -> Faces:
+    """``count`` d``sides`` for ``chance``: from the stream's ``faces_for`` when it has one
+    (a physical table), else ``stream.dice`` exactly as before."""
+    hook = getattr(stream, "faces_for", None)
+    if hook is None:
+        return tuple(stream.dice(count, sides))
+    return tuple(hook(count, sides, chance))
+
+
+def draw_index(stream: Stream, items: Sequence[Any], chance: Chance[Any] | None) -> int:
+    """The index of the item drawn from ``items``: from the stream's ``index_for`` when it
+    has one (a card drawn from a physical deck), else ``stream.choice_index`` as before."""
+    hook = getattr(stream, "index_for", None)
+    if hook is None:
+        return stream.choice_index(len(items))
+    return int(hook(items, chance))
+
+
 @dataclass(frozen=True, slots=True)
 class Modifier:
     """A change to a roll with the rule that makes it and the reason, in a player's words.
@@ -148,7 +177,7 @@ class Roll(Chance[Faces]):
     text: str | Callable[[Faces], str] = ""
 
     def sample(self, stream: Stream, log: list[Event]) -> Faces:
-        faces = tuple(stream.dice(self.count, self.sides))
+        faces = roll_faces(stream, self.count, self.sides, self)
         if self.rule is not None:
             words = self.text(faces) if callable(self.text) else self.text
             log.append(roll(self.rule, words, list(faces), sum(faces), None, True))
@@ -216,7 +245,7 @@ class Test(Chance[bool]):
         return self.sample_result(stream, log).success
 
     def sample_result(self, stream: Stream, log: list[Event]) -> TestResult:
-        faces = tuple(stream.dice(self.count, self.sides))
+        faces = roll_faces(stream, self.count, self.sides, self)
         result = self.judge(faces)
         if callable(self.text):
             words = self.text(faces, result.total, result.success)
@@ -263,7 +292,7 @@ class CountAtLeast(Chance[int]):
         return sum(1 for f in faces if f >= self.need)
 
     def sample(self, stream: Stream, log: list[Event]) -> int:
-        faces = tuple(stream.dice(self.count, self.sides))
+        faces = roll_faces(stream, self.count, self.sides, self)
         hits = self.judge(faces)
         words = self.text(faces, hits) if callable(self.text) else self.text
         log.append(
@@ -325,7 +354,10 @@ class DiceOff(Chance[int]):
         return a - b
 
     def sample(self, stream: Stream, log: list[Event]) -> int:
-        first, second = stream.d(self.sides), stream.d(self.sides)
+        if getattr(stream, "faces_for", None) is not None:
+            first, second = roll_faces(stream, 2, self.sides, self)
+        else:
+            first, second = stream.d(self.sides), stream.d(self.sides)
         a, b = self.scores((first, second))
         words = self.text(first, second, a, b) if self.text is not None else ""
         ok = a > b if self.success is None else self.success(a - b)
@@ -381,7 +413,7 @@ class TableLookup(Chance[T]):
         return self.row[value]
 
     def sample(self, stream: Stream, log: list[Event]) -> T:
-        faces = tuple(stream.dice(self.count, self.sides))
+        faces = roll_faces(stream, self.count, self.sides, self)
         value = self.modified(faces)
         result = self.judge(faces)
         if callable(self.text):
@@ -413,7 +445,7 @@ class Draw(Chance[T]):
     def sample(self, stream: Stream, log: list[Event]) -> T:
         if not self.items:
             raise ValueError("nothing left to draw")
-        item = self.items[stream.choice_index(len(self.items))]
+        item = self.items[draw_index(stream, self.items, self)]
         words = self.text(item) if callable(self.text) else (self.text or f"draws {item}")
         log.append(Event("draw", words, self.rule, visible_to=self.visible_to))
         return item
@@ -472,3 +504,84 @@ def repeat(chance: Chance[int], times: int) -> Chance[int]:
 
 def as_floats(dist: Mapping[T, Fraction]) -> dict[T, float]:
     return {k: float(v) for k, v in dist.items()}
+
+
+class EnteredOutcomes:
+    """A stream that gives back the outcomes entered at a physical table (companion mode), in
+    the order they were entered: ``{"faces": [...], "sides": n}`` for dice, ``{"index": i,
+    "of": n}`` for an item drawn. The game's own stream ``inner`` still serves what no player
+    rolls (shuffles, Umpire's own random choices) and is advanced as if it had rolled the
+    dice too, so it stays where the digital game's stream would be. A replay that asks for
+    other dice than were entered raises :class:`~umpire.core.errors.RecordMismatchError`."""
+
+    def __init__(self, inner: Stream, entries: Sequence[Mapping[str, Any]]) -> None:
+        self.inner = inner
+        self.entries = list(entries)
+        self.used = 0
+
+    def _next(self, what: str) -> Mapping[str, Any]:
+        from umpire.core.errors import RecordMismatchError
+
+        if self.used >= len(self.entries):
+            raise RecordMismatchError(f"the rules ask for {what}, but no more were entered")
+        entry = self.entries[self.used]
+        self.used += 1
+        return entry
+
+    def faces_for(self, count: int, sides: int, chance: Chance[Any] | None) -> Sequence[int]:
+        from umpire.core.errors import RecordMismatchError
+
+        entry = self._next(f"{count}d{sides}")
+        faces = entry.get("faces")
+        if (
+            not isinstance(faces, list)
+            or len(faces) != count
+            or entry.get("sides") != sides
+            or not all(isinstance(f, int) and 1 <= f <= sides for f in faces)
+        ):
+            raise RecordMismatchError(
+                f"entered outcome {self.used}: {dict(entry)} is not {count}d{sides}"
+            )
+        self.inner.dice(count, sides)  # keep the game's stream in step with the digital game
+        return list(faces)
+
+    def index_for(self, items: Sequence[Any], chance: Chance[Any] | None) -> int:
+        from umpire.core.errors import RecordMismatchError
+
+        entry = self._next("a card or draw")
+        index = entry.get("index")
+        if (
+            not isinstance(index, int)
+            or entry.get("of") != len(items)
+            or not 0 <= index < len(items)
+        ):
+            raise RecordMismatchError(
+                f"entered outcome {self.used}: {dict(entry)} is not a draw from {len(items)}"
+            )
+        if chance is not None:  # a Draw reads the stream in digital play; a deck's top does not
+            self.inner.choice_index(len(items))
+        return index
+
+    def d(self, sides: int) -> int:
+        return self.faces_for(1, sides, None)[0]
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        return list(self.faces_for(count, sides, None))
+
+    def choice_index(self, n: int) -> int:
+        return self.inner.choice_index(n)
+
+    def shuffle(self, items: list[Any]) -> None:
+        shuffle = getattr(self.inner, "shuffle", None)
+        if shuffle is None:
+            raise TypeError("the game's stream cannot shuffle")
+        shuffle(items)
+
+    def finish(self) -> None:
+        """Raise if outcomes were entered that the rules never asked for."""
+        from umpire.core.errors import RecordMismatchError
+
+        if self.used != len(self.entries):
+            raise RecordMismatchError(
+                f"{len(self.entries) - self.used} entered outcome(s) were never rolled"
+            )

@@ -69,6 +69,11 @@ class Deck:
             self.pile, self.discard = self.discard, []
             shuffle(self.pile, stream)
             self.reshuffles += 1
+        pick = getattr(stream, "index_for", None)
+        if pick is not None and self.pile:
+            # a physical deck (companion mode): the card the players drew comes off the pile
+            index = int(pick(list(self.pile), None))
+            self.pile[-1], self.pile[index] = self.pile[index], self.pile[-1]
         return self.pile.pop() if self.pile else None
 
     def deal(self, sides: Sequence[str], count: int, stream: Stream) -> None:

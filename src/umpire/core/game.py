@@ -120,6 +120,17 @@ class Game:
         self.record.actions.append(action)
         return new_events
 
+    def apply_with(self, action: Action | Mapping[str, Any], stream: Any) -> list[Event]:
+        """Play ``action`` with its dice taken from ``stream`` instead of the game's own (a
+        physical table's, companion mode: see ``umpire.core.chance.EnteredOutcomes``); the
+        game's own stream is put back afterwards."""
+        inner = self.state.rng
+        self.state.rng = stream
+        try:
+            return self.apply(action)
+        finally:
+            self.state.rng = inner
+
     def undo(self, steps: int = 1) -> None:
         """Take back the last ``steps`` actions (the dice rolled for them are un-rolled too)."""
         steps = max(0, min(steps, len(self.record.actions)))
@@ -161,9 +172,21 @@ def replay(record: Record) -> Game:
         )
     game = Game(ruleset, record.scenario, record.seed, record.options)
     game.record.players = dict(record.players)
+    entered = record.entered  # outcomes entered at a physical table (companion mode)
+    if entered is not None:
+        game.record.entered = []
     for index, action in enumerate(record.actions):
         try:
-            game.apply(action)
+            if entered is None:
+                game.apply(action)
+            else:
+                from umpire.core.chance import EnteredOutcomes
+
+                step = entered[index] if index < len(entered) else []
+                table = EnteredOutcomes(game.state.rng, step)
+                game.apply_with(action, table)
+                table.finish()
+                game.record.entered.append(list(step))  # type: ignore[union-attr]
         except IllegalActionError as exc:
             raise RecordMismatchError(
                 f"record field actions.{index}: {action.to_dict()} is illegal there: {exc}"

@@ -31,6 +31,9 @@ class Record:
     actions: list[Action] = field(default_factory=list)
     players: dict[str, str] = field(default_factory=dict)  # who played each side (informative)
     result: dict[str, Any] | None = None  # summary at save time, checked on replay
+    # outcomes entered at a physical table (companion mode), one list per action: each entry
+    # {"faces": [...], "sides": n} or {"index": i, "of": n}; replay takes the dice from here
+    entered: list[list[dict[str, Any]]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -45,6 +48,8 @@ class Record:
         }
         if self.result is not None:
             out["result"] = self.result
+        if self.entered is not None:
+            out["entered"] = self.entered
         return out
 
     @classmethod
@@ -95,6 +100,18 @@ class Record:
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise DataFileError(f"{source}: field result: must be an object")
+        entered = data.get("entered")
+        if entered is not None and not (
+            isinstance(entered, list)
+            and len(entered) <= len(actions)
+            and all(
+                isinstance(step, list) and all(isinstance(e, dict) for e in step)
+                for step in entered
+            )
+        ):
+            raise DataFileError(
+                f"{source}: field entered: must be a list (one per action) of lists of outcomes"
+            )
         return cls(
             ruleset=data["ruleset"],
             version=data["version"],
@@ -104,6 +121,7 @@ class Record:
             actions=actions,
             players=dict(players),
             result=result,
+            entered=entered,
         )
 
     def save(self, path: str | Path) -> None:

@@ -1,0 +1,89 @@
+"""``umpire companion``: Umpire beside a physical table, in the terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from umpire.companion.errors import QuitCompanion
+from umpire.companion.session import AI_DICE, Companion
+from umpire.core.errors import UmpireError
+from umpire.core.ruleset import get_ruleset, split_game_id
+
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+err = Console(stderr=True, highlight=False)
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    return typer.Exit(2)
+
+
+def _read(prompt: str) -> str:
+    return input(prompt)
+
+
+def _write(line: str) -> None:
+    print(line, flush=True)
+
+
+def _sides(pairs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        side, sep, kind = pair.partition("=")
+        if not sep or not side or not kind:
+            raise UmpireError(f"--side {pair!r}: write SIDE=me, SIDE=scripted or SIDE=search")
+        out[side.strip().lower()] = kind.strip().lower()
+    return out
+
+
+@app.command()
+def companion(
+    game: Annotated[
+        str | None, typer.Argument(help="RULESET/SCENARIO, e.g. sevendays/capture.")
+    ] = None,
+    side: Annotated[
+        list[str] | None,
+        typer.Option("--side", help="SIDE=me (you, at the table) or SIDE=scripted|search."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed for Umpire's own random choices.")] = 1,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="The game file (saved after every entry).")
+    ] = None,
+    ai_dice: Annotated[
+        str, typer.Option("--ai-dice", help="Who rolls the AI's dice: table or umpire.")
+    ] = "table",
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Continue a saved companion game.")
+    ] = None,
+) -> None:
+    """Play at a physical table: enter positions and dice; the AI's side is given as steps.
+
+    Every die the rules roll is asked for ("roll 2d10 ... needs 8+"), checked, and stored in
+    the record, so `umpire replay FILE` gives the same game. Type `help` at a prompt."""
+    if ai_dice not in AI_DICE:
+        raise _fail(f"--ai-dice must be one of {', '.join(AI_DICE)}")
+    try:
+        if resume is not None:
+            session = Companion.resume(resume, _read, _write)
+        else:
+            if game is None:
+                raise UmpireError("name the game (RULESET/SCENARIO) or --resume FILE")
+            ruleset_id, scenario = split_game_id(game)
+            ruleset = get_ruleset(ruleset_id)
+            if scenario not in ruleset.scenario_ids():
+                raise UmpireError(
+                    f"no scenario {scenario!r} in {ruleset_id} "
+                    f"({', '.join(ruleset.scenario_ids())})"
+                )
+            path = record or Path(f"companion-{ruleset_id}-{scenario}-seed{seed}.json")
+            session = Companion.start(game, seed, _sides(side or []), path, _read, _write, ai_dice)
+        session.run()
+    except QuitCompanion:
+        _write(f"Saved; continue with: umpire companion --resume {session.path}")
+        raise typer.Exit(0) from None
+    except UmpireError as exc:
+        raise _fail(str(exc)) from None

@@ -1,0 +1,129 @@
+"""Driving a companion game from a script of entered positions and dice, as players would."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from umpire.agents.base import make_agent
+from umpire.core.actions import Action
+from umpire.core.game import Game, new_game
+from umpire.geometry import squaregrid
+
+
+class Spy:
+    """The game's own stream, noting every face it gives (the dice a digital game rolled)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.faces: list[int] = []
+
+    def d(self, sides: int) -> int:
+        face = int(self.inner.d(sides))
+        self.faces.append(face)
+        return face
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        faces = [int(f) for f in self.inner.dice(count, sides)]
+        self.faces += faces
+        return faces
+
+    def choice_index(self, n: int) -> int:
+        return int(self.inner.choice_index(n))
+
+    def shuffle(self, items: list[Any]) -> None:
+        self.inner.shuffle(items)
+
+
+def digital_game(
+    game_id: str, seed: int, max_actions: int = 3000
+) -> tuple[Game, list[Action], list[str | None], list[int]]:
+    """A digital game between two scripted players: the game, its actions, who took each, and
+    every die face rolled, in order."""
+    game = new_game(game_id, seed)
+    agents = {
+        s: make_agent("scripted", game.record.ruleset, s, seed) for s in game.ruleset.meta.players
+    }
+    actors: list[str | None] = []
+    faces: list[int] = []
+    while not game.is_over and len(game.record.actions) < max_actions:
+        side = game.to_act
+        assert side is not None
+        action = agents[side].choose(game.view(side), game.legal_actions())
+        actors.append(side)
+        spy = Spy(game.state.rng)
+        game.state.rng = spy  # type: ignore[attr-defined]
+        try:
+            game.apply(action)
+        finally:
+            game.state.rng = spy.inner  # type: ignore[attr-defined]
+        faces += spy.faces
+    return game, list(game.record.actions), actors, faces
+
+
+def entered_command(game: Game, action: Action, squares: bool) -> str:
+    """What a player types for ``action``: a position measured on the table for a move, the
+    menu number for anything else."""
+    if action.point is not None and action.unit is not None:
+        if squares:
+            where = squaregrid.label((int(action.point[0]), int(action.point[1])))
+        else:
+            where = f"{action.point[0]},{action.point[1]}"
+        return f"{action.kind} {action.unit} {where}"
+    return str(game.legal_actions().index(action) + 1)
+
+
+class Player:
+    """Answers the companion's prompts: commands at a decision, faces at a dice prompt."""
+
+    def __init__(self, commands: Iterable[str], faces: Iterable[int]) -> None:
+        self.commands: deque[str] = deque(commands)
+        self.faces: deque[int] = deque(faces)
+        self.prompts: list[str] = []
+        self.lines: list[str] = []
+        self.interrupt_after: int | None = None  # Ctrl-C at this many prompts
+        self.extra: dict[str, deque[str]] = {}
+        self.before_command: dict[int, list[str]] = {}  # typed before command N (0-based)
+        self.used_commands = 0
+
+    def read(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if self.interrupt_after is not None and len(self.prompts) > self.interrupt_after:
+            self.interrupt_after = None
+            raise KeyboardInterrupt
+        queued = self.extra.get(prompt)
+        if queued:
+            return queued.popleft()
+        if prompt.endswith("> ") and "d" in prompt and prompt[0].isdigit():
+            count = int(prompt.split("d")[0])
+            return " ".join(str(self.faces.popleft()) for _ in range(count))
+        early = self.before_command.get(self.used_commands)
+        if early:
+            return early.pop(0)
+        if not self.commands:
+            raise EOFError
+        self.used_commands += 1
+        return self.commands.popleft()
+
+    def write(self, line: str) -> None:
+        self.lines.append(line)
+
+
+def script_for(
+    game_id: str, seed: int, me: str
+) -> tuple[Game, list[str], list[int], Callable[[Path], dict[str, str]]]:
+    digital, actions, actors, faces = digital_game(game_id, seed)
+    replayed = new_game(game_id, seed)
+    squares = game_id.startswith("portable")
+    commands: list[str] = []
+    for side, action in zip(actors, actions, strict=True):
+        if side == me:
+            commands.append(entered_command(replayed, action, squares))
+        replayed.apply(action)
+
+    def sides(_: Path) -> dict[str, str]:
+        return {str(s): ("me" if s == me else "scripted") for s in digital.ruleset.meta.players}
+
+    return digital, commands, faces, sides

@@ -1,0 +1,183 @@
+"""Companion mode (issue 21): whole games played from a script of entered positions and dice.
+
+The issue's "done when": a whole Seven Days Capture game and a whole Portable game are played
+end to end from a script of entered positions and dice, replay identically from the record, and
+agree with the digital game given the same outcomes; an impossible roll, an off-table position
+or an unknown unit is a one-line refusal and nothing entered is lost (Ctrl-C and resume).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+from tests.companion.script import Player, script_for
+from umpire.companion.errors import QuitCompanion
+from umpire.companion.session import Companion
+from umpire.core.errors import RecordMismatchError
+from umpire.core.game import load_record, replay
+from umpire.core.record import Record
+
+GAMES = [("sevendays/capture", "nato"), ("portable/armoured-meeting", "blue")]
+
+
+def _texts(game: object) -> list[str]:
+    return [e.text for e in game.events]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("game_id", "me"), GAMES)
+def test_whole_game_from_a_script_agrees_with_the_digital_game_and_replays(
+    tmp_path: Path, game_id: str, me: str
+) -> None:
+    digital, commands, faces, sides = script_for(game_id, 1, me)
+    assert digital.is_over
+    positions = [c for c in commands if not c.isdigit()]
+    assert positions, "the script enters positions measured on the table"
+    player = Player(commands, faces)
+    path = tmp_path / "game.json"
+    companion = Companion.start(game_id, 1, sides(path), path, player.read, player.write)
+    data = companion.run()
+    # every command and every face typed was used, and the games are the same
+    assert not player.commands and not player.faces
+    assert _texts(companion.game) == _texts(digital)
+    assert companion.game.to_dict() == digital.to_dict()
+    assert data["winner"] == str(digital.outcome.winner)  # type: ignore[union-attr]
+    # the record holds the entered faces and replays identically through core.game.replay
+    record = load_record(path)
+    assert record.entered is not None and len(record.entered) == len(record.actions)
+    entered = [f for step in record.entered for e in step for f in e.get("faces", [])]
+    assert entered == faces
+    again = replay(record)
+    assert _texts(again) == _texts(digital)
+    assert again.to_dict() == digital.to_dict()
+    # the player was told which dice to roll and for which rule
+    assert any(line.strip().startswith("roll ") and " for " in line for line in player.lines)
+
+
+def test_ai_steps_name_the_move_on_the_table(tmp_path: Path) -> None:
+    digital, commands, faces, sides = script_for("sevendays/capture", 1, "nato")
+    player = Player(commands, faces)
+    path = tmp_path / "g.json"
+    Companion.start("sevendays/capture", 1, sides(path), path, player.read, player.write).run()
+    steps = [line for line in player.lines if line.startswith("PACT: move ")]
+    assert steps and all(" - move it from (" in s and " on the table" in s for s in steps)
+    # the card exchange of the AI is a secret: its cards are never named to NATO
+    assert "PACT decides:" in player.lines
+    assert not any(line.startswith("PACT: exchange") for line in player.lines)
+
+
+def _refusals(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("refused:")]
+
+
+def test_impossible_rolls_off_table_positions_and_unknown_units_are_one_line_refusals(
+    tmp_path: Path,
+) -> None:
+    game_id = "portable/armoured-meeting"
+    digital, commands, faces, sides = script_for(game_id, 1, "blue")
+    first_move = next(i for i, c in enumerate(commands) if c.startswith("move "))
+    bad_commands = ["move B-ac Z99", "move B-ac M1", "move B-nobody C4", "los B-ac Q40"]
+    player = Player(commands, faces)
+    player.before_command[first_move] = list(bad_commands)
+    player.extra["1d6> "] = deque(["7", "0", "3 4", "six"])  # at the first 1d6 asked
+    path = tmp_path / "g.json"
+    companion = Companion.start(game_id, 1, sides(path), path, player.read, player.write)
+    companion.run()
+    refusals = _refusals(player.lines)
+    assert len(refusals) == len(bad_commands) + 4  # exactly one line each
+    assert any(r.startswith("refused: Z99 is off the board") for r in refusals)
+    assert any("M1 is off the board" in r for r in refusals)  # the board is 12 x 9 (A1-L9)
+    assert any("no unit of yours called 'B-nobody'" in r for r in refusals)
+    assert any("7 is not a face of a d6" in r for r in refusals)
+    assert any("0 is not a face of a d6" in r for r in refusals)
+    assert any("2 face(s) entered for 1d6" in r for r in refusals)
+    assert any("'six' is not a die face" in r for r in refusals)
+    # nothing entered was lost: the game is the digital game
+    assert companion.game.to_dict() == digital.to_dict()
+
+
+def test_an_off_table_position_on_a_continuous_table(tmp_path: Path) -> None:
+    game_id = "sevendays/capture"
+    digital, commands, faces, sides = script_for(game_id, 1, "nato")
+    player = Player(commands, faces)
+    player.before_command[0] = ["los chieftain-1 80,10", "range chieftain-1 10,-1", "sees nobody"]
+    path = tmp_path / "g.json"
+    companion = Companion.start(game_id, 1, sides(path), path, player.read, player.write)
+    companion.run()
+    refusals = _refusals(player.lines)
+    assert refusals == [
+        "refused: (80, 10) is off the table (table: 72 x 48 inches; positions are x,y inches "
+        "from the bottom-left corner)",
+        "refused: (10, -1) is off the table (table: 72 x 48 inches; positions are x,y inches "
+        "from the bottom-left corner)",
+        "refused: no unit called 'nobody' on the table (see 'units')",
+    ]
+    assert companion.game.to_dict() == digital.to_dict()
+
+
+@pytest.mark.parametrize(("game_id", "me"), GAMES)
+def test_ctrl_c_in_the_middle_of_the_dice_and_resume_lose_nothing(
+    tmp_path: Path, game_id: str, me: str
+) -> None:
+    digital, commands, faces, sides = script_for(game_id, 1, me)
+    player = Player(commands, faces)
+    path = tmp_path / "g.json"
+    companion = Companion.start(game_id, 1, sides(path), path, player.read, player.write)
+    # Ctrl-C at the 40th prompt that asks for dice, after some faces of the action were typed
+    dice_prompts = 0
+    read = player.read
+
+    def interrupting(prompt: str) -> str:
+        nonlocal dice_prompts
+        if prompt[0].isdigit():
+            dice_prompts += 1
+            if dice_prompts == 40:
+                raise KeyboardInterrupt
+        return read(prompt)
+
+    companion.read = interrupting
+    with pytest.raises(QuitCompanion):
+        companion.run()
+    saved = json.loads(path.read_text())
+    assert saved["companion"]["pending"] is not None  # the action being rolled for is kept
+    resumed = Companion.resume(path, player.read, player.write)
+    resumed.run()
+    assert not player.commands and not player.faces
+    assert resumed.game.to_dict() == digital.to_dict()
+    assert _texts(replay(load_record(path))) == _texts(digital)
+
+
+def test_undo_lists_what_to_put_back_on_the_table(tmp_path: Path) -> None:
+    game_id = "portable/armoured-meeting"
+    digital, commands, faces, sides = script_for(game_id, 1, "blue")
+    first_move = next(i for i, c in enumerate(commands) if c.startswith("move "))
+    player = Player(commands, faces)
+    # after the first move, undo (back to before it) and enter it again
+    player.before_command[first_move + 1] = ["undo", commands[first_move]]
+    path = tmp_path / "g.json"
+    companion = Companion.start(game_id, 1, sides(path), path, player.read, player.write)
+    companion.run()
+    at = player.lines.index("undone 1 action(s); on the table:")
+    assert player.lines[at + 1] == "  - move B-ac (Armoured Cars) back from C4 to E2"
+    assert companion.game.to_dict() == digital.to_dict()
+
+
+def test_a_tampered_record_is_refused_on_replay(tmp_path: Path) -> None:
+    digital, commands, faces, sides = script_for("portable/armoured-meeting", 1, "blue")
+    player = Player(commands, faces)
+    path = tmp_path / "g.json"
+    Companion.start(
+        "portable/armoured-meeting", 1, sides(path), path, player.read, player.write
+    ).run()
+    raw = json.loads(path.read_text())
+    step = next(s for s in raw["entered"] if s and "faces" in s[0])
+    step[0]["faces"] = [7] * len(step[0]["faces"])  # not a face of a d6
+    with pytest.raises(RecordMismatchError):
+        replay(Record.from_dict(raw))
+    step.append({"faces": [1], "sides": 6})  # a die the rules never asked for
+    step[0]["faces"] = [1] * len(step[0]["faces"])
+    with pytest.raises(RecordMismatchError):
+        replay(Record.from_dict(raw))
