@@ -161,8 +161,12 @@ def test_card_rolls_by_hand() -> None:
     # Divisional Artillery: 1d10 per enemy unit, 8+ -> a marker (3 in 10)
     artillery = cards.bombard_hit(deck.cards["divisional_artillery"])
     assert artillery.outcomes() == {True: Fraction(3, 10), False: Fraction(7, 10)}
-    # then the conversion die as for a light firer in the open: 1d6, 4-6 adds a marker
-    assert conversion_roll(1, False, "open").outcomes() == {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    # then the artillery row (issue 15, p19) in the open: 2d6, each 4-6 adds a marker
+    assert conversion_roll(1, cards.BOMBARDMENTS["divisional_artillery"], "open").outcomes() == {
+        0: Fraction(1, 4),
+        1: Fraction(1, 2),
+        2: Fraction(1, 4),
+    }
     # Against All Odds: a d6 of markers removed, no more than the unit carries
     assert cards.against_all_odds_roll(2).outcomes() == {1: SIXTH, 2: 5 * SIXTH}
     four = cards.against_all_odds_roll(4).outcomes()
@@ -264,11 +268,14 @@ SHOTS = [
     ("milan", "t64b", 40, "atgm"),  # HEAT vs special armour: 2d10 keep the lowest
     ("chieftain-mk9", "motor-rifles", 18, "gun"),  # heavy conversion against infantry
     ("infantry", "motor-rifles", 18, "gun"),  # light conversion
+    ("scimitar", "motor-rifles", 40, "gun"),  # autocannon: 2d10 keep the highest (issue 15)
+    ("mortar", "sam8-gecko", 40, "gun"),  # mortar: value 0 penetration, halved damage die
 ]
 
 
 # rules: sevendays.fire.base, sevendays.hit.penetration, sevendays.hit.heat_vs_special,
-# rules: sevendays.hit.damage, sevendays.hit.foot_conversion
+# rules: sevendays.hit.damage, sevendays.hit.foot_conversion, sevendays.fire.autocannon,
+# rules: sevendays.mortar.damage
 @pytest.mark.parametrize("shot", SHOTS, ids=lambda s: f"{s[0]}->{s[1]}")
 def test_play_and_the_shot_chance_read_the_same_dice(
     make_game: MakeGame, shot: tuple[str, str, float, str]
@@ -299,17 +306,23 @@ def test_play_and_the_shot_chance_read_the_same_dice(
 
 # rules: sevendays.mortar.damage
 def test_play_mortar_hits_on_vehicles_only_damage(make_game: MakeGame) -> None:
-    game = make_game(nato=[unit("m", "mortar", 36, 10)], pact=[unit("t", "t72a", 36, 40)])
+    """A mortar (anti-vehicle value 0) penetrates a SAM-8's 8 front armour on a 9 or 10, then
+    its damage die is halved: with the house table it can only damage."""
+    game = make_game(nato=[unit("m", "mortar", 36, 10)], pact=[unit("t", "sam8-gecko", 36, 40)])
     world = _world(game)
     plan = _plan(game, "nato-m", "pact-t")
     chance = shot_chance(plan, world.profile(game.state.units["pact-t"]), world.house)
-    for seed in range(300):
+    penetrated = 0
+    for seed in range(600):
         seen, events = _shot_seen(world, game.state, plan, seed)
         assert seen == _capped(chance.sample(RandomStream(seed), []), 99)
         damage = [e for e in events if e.get("rule") == "sevendays.mortar.damage"]
-        if seen[0]:
-            assert damage and damage[0]["result"] == (damage[0]["dice"][0] // 2 or 1)
-            assert not seen[2]  # halved, the die never reaches the destroying rows
+        assert bool(damage) == seen[1]  # a damage roll only after a penetration
+        if seen[1]:
+            penetrated += 1
+            assert damage[0]["result"] == (damage[0]["dice"][0] // 2 or 1)
+        assert not seen[2]  # halved, the die never reaches the destroying rows
+    assert penetrated > 0
 
 
 # rules: sevendays.air.aa_effect
@@ -373,13 +386,20 @@ def test_play_bombardment_follows_the_enumeration(make_game: MakeGame) -> None:
     world = _world(game)
     card = cards.load_deck().cards["divisional_artillery"]
     expected = cards.bombard_markers(card, False, "open").outcomes()
-    # by hand: 8+ on the d10 (3/10), then 1 marker and the light conversion die (4+, 1/2)
-    assert expected == {0: Fraction(7, 10), 1: Fraction(3, 20), 2: Fraction(3, 20)}
+    # by hand: 8+ on the d10 (3/10), then 1 marker and the artillery row's 2d6 (4+, 1/2 each;
+    # issue 15: artillery hits convert on the p19 artillery row)
+    assert expected == {
+        0: Fraction(7, 10),
+        1: Fraction(3, 40),
+        2: Fraction(3, 20),
+        3: Fraction(3, 40),
+    }
     n, counts = 3000, Counter[int]()
+    heavy = cards.BOMBARDMENTS[card.id]
     for seed in range(n):
         state = game.state.clone()
         state.rng = RandomStream(seed)
-        cards._bombard_one(world, state, card, state.units["pact-r"], heavy=False)
+        cards._bombard_one(world, state, card, state.units["pact-r"], heavy=heavy)
         counts[state.units["pact-r"].markers] += 1
     _close_to(expected, counts, n)
 

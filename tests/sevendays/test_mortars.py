@@ -1,5 +1,5 @@
 """Mortars: 8+, indirect through friends, 12" minimum, no firing from woods, ranging in,
-cover, halved damage against vehicles; smoke screens."""
+cover, anti-vehicle value 0 and the halved damage die against vehicles; smoke screens."""
 
 from __future__ import annotations
 
@@ -81,7 +81,9 @@ def test_ranging_in_and_only_fortifications_count_as_cover(make_game: MakeGame) 
 
 
 # rules: sevendays.mortar.damage
-def test_mortar_hits_on_vehicles_only_damage(make_game: MakeGame) -> None:
+def test_mortar_hits_on_a_tank_never_penetrate(make_game: MakeGame) -> None:
+    """Issue 15 (p19): a mortar is anti-vehicle value 0 and goes through the penetration roll;
+    d10 + 0 never beats a T-72A's 15, so each hit only shakes it (the house marker)."""
     game = make_game(nato=[unit("m", "fv432m", 36, 10)], pact=[unit("t", "t72a", 36, 40)])
     world, state = _w(game), game.state
     plan = plan_shot(world, state, state.units["nato-m"], state.units["pact-t"], "gun")
@@ -94,11 +96,14 @@ def test_mortar_hits_on_vehicles_only_damage(make_game: MakeGame) -> None:
         trial.rng = RandomStream(seed)
         events = resolve_shot(world, trial, plan)
         assert trial.units["pact-t"].alive
-        assert not any(e.get("rule") == "sevendays.hit.penetration" for e in events)
+        pens = [e for e in events if e.get("rule") == "sevendays.hit.penetration"]
+        assert len(pens) == (1 if events[0]["success"] else 0)
+        assert not any(e["success"] for e in pens)
 
 
-# rules: sevendays.smoke
-def test_smoke_blocks_sight_until_the_turn_ends(make_game: MakeGame) -> None:
+# rules: sevendays.smoke, sevendays.los.smoke
+def test_smoke_obscures_sight_until_the_turn_ends(make_game: MakeGame) -> None:
+    """Book p15: smoke obscures (-1, thermal sights ignore it); it does not block sight."""
     game = make_game(
         nato=[
             unit("m", "mortar", 36, 10),
@@ -113,9 +118,9 @@ def test_smoke_blocks_sight_until_the_turn_ends(make_game: MakeGame) -> None:
     assert smoke in game.legal_actions()
     events = game.apply(smoke)
     assert events[0]["rule"] == "sevendays.smoke"
-    tank, thermal, target = (state.units[k] for k in ("nato-c", "pact-t", "nato-x"))
-    assert not sight(world, state, tank, thermal).visible  # the T-72 sits in the smoke
-    assert sight(world, state, target, thermal).visible  # a thermal sight sees through it
+    plain, thermal, tank = (state.units[k] for k in ("nato-c", "nato-x", "pact-t"))
+    assert sight(world, state, plain, tank) == (True, True)  # the T-72 sits in the smoke
+    assert sight(world, state, thermal, tank).visible  # a thermal sight ignores it
     while state.flow.turn == 1 and game.to_act is not None:
         game.apply(Action("pass") if state.flow.phase == "activate" else game.legal_actions()[-1])
-    assert not state.smoke and sight(world, state, tank, thermal).visible
+    assert not state.smoke and sight(world, state, plain, tank) == (True, False)

@@ -30,7 +30,12 @@ from umpire.rulesets.sevendays import cards
 from umpire.rulesets.sevendays.close_combat import assault_targets, support
 from umpire.rulesets.sevendays.firing import plan_shot
 from umpire.rulesets.sevendays.los import prefetch_between
-from umpire.rulesets.sevendays.movement import check_move, fall_back_point, move_candidates
+from umpire.rulesets.sevendays.movement import (
+    check_move,
+    fall_back_point,
+    move_after_fire_refusal,
+    move_candidates,
+)
 from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.orbat import UnitProfile
 from umpire.rulesets.sevendays.reactions import nearest_first, reaction_option, reactors
@@ -452,7 +457,7 @@ class SevenDaysScripted:
             if shot is not None and value >= SHOT_WORTH:
                 self.last_reason = why
                 return shot
-        if not act.moved:
+        if not act.moved and move_after_fire_refusal(act) is None:  # fired, no move declared
             move = self._best_move(world, state, unit)
             if move is not None:
                 return move

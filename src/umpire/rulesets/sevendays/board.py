@@ -244,6 +244,7 @@ class SevenDaysBoard:
 
 def _shot_odds(game: Any, action: Action) -> dict[str, Any] | None:
     from umpire.rulesets.sevendays.firing import SHOT_WEAPONS, ShotPlan, plan_shot
+    from umpire.rulesets.sevendays.kinds import counts_moved
     from umpire.rulesets.sevendays.odds import shot_odds
     from umpire.rulesets.sevendays.reactions import reaction_options
 
@@ -265,8 +266,10 @@ def _shot_odds(game: Any, action: Action) -> dict[str, Any] | None:
         firer,
         target,
         SHOT_WEAPONS[action.kind],
-        moved=act.moved,
+        # as the menu plans it (sevendays.fire.modifier.moved: moved, or a move declared)
+        moved=counts_moved(world, state, firer) or action.option == "then_move",
         actions_left=act.actions_left,
+        known_only=True,
     )
     if not isinstance(planned, ShotPlan):
         return None

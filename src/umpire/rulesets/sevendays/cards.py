@@ -383,7 +383,8 @@ def resolve_chain(world: World, state: SevenDaysState) -> list[Event]:
 # -- the cards' rolls, each one chance definition (sampled below, enumerated by the odds) ---------
 HEAT_ATTACKS = frozenset({"airstrike", "tank_missile"})  # house: their warheads are HEAT
 SIDE_ATTACKS = frozenset({"precision_strike", "airstrike"})  # always hit the side armour
-BOMBARDMENTS = {"divisional_artillery": False, "off_table_artillery": True}  # heavy conversion?
+# heavy conversion? Artillery hits convert on the p19 artillery row (2d6): both cards
+BOMBARDMENTS = {"divisional_artillery": True, "off_table_artillery": True}
 
 
 def bombard_hit(

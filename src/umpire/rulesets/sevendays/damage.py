@@ -109,8 +109,8 @@ def damage_row(table: Sequence[DamageRow], die: int) -> DamageRow:
 
 
 def mortar_damage(die: int) -> int:
-    """Rule sevendays.mortar.damage: a mortar's damage die is halved (rounded down, at least
-    1), so with the house table it can only damage."""
+    """Rule sevendays.mortar.damage: a mortar's damage die, after it penetrates, is halved
+    (rounded down, at least 1)."""
     return max(1, die // 2)
 
 
@@ -154,8 +154,9 @@ def mortar_damage_lookup(
     text: Callable[[Faces, int, Damage], str] | str = "",
     **data: Any,
 ) -> TableLookup[Damage]:
-    """Rule sevendays.mortar.damage as one chance: no penetration roll; the damage d6 is
-    halved (:func:`mortar_damage`) before the house damage table reads it."""
+    """Rule sevendays.mortar.damage as one chance: after a mortar hit penetrates (anti-vehicle
+    value 0), the damage d6 is halved (:func:`mortar_damage`) before the house damage table
+    reads it."""
     return TableLookup(
         sides=6,
         row=lambda value: damage_result(table, value),
@@ -177,13 +178,17 @@ def vehicle_hit_chance(
     table: Sequence[DamageRow],
     penetration_text: Callable[[Faces, int, bool], str] | None = None,
     damage_text: Callable[[Faces, int, Damage], str] | str = "",
+    *,
+    halved: bool = False,
     **data: Any,
 ) -> Chance[VehicleHit]:
     """What follows a hit on a vehicle, as one chance: the penetration roll, then (only if it
-    penetrates) the damage d6 on the house table. Play samples it (both roll events, in this
-    order) and then applies the result; the odds enumerate it."""
+    penetrates) the damage d6 on the house table, halved for a mortar (``halved``, rule
+    sevendays.mortar.damage). Play samples it (both roll events, in this order) and then
+    applies the result; the odds enumerate it."""
     pen = Penetration(weapon_value, armour, heat_special, penetration_text, data)
-    damage = damage_lookup(table, damage_text, **data).map(_penetrated)
+    lookup = mortar_damage_lookup if halved else damage_lookup
+    damage = lookup(table, damage_text, **data).map(_penetrated)
     bounced: Chance[VehicleHit] = Fixed((False, None))
     return pen.then(lambda through: damage if through else bounced)
 
@@ -195,8 +200,6 @@ def _penetrated(row: Damage) -> VehicleHit:
 def resolve_vehicle_hit(
     world: World, state: SevenDaysState, plan: ShotPlan, target: Unit
 ) -> list[Event]:
-    if plan.weapon.mortar:
-        return _mortar_vehicle_hit(world, state, target)
     armour = world.profile(target).armour
     assert armour is not None
     value = armour.front if plan.front else armour.side
@@ -212,6 +215,12 @@ def resolve_vehicle_hit(
             + ("penetrates" if pen else "no penetration")
         )
 
+    mortar = weapon.mortar  # sevendays.mortar.damage: value 0, the damage die halved
+
+    def damage_words(faces: Faces, die: int, row: Damage) -> str:
+        halved = f" halved to {die}" if mortar else ""
+        return f"damage d6 {faces[0]}{halved} -> {row.result}"
+
     events: list[Event] = []
     _, row = vehicle_hit_chance(
         weapon.value,
@@ -219,7 +228,8 @@ def resolve_vehicle_hit(
         special,
         world.house.damage_table,
         words,
-        lambda faces, _die, row: f"damage d6 {faces[0]} -> {row.result}",
+        damage_words,
+        halved=mortar,
         unit=target.uid,
     ).sample(state.rng, events)
     if row is None:
@@ -234,6 +244,7 @@ def resolve_vehicle_hit(
         )
         return events
     house_fired(state, "sevendays.hit.damage")
+    rule = "sevendays.mortar.damage" if mortar else "sevendays.hit.damage"
     if destroys(row):
         target.status = Status.DESTROYED
         state.touch()
@@ -242,35 +253,13 @@ def resolve_vehicle_hit(
             note(
                 "destroyed",
                 f"{target.name} is destroyed and leaves a wreck",
-                "sevendays.hit.damage",
+                rule,
                 unit=target.uid,
             )
         )
     else:
-        events += add_markers(world, state, target, row.markers, "sevendays.hit.damage", "damaged")
+        events += add_markers(world, state, target, row.markers, rule, "damaged")
     return events
-
-
-def _mortar_vehicle_hit(world: World, state: SevenDaysState, target: Unit) -> list[Event]:
-    events: list[Event] = []
-    row = mortar_damage_lookup(
-        world.house.damage_table,
-        lambda faces, halved, row: (
-            f"mortar hit on {target.name}: no penetration roll; damage d6 {faces[0]} halved to "
-            f"{halved} -> {row.result}"
-        ),
-        unit=target.uid,
-    ).sample(state.rng, events)
-    house_fired(state, "sevendays.hit.damage")
-    if destroys(row):
-        target.status = Status.DESTROYED
-        target.wreck = True
-        state.touch()
-        events.append(note("destroyed", f"{target.name} is destroyed", "sevendays.mortar.damage"))
-        return events
-    return events + add_markers(
-        world, state, target, row.markers, "sevendays.mortar.damage", "damaged"
-    )
 
 
 def resolve_foot_hits(

@@ -31,6 +31,7 @@ from umpire.rulesets.sevendays.shots import (
     hits_front,
     hits_scored,
     morale_modifiers,
+    moved_modifiers,
     roll_to_hit,
     weapon_for,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "hits_scored",
     "Modifier",
     "morale_modifiers",
+    "moved_modifiers",
     "MORTAR_WEAPON",
     "note_refusal",
     "plan_from_situation",
@@ -64,13 +66,19 @@ __all__ = [
 ]
 
 
+def keeps_highest(firer: UnitProfile, weapon: Weapon, kind: str) -> bool:
+    """Rule sevendays.fire.autocannon: a vehicle's rapid-fire autocannon rolls two dice and
+    keeps the highest, against every kind of target (one hit at most)."""
+    return firer.is_vehicle and weapon.autocannon and kind == "gun"
+
+
 def dice_count(
     firer: UnitProfile, weapon: Weapon, kind: str, target_vehicle: bool, rng: float, moved: bool
 ) -> int:
     """Rule sevendays.fire.dice: the book's two dice tables."""
     close = rng <= CLOSE_RANGE
     if firer.is_vehicle:
-        if weapon.autocannon and kind == "gun":
+        if keeps_highest(firer, weapon, kind):
             return 2
         if target_vehicle:
             return 1
@@ -344,8 +352,7 @@ def _plan_measured(
     weapon, base = chosen
     target_vehicle = tprofile.is_vehicle
     mods: list[Modifier] = []
-    if moved and profile.is_vehicle:
-        mods.append(Modifier("sevendays.fire.modifier.moved", 1, "firer moved this activation"))
+    mods += moved_modifiers(profile, moved)
     if reaction and target_moving:
         mods.append(
             Modifier("sevendays.fire.modifier.reaction_moving", 1, "reaction fire at a mover")
@@ -372,6 +379,7 @@ def _plan_measured(
         or (profile.is_vehicle and weapon.value >= 7)
     )
     return ShotPlan(
+        best_die=keeps_highest(profile, weapon, kind),
         firer=ids[0],
         target=ids[1],
         weapon_kind=kind,

@@ -29,7 +29,15 @@ from umpire.rulesets.sevendays.firing import plan_shot
 from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.morale import battlegroup_check, house_fired
 from umpire.rulesets.sevendays.mortars import is_mortar, lay_smoke, smoke_targets
-from umpire.rulesets.sevendays.movement import check_move, do_move, fall_back_point, move_options
+from umpire.rulesets.sevendays.movement import (
+    THEN_MOVE,
+    check_move,
+    do_move,
+    fall_back_point,
+    move_after_fire_refusal,
+    move_options,
+    owes_move,
+)
 from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.orbat import UnitType
 from umpire.rulesets.sevendays.reactions import (
@@ -89,6 +97,9 @@ ACTION_COST = {
 # reaction comes before the act) or done first (the reaction answers the move)
 DECLARED = frozenset({*SHOT_KINDS, "morale"})
 MOVES = frozenset({"move", "rapid", "road", "turn", "fall_back"})
+# what a unit that declared a move after its shot may do once it has fired (the move it owes;
+# "end" only when no move is open: sevendays.fire.declared_move)
+AFTER_DECLARED_MOVE = frozenset({"move", "turn", "exit", "end"})
 
 
 def _top(state: SevenDaysState, stage: Phase) -> Pending | None:
@@ -102,15 +113,21 @@ def counts_moved(world: World, state: SevenDaysState, unit: Unit) -> bool:
     a scenario whose attackers all count as having moved."""
     act = state.flow.activation
     spec = world.scenario.spec
-    if act is not None and act.moved:
-        return True
+    if act is not None and (act.moved or act.then_move):
+        return True  # sevendays.fire.modifier.moved: it moved, or declared a move after firing
     return spec.attacker_moved and state.flow.turn == 1 and unit.side == spec.attacker
 
 
 def known_plan(
-    world: World, state: SevenDaysState, unit: Unit, target: Unit, weapon: str
+    world: World,
+    state: SevenDaysState,
+    unit: Unit,
+    target: Unit,
+    weapon: str,
+    then_move: bool = False,
 ) -> ShotPlan | Refusal:
-    """The active unit's shot as its side knows it: the menu, its check and its odds."""
+    """The active unit's shot as its side knows it: the menu, its check and its odds
+    (``then_move``: the shot declared with a move after it, sevendays.fire.modifier.moved)."""
     act = state.flow.activation
     assert act is not None
     return plan_shot(
@@ -119,10 +136,18 @@ def known_plan(
         unit,
         target,
         weapon,
-        moved=counts_moved(world, state, unit),
+        moved=then_move or counts_moved(world, state, unit),
         actions_left=act.actions_left,
         known_only=True,
     )
+
+
+def may_declare_move(state: SevenDaysState, kind: str) -> bool:
+    """Rule sevendays.fire.declared_move: a shot of ``kind`` may be declared with a move after
+    it ("shoot and move", book p8) when it leaves an action for the move and the unit has not
+    moved yet in this activation."""
+    act = state.flow.activation
+    return act is not None and not act.moved and ACTION_COST[kind] < act.actions_left
 
 
 def nearest_enemies(state: SevenDaysState, unit: Unit, n: int) -> list[Unit]:
@@ -347,6 +372,8 @@ class Act(Kind):
             return None
         if act.platoon and self.name not in platoon.ACTIONS:
             return None
+        if owes_move(act) and self.name not in AFTER_DECLARED_MOVE:
+            return None
         return state.units[act.unit]
 
     def check(self, state: SevenDaysState, side: str, action: Action) -> None:
@@ -366,6 +393,11 @@ class Act(Kind):
         if act.platoon and self.name not in platoon.ACTIONS:
             raise IllegalActionError(
                 f"a platoon action moves and shoots only, not {self.name!r}", platoon.RULE
+            )
+        if owes_move(act) and self.name not in AFTER_DECLARED_MOVE:
+            raise IllegalActionError(
+                f"{unit.name} declared a move after its shot: it moves now, not {self.name!r}",
+                "sevendays.fire.declared_move",
             )
         self.check_act(world_of(state), state, unit, action)
 
@@ -389,6 +421,8 @@ class Act(Kind):
                 flow.core.stack.append(Pending(other(unit.side), REACT_KINDS, Phase.REACT))
                 target = state.units[action.target] if action.target else None
                 what = f"{self.name} at {target.name}" if target else self.name
+                if action.option == THEN_MOVE:
+                    what += ", then a move"
                 return [note("declare", f"{unit.name} declares {what}", None)]
         events = self.carry_out(world, state, unit, action)
         if self.name in MOVES and first and unit.alive:
@@ -431,10 +465,24 @@ class End(Act):
 
     def options(self, state: SevenDaysState, side: str) -> Iterable[Action]:
         unit = self.open(state)
-        return [Action("end", unit=unit.uid)] if unit is not None else []
+        if unit is None or self.move_owed(state, side):
+            return []
+        return [Action("end", unit=unit.uid)]
+
+    @staticmethod
+    def move_owed(state: SevenDaysState, side: str) -> bool:
+        """sevendays.fire.declared_move: the unit declared a move after its shot, has fired,
+        and a move is open to it: it makes that move before its activation ends."""
+        if not owes_move(state.flow.activation):
+            return False
+        return any(any(ACT_KIND[k].options(state, side)) for k in ("move", "turn"))
 
     def check_act(self, world: World, state: SevenDaysState, unit: Unit, action: Action) -> None:
-        return None
+        if self.move_owed(state, unit.side):
+            raise IllegalActionError(
+                f"{unit.name} declared a move after its shot: it makes it before ending",
+                "sevendays.fire.declared_move",
+            )
 
     def resolve(self, state: SevenDaysState, side: str, action: Action) -> list[Event]:
         unit = self.active(state)
@@ -456,7 +504,7 @@ class Move(Act):
     def options(self, state: SevenDaysState, side: str) -> Iterable[Action]:
         unit = self.open(state)
         act = state.flow.activation
-        if unit is None or act is None or act.moved:
+        if unit is None or act is None or act.moved or move_after_fire_refusal(act):
             return []
         world = world_of(state)
         return [
@@ -472,6 +520,9 @@ class Move(Act):
                 f"{unit.name} has already moved in this activation",
                 "sevendays.activation.actions",
             )
+        after_fire = move_after_fire_refusal(act)
+        if after_fire is not None:
+            raise IllegalActionError(f"{unit.name} {after_fire.reason}", after_fire.rule)
         if action.point is None:
             raise IllegalActionError(f"{self.name} needs a point", "sevendays.move.normal")
         refusal = check_move(world, state, unit, self.speed, action.point)
@@ -508,7 +559,7 @@ class Turn(Act):
     def options(self, state: SevenDaysState, side: str) -> Iterable[Action]:
         unit = self.open(state)
         act = state.flow.activation
-        if unit is None or act is None or act.moved:
+        if unit is None or act is None or act.moved or move_after_fire_refusal(act):
             return []
         arc = fire_arc(world_of(state).profile(unit))
         if arc >= 360:
@@ -527,6 +578,9 @@ class Turn(Act):
                 f"{unit.name} has already moved in this activation",
                 "sevendays.activation.actions",
             )
+        after_fire = move_after_fire_refusal(act)
+        if after_fire is not None:
+            raise IllegalActionError(f"{unit.name} {after_fire.reason}", after_fire.rule)
         if state.units.get(action.target or "") is None:
             raise IllegalActionError("turn needs a unit to face", self.rule)
 
@@ -572,6 +626,13 @@ class Shoot(Act):
             plan = known_plan(world, state, unit, target, self.weapon)
             if isinstance(plan, ShotPlan) and plan.possible:
                 out.append(Action(self.name, unit=unit.uid, target=target.uid))
+        if may_declare_move(state, self.name):  # sevendays.fire.modifier.moved: shoot and move
+            for target in enemies:
+                plan = known_plan(world, state, unit, target, self.weapon, then_move=True)
+                if isinstance(plan, ShotPlan) and plan.possible:
+                    out.append(
+                        Action(self.name, unit=unit.uid, target=target.uid, option=THEN_MOVE)
+                    )
         return out
 
     def check_act(self, world: World, state: SevenDaysState, unit: Unit, action: Action) -> None:
@@ -584,7 +645,18 @@ class Shoot(Act):
         target = state.units.get(action.target or "")
         if target is None:
             raise IllegalActionError(f"no unit {action.target!r}", self.rule)
-        plan = known_plan(world, state, unit, target, self.weapon)
+        if action.option not in (None, THEN_MOVE):
+            raise IllegalActionError(
+                f"unknown shot option {action.option!r} (only {THEN_MOVE!r})", self.rule
+            )
+        then_move = action.option == THEN_MOVE
+        if then_move and not may_declare_move(state, self.name):
+            raise IllegalActionError(
+                f"{unit.name} cannot declare a move after this shot (it has moved already, "
+                "or the shot leaves no action for a move)",
+                "sevendays.fire.declared_move",
+            )
+        plan = known_plan(world, state, unit, target, self.weapon, then_move)
         if isinstance(plan, Refusal):
             raise IllegalActionError(plan.reason, plan.rule)
         if not plan.possible:
@@ -600,6 +672,7 @@ class Shoot(Act):
         act = state.flow.activation
         assert act is not None
         act.fired = True
+        act.then_move = action.option == THEN_MOVE  # declared before the roll
         target = state.units[action.target or ""]
         plan = plan_shot(
             world,
@@ -624,13 +697,15 @@ class Shoot(Act):
         units = state.units
         name = self.name_of(state, action)
         target = units[action.target or ""]
-        plan = known_plan(world, state, units[action.unit or ""], target, self.weapon)
+        then_move = action.option == THEN_MOVE
+        plan = known_plan(world, state, units[action.unit or ""], target, self.weapon, then_move)
         if isinstance(plan, Refusal):
             return f"fire at {target.name} (not possible: {plan.reason})"
         odds = shot_odds(world, plan, units[plan.firer], target)
         return (
-            f'{name} fires {plan.weapon_kind} at {target.name} {plan.range:.0f}": '
-            f"{plan.dice}d10 need {plan.need}+ [{describe_modifiers(plan)}] "
+            f'{name} fires {plan.weapon_kind} at {target.name} {plan.range:.0f}"'
+            + (", then moves" if then_move else "")
+            + f": {plan.dice}d10 need {plan.need}+ [{describe_modifiers(plan)}] "
             f"P hit {odds.hit:.0%}, P kill {odds.out:.0%}"
         )
 
@@ -745,7 +820,8 @@ class Smoke(Act):
         if unit is None or act is None or act.fired or not is_mortar(world.profile(unit)):
             return []
         return [
-            Action("smoke", unit=unit.uid, target=t.uid) for t in smoke_targets(world, state, unit)
+            Action("smoke", unit=unit.uid, target=t.uid)
+            for t in smoke_targets(world, state, unit, counts_moved(world, state, unit))
         ]
 
     def refusal(self, state: SevenDaysState, side: str, action: Action) -> str:

@@ -4,8 +4,9 @@ Sight is traced centre to centre. Terrain blocks as the table says; enemy vehicl
 firer) and all wrecks block too. For the obscured test, ``obscured_rays`` lines are traced from
 the firer's centre to points spread across the target's width, perpendicular to the line of
 sight; a line counts as obscured if it crosses terrain (other than the areas the firer or the
-target stands in), a vehicle or a wreck. The target is obscured when more than half of the
-lines are.
+target stands in), a vehicle, a wreck or, for sights without thermal imaging, a smoke screen
+(smoke obscures, it never blocks: book p15 modifier list). The target is obscured when more
+than half of the lines are.
 """
 
 from __future__ import annotations
@@ -153,21 +154,26 @@ def sight(
     return found
 
 
-def smoke_blocks(smoke: list[tuple[float, float, float]], a: Vec, b: Vec) -> bool:
-    """Rule sevendays.smoke (house): a line of sight through (or into) a smoke screen is
-    blocked."""
+def smoke_crosses(smoke: list[tuple[float, float, float]], a: Vec, b: Vec) -> bool:
+    """Whether the line a-b passes through (or into) one of the smoke screens."""
     return any(segment_point_distance(a, b, (x, y)) < r for x, y, r in smoke)
+
+
+def _smoke_near(
+    world: World, state: SevenDaysState, firer: Unit, a: Vec, b: Vec, reach: float
+) -> list[tuple[float, float, float]]:
+    """Rule sevendays.los.smoke: the screens that may obscure the sight line a-b (those
+    within ``reach`` of it); none for a firer with thermal sights, which ignore smoke."""
+    if not state.smoke or "thermal" in world.profile(firer).traits:
+        return []
+    return [
+        (x, y, r) for x, y, r in state.smoke if segment_point_distance(a, b, (x, y)) < r + reach
+    ]
 
 
 def _sight(world: World, state: SevenDaysState, firer: Unit, target: Unit, obscured: bool) -> Sight:
     a = (firer.x, firer.y)
     b = (target.x, target.y)
-    if (
-        state.smoke
-        and "thermal" not in world.profile(firer).traits
-        and smoke_blocks(state.smoke, a, b)
-    ):
-        return BLOCKED
     if world.is_helicopter(firer) or world.is_helicopter(target):
         return CLEAR  # sevendays.air.helicopter: nothing on the ground hides a helicopter
     blocked, crossings = _terrain(world, a, target, obscured)
@@ -183,12 +189,18 @@ def _sight(world: World, state: SevenDaysState, firer: Unit, target: Unit, obscu
     # only bodies close to the centre line can touch a ray spread across the target's width
     near = radius + half
     bodies = [p for p in blocking + obscuring if segment_point_distance(a, b, p) < near]
+    # sevendays.los.smoke: smoke does not block sight; a ray through a screen is obscured
+    smoke = _smoke_near(world, state, firer, a, b, half)
     count = 0
-    if bodies:
+    if bodies or smoke:
         for (start, end), through_terrain in zip(
             target_rays(world, a, target), crossings, strict=True
         ):
-            if through_terrain or _cuts(start, end, bodies, radius):
+            if (
+                through_terrain
+                or _cuts(start, end, bodies, radius)
+                or smoke_crosses(smoke, start, end)
+            ):
                 count += 1
     else:
         count = sum(crossings)

@@ -1,11 +1,13 @@
 """Mortars (sevendays.mortar.*) and the smoke they lay (sevendays.smoke).
 
 A mortar fires one d10 needing 8+, directly or indirectly at any enemy unit a friendly unit can
-see, never at 12" or less and never from woods or buildings. Each earlier mortar shot this turn
-at the same target area (within 3") makes the next one a point easier. Mortar fire ignores
-cover except fortifications (dug-in infantry), converts against infantry as artillery (2d6),
-and against a vehicle rolls no penetration: the damage die is halved, so it can only damage.
-Instead of firing, a mortar may lay a smoke screen (house) that blocks sight until the turn ends.
+see, never at 12" or less and never from woods or buildings; a mortar team fires only when
+stationary. Each earlier mortar shot this turn at the same target area (within 3") makes the
+next one a point easier. Mortar fire ignores cover except fortifications (dug-in infantry),
+converts against infantry as artillery (2d6), and against a vehicle goes through the
+penetration procedure with anti-vehicle value 0, halving the damage die when it penetrates.
+Instead of firing, a mortar may lay a smoke screen (house) that obscures sight until the turn
+ends.
 """
 
 from __future__ import annotations
@@ -14,14 +16,16 @@ import math
 
 from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.los import sight
-from umpire.rulesets.sevendays.orbat import UnitProfile
+from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
 from umpire.rulesets.sevendays.shots import (
     CLOSE_RANGE,
     MORTAR_WEAPON,
     Modifier,
     Refusal,
     ShotPlan,
+    hits_front,
     morale_modifiers,
+    moved_modifiers,
 )
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
@@ -36,6 +40,18 @@ def is_mortar(profile: UnitProfile) -> bool:
 def ranging_bonus(state: SevenDaysState, point: tuple[float, float]) -> int:
     """Rule sevendays.mortar.ranging: earlier mortar shots this turn within 3" of ``point``."""
     return sum(1 for m in state.mortar_marks if math.dist(m, point) <= AREA)
+
+
+def stationary_refusal(profile: UnitProfile, moved: bool) -> Refusal | None:
+    """Rule sevendays.mortar.stationary (book p15 dice tables: support teams have only a
+    "Stationary Support" row): a mortar team that moves in this activation, before its shot
+    or by a declared move after it, may not fire."""
+    if moved and profile.type is UnitType.SUPPORT:
+        return Refusal(
+            "sevendays.mortar.stationary",
+            "a mortar team fires only when stationary (no move in the same activation)",
+        )
+    return None
 
 
 def in_woods_or_buildings(world: World, unit: Unit) -> bool:
@@ -61,15 +77,16 @@ def plan_mortar(
     """Rule sevendays.mortar.fire: plan a mortar shot or say which rule forbids it."""
     profile = world.profile(firer)
     distance = math.dist(firer.pos, target.pos)
+    refusal = stationary_refusal(profile, moved)
+    if refusal is not None:
+        return refusal
     if distance <= CLOSE_RANGE:
         return Refusal("sevendays.mortar.fire", 'mortars cannot fire at 12" or less')
     if in_woods_or_buildings(world, firer):
         return Refusal("sevendays.mortar.fire", "mortars cannot fire from woods or buildings")
     if not spotted_by_friends(world, state, firer, target):
         return Refusal("sevendays.los.blockers", f"no friendly unit can see {target.name}")
-    mods: list[Modifier] = []
-    if moved and profile.is_vehicle:
-        mods.append(Modifier("sevendays.fire.modifier.moved", 1, "firer moved this activation"))
+    mods: list[Modifier] = moved_modifiers(profile, moved)
     if reaction and target_moving:
         mods.append(
             Modifier("sevendays.fire.modifier.reaction_moving", 1, "reaction fire at a mover")
@@ -104,7 +121,7 @@ def plan_mortar(
         modifiers=tuple(mods),
         heavy=True,
         cover="fortified" if fortified else "open",
-        front=True,
+        front=not vehicle or hits_front(target, firer.pos),
     )
 
 
@@ -114,9 +131,14 @@ def mark(state: SevenDaysState, point: tuple[float, float]) -> None:
     state.touch()
 
 
-def smoke_targets(world: World, state: SevenDaysState, firer: Unit) -> list[Unit]:
-    """Enemy units a mortar may screen with smoke (those a friend sees, beyond 12")."""
+def smoke_targets(
+    world: World, state: SevenDaysState, firer: Unit, moved: bool = False
+) -> list[Unit]:
+    """Enemy units a mortar may screen with smoke (those a friend sees, beyond 12"; a mortar
+    team that moves in this activation lays none, as it fires only when stationary)."""
     if in_woods_or_buildings(world, firer):
+        return []
+    if stationary_refusal(world.profile(firer), moved) is not None:
         return []
     return [
         e
@@ -131,7 +153,8 @@ def smoke_targets(world: World, state: SevenDaysState, firer: Unit) -> list[Unit
 def lay_smoke(
     world: World, state: SevenDaysState, firer: Unit, point: tuple[float, float]
 ) -> list[Event]:
-    """Rule sevendays.smoke (house): a screen (3" radius) until the end of the turn."""
+    """Rule sevendays.smoke (house): a screen (3" radius) that obscures lines of sight
+    through it (sevendays.los.smoke) until the end of the turn."""
     radius = world.house.smoke_radius
     state.smoke.append((round(point[0], 2), round(point[1], 2), radius))
     state.touch()

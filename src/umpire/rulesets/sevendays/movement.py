@@ -18,7 +18,7 @@ from umpire.geometry.table import Vec, along, bearing
 from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.shots import Refusal
-from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.state import Activation, SevenDaysState, Unit
 from umpire.rulesets.sevendays.transport import ride_along
 from umpire.rulesets.sevendays.visibility import about
 from umpire.rulesets.sevendays.world import World
@@ -55,6 +55,28 @@ def _too_close(
         if near and u.uid != assaulting:
             return True
     return False
+
+
+THEN_MOVE = "then_move"  # a shoot action's option: the unit declares a move after its shot
+
+
+def move_after_fire_refusal(act: Activation | None) -> Refusal | None:
+    """Rule sevendays.fire.declared_move (book p8, p15): actions are declared before any
+    roll, so a unit that fired without declaring a move after its shot ("shoot and move")
+    stays where it is for the rest of the activation; one that declared it may move (its
+    shot took the moving firer's -1, or rolled as moving infantry)."""
+    if act is not None and act.fired and not act.moved and not act.then_move:
+        return Refusal(
+            "sevendays.fire.declared_move",
+            "it fired without declaring a move after its shot (actions are declared before "
+            "rolling)",
+        )
+    return None
+
+
+def owes_move(act: Activation | None) -> bool:
+    """The unit declared a move after its shot, has fired and not yet moved."""
+    return act is not None and act.then_move and act.fired and not act.moved
 
 
 def check_move(

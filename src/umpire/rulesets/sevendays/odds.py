@@ -3,7 +3,7 @@
 A shot is one :class:`~umpire.core.chance.Chance` (:func:`shot_chance`) chained from the
 definitions the rule modules roll in play: the roll to hit (:func:`~.shots.to_hit`), what
 follows a hit on a vehicle (:func:`~.damage.vehicle_hit_chance`: penetration, then the house
-damage table; the mortar's halved die :func:`~.damage.mortar_damage_lookup`), the conversion dice
+damage table, halved for a mortar by :func:`~.damage.mortar_damage_lookup`), the conversion dice
 (:func:`~.damage.conversion_roll`) and an AA shot (:func:`~.air.aa_shot_chance`). Nothing
 here restates a rule or a table, so a rule change moves the odds with it.
 
@@ -29,7 +29,6 @@ from umpire.rulesets.sevendays.damage import (
     conversion_roll,
     destroys,
     heat_vs_special,
-    mortar_damage_lookup,
     vehicle_hit_chance,
 )
 from umpire.rulesets.sevendays.dice import d6_chance
@@ -107,23 +106,19 @@ def _vehicle_shot(
     no_penetration_markers: int,
 ) -> Chance[Outcome]:
     """Rules sevendays.fire.base, sevendays.hit.penetration / .heat_vs_special,
-    sevendays.hit.damage and sevendays.hit.no_penetration, chained as play rolls them."""
+    sevendays.hit.damage (sevendays.mortar.damage: halved for a mortar) and
+    sevendays.hit.no_penetration, chained as play rolls them."""
     bounced: Outcome = (True, False, False, no_penetration_markers)
-    after = vehicle_hit_chance(plan.weapon.value, armour, heat_special, _damage_rows(damage_table))
+    after = vehicle_hit_chance(
+        plan.weapon.value,
+        armour,
+        heat_special,
+        _damage_rows(damage_table),
+        halved=plan.weapon.mortar,
+    )
     return _after_hits(
         to_hit(plan), after.map(lambda hit: bounced if hit[1] is None else _damaged(hit[1]))
     )
-
-
-@cache
-def _mortar_vehicle_shot(
-    plan: ShotPlan, damage_table: tuple[tuple[int, str, int], ...]
-) -> Chance[Outcome]:
-    """Rule sevendays.mortar.damage: no penetration roll, the halved damage die."""
-    damaged = mortar_damage_lookup(_damage_rows(damage_table)).map(
-        lambda row: (True, False, destroys(row), 0 if destroys(row) else row.markers)
-    )
-    return _after_hits(to_hit(plan), damaged)
 
 
 @cache
@@ -166,6 +161,7 @@ def _dice_only(plan: ShotPlan) -> ShotPlan:
         cover=plan.cover,
         front=plan.front,
         aa_bonus=plan.aa_bonus,
+        best_die=plan.best_die,
     )
 
 
@@ -178,8 +174,6 @@ def shot_chance(plan: ShotPlan, tprofile: UnitProfile, house: HouseRules) -> Cha
     if plan.weapon_kind == "aa":  # sevendays.air.aa_fire / aa_effect
         return _aa_shot(bare, tuple((r.max, r.result) for r in house.air.effect))
     table = tuple((r.max, r.result, r.markers) for r in house.damage_table)
-    if plan.target_is_vehicle and plan.weapon.mortar:
-        return _mortar_vehicle_shot(bare, table)
     if plan.target_is_vehicle:
         armour = tprofile.armour
         assert armour is not None
@@ -279,6 +273,8 @@ def shot_odds(world: World, plan: ShotPlan, firer: Unit, target: Unit) -> ShotOd
         weapon.value,
         weapon.heat,
         weapon.infantry_at,
+        weapon.mortar,
+        plan.best_die,
         plan.weapon_kind == "aa",
         plan.aa_bonus,
     )

@@ -17,7 +17,12 @@ OPTIONS: tuple[Option, ...] = (
     Option("target", "Target unit, by name or id."),
     Option("range", "Range in inches.", type="float"),
     Option("facing", "Armour hit: front | side.", choices=("front", "side"), default="front"),
-    Option("firer-moved", "The firer moved this activation.", type="bool", default=False),
+    Option(
+        "firer-moved",
+        "The firer moves this activation (before the shot, or a move declared after it).",
+        type="bool",
+        default=False,
+    ),
     Option("reaction", "Reaction fire.", type="bool", default=False),
     Option("target-moving", "Reaction fire at a mover.", type="bool", default=False),
     Option(

@@ -74,7 +74,7 @@ class ShotQuery:
     target: str
     range: float
     facing: str = "front"
-    firer_moved: bool = False
+    firer_moved: bool = False  # moved, or declared a move after the shot (book p15)
     reaction: bool = False
     target_moving: bool = False
     target_cover: str = "open"

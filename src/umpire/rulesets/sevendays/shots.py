@@ -42,6 +42,18 @@ def morale_modifiers(markers: int) -> list[Modifier]:
     return [Modifier("sevendays.fire.modifier.morale", markers, why)]
 
 
+MOVED_TYPES = frozenset({UnitType.MBT, UnitType.LIGHT})  # APCs are light vehicles here
+
+
+def moved_modifiers(profile: UnitProfile, moved: bool) -> list[Modifier]:
+    """Rule sevendays.fire.modifier.moved (book p15): -1 when the firer is an MBT, APC or
+    light vehicle that moves in this activation, whether it moved before the shot or has
+    declared a move after it; the book's list names no helicopter, infantry or support team."""
+    if not moved or profile.type not in MOVED_TYPES:
+        return []
+    return [Modifier("sevendays.fire.modifier.moved", 1, "firer moves this activation")]
+
+
 class ShotPlan(NamedTuple):
     """Everything decided before the dice are rolled."""
 
@@ -59,6 +71,7 @@ class ShotPlan(NamedTuple):
     cover: str = "open"  # the target's terrain for conversion: open | cover | fortified
     front: bool = True  # a vehicle target is hit on its front armour
     aa_bonus: int = 0  # an AA shot: added to the AA hit-effect die (vehicle SAMs)
+    best_die: bool = False  # rapid-fire autocannon: the dice keep the highest (one hit at most)
 
     @property
     def possible(self) -> bool:
@@ -135,10 +148,14 @@ def describe_modifiers(plan: ShotPlan) -> str:
     return f"base {plan.base}+ ({parts})"
 
 
-def hits_scored(dice: Sequence[int], need: int, target_is_vehicle: bool) -> int:
+def hits_scored(
+    dice: Sequence[int], need: int, target_is_vehicle: bool, best_die: bool = False
+) -> int:
     """Rule sevendays.fire.base: each d10 at or above ``need`` hits; against a vehicle the
-    dice give one chance between them (one hit at most)."""
-    if target_is_vehicle:
+    dice give one chance between them (one hit at most), and so do a rapid-fire autocannon's
+    two dice against any target (``best_die``, rule sevendays.fire.autocannon: keep the
+    highest)."""
+    if target_is_vehicle or best_die:
         return 1 if max(dice) >= need else 0
     return sum(1 for d in dice if d >= need)
 
@@ -156,7 +173,8 @@ class ToHit(Chance[int]):
     record: Callable[[list[int], int], Event] | None = None  # (dice, hits) -> the roll event
 
     def judge(self, faces: Sequence[int]) -> int:
-        return hits_scored(faces, self.plan.need, self.plan.target_is_vehicle)
+        plan = self.plan
+        return hits_scored(faces, plan.need, plan.target_is_vehicle, plan.best_die)
 
     def sample(self, stream: Stream, log: list[Event]) -> int:
         plan = self.plan
@@ -165,12 +183,13 @@ class ToHit(Chance[int]):
         if self.record is not None:
             log.append(self.record(dice, hits))
             return hits
-        result = max(dice) if plan.target_is_vehicle else hits
+        result = max(dice) if plan.target_is_vehicle or plan.best_die else hits
         verb = "hits" if hits else "misses"
+        keep = " keep the highest" if plan.best_die else ""
         what = "AA fire" if plan.weapon_kind == "aa" else f"{plan.weapon_kind} ({plan.weapon})"
         text = (
             f"{self.firer[1]} fires {what} at {self.target[1]} "
-            f'at {plan.range:.1f}": {plan.dice}d10 {dice} need {plan.need}+ '
+            f'at {plan.range:.1f}": {plan.dice}d10{keep} {dice} need {plan.need}+ '
             f"[{describe_modifiers(plan)}] -> {verb}" + (f" x{hits}" if hits > 1 else "")
         )
         log.append(

@@ -174,6 +174,9 @@ class Activation:
     actions_left: int = 2
     moved: bool = False
     fired: bool = False
+    # its shot was declared with a move after it (sevendays.fire.modifier.moved: "fires and
+    # moves"); a unit that fired without declaring one may not move in this activation
+    then_move: bool = False
     window_used: bool = False  # the enemy's one reaction window for this activation
     doomed: bool = False  # a helicopter to be removed once its attack is done (sevendays.air)
     platoon: list[str] = field(default_factory=list)  # units activated with it (platoon action)
