@@ -697,3 +697,22 @@ def test_a_limbered_gun_is_towed_crew_aboard_and_guns_keep_out_of_walls_and_hous
     assert "building" in str(move_problem(s, spg, al, None, "S1"))
     seen = combat.visible_targets(s, world(s), s.figures["sq-sl"], spg, True)
     assert s.figures["spg-gun"] not in seen
+
+
+def test_the_odds_of_a_fire_action_at_night_and_from_a_moving_vehicle() -> None:
+    """bookgun.los.dark / bookgun.fire.mods in ``umpire odds bookgun`` (the same primitives as
+    play): one rifle at 10 in. on Cat II needs 5 (1/4) by day, 3 at night without goggles or
+    laser (3/20); an HMG from a vehicle in motion at 10 in. on Cat II: 7 - 4 = 3, five dice."""
+    from umpire.rulesets.bookgun.odds_cli import ODDS, fire_parts
+
+    t = world_for("night-raid", None).tables
+    (day,) = fire_parts(t, "assault_rifle", 10.0, "II", "regular", False)
+    (night,) = fire_parts(t, "assault_rifle", 10.0, "II", "regular", False, night=True)
+    assert (day.number, night.number) == (5, 3)
+    assert night.outcomes()[1] == Fraction(3, 20)
+    (hmg,) = fire_parts(t, "hmg", 10.0, "II", "regular", True, moving_vehicle=True)
+    assert (hmg.count, hmg.number) == (5, 3)
+    data, _ = ODDS.answer(
+        {"mode": "fire", "weapons": "assault_rifle", "range": 10.0, "category": "II", "night": True}
+    )
+    assert "1d20 <= 3" in str(data)

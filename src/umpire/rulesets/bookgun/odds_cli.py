@@ -20,6 +20,18 @@ OPTIONS: tuple[Option, ...] = (
     Option("category", "Fire: target category I | II | III | IV.", default="II"),
     Option("quality", "Fire: firer quality (regular, trained_insurgent, ...).", default="regular"),
     Option("moved", "Fire: the firers moved this turn.", type="bool", default=False),
+    Option(
+        "night",
+        "Fire: at night without night-vision goggles or laser sights (-2, bookgun.los.dark).",
+        type="bool",
+        default=False,
+    ),
+    Option(
+        "moving-vehicle",
+        "Fire: from a vehicle in motion (-4 instead of moved, bookgun.move.vehicles).",
+        type="bool",
+        default=False,
+    ),
     Option("visible", "Fire: target figures visible to the firers.", type="int", default=7),
     Option("no-leader", "Fire: the target has no leader present.", type="bool", default=False),
     Option(
@@ -32,7 +44,14 @@ OPTIONS: tuple[Option, ...] = (
 
 
 def fire_parts(
-    tables: Tables, weapons: str, range_: float, category: str, quality: str, moved: bool
+    tables: Tables,
+    weapons: str,
+    range_: float,
+    category: str,
+    quality: str,
+    moved: bool,
+    night: bool = False,
+    moving_vehicle: bool = False,
 ) -> list[HitsUnder]:
     """The d20s of each firing figure (bookgun.fire.procedure), as play rolls them."""
     parts: list[HitsUnder] = []
@@ -46,7 +65,11 @@ def fire_parts(
             raise UmpireError(f"{name} does not reach {range_:g} in.")
         number = tables.fire_table.number(("short", "medium", "long")[band], category)
         number += tables.fire_mods.quality.get(quality, 0) + weapon.hit_mod
-        number += tables.fire_mods.moved if moved else 0
+        if moving_vehicle:
+            number += tables.fire_mods.moving_vehicle
+        elif moved:
+            number += tables.fire_mods.moved
+        number += tables.fire_mods.night if night else 0
         number = max(tables.fire_table.minimum, number)
         for _ in range(int(times or 1)):
             parts.append(
@@ -85,6 +108,8 @@ class BookGunOdds:
                 cat,
                 str(values.get("quality") or "regular"),
                 bool(values.get("moved")),
+                bool(values.get("night")),
+                bool(values.get("moving_vehicle")),
             )
             chance = fire_casualties(
                 parts, not values.get("no_leader"), int(values.get("visible") or 7)
