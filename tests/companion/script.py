@@ -39,7 +39,7 @@ class Spy:
 
 def digital_game(
     game_id: str, seed: int, max_actions: int = 3000
-) -> tuple[Game, list[Action], list[str | None], list[int]]:
+) -> tuple[Game, list[Action], list[str | None], list[list[int]]]:
     """A digital game between two scripted players: the game, its actions, who took each, and
     every die face rolled, in order."""
     game = new_game(game_id, seed)
@@ -47,7 +47,7 @@ def digital_game(
         s: make_agent("scripted", game.record.ruleset, s, seed) for s in game.ruleset.meta.players
     }
     actors: list[str | None] = []
-    faces: list[int] = []
+    faces: list[list[int]] = []
     while not game.is_over and len(game.record.actions) < max_actions:
         side = game.to_act
         assert side is not None
@@ -59,7 +59,7 @@ def digital_game(
             game.apply(action)
         finally:
             game.state.rng = spy.inner  # type: ignore[attr-defined]
-        faces += spy.faces
+        faces.append(spy.faces)
     return game, list(game.record.actions), actors, faces
 
 
@@ -114,13 +114,18 @@ class Player:
 def script_for(
     game_id: str, seed: int, me: str
 ) -> tuple[Game, list[str], list[int], Callable[[Path], dict[str, str]]]:
-    digital, actions, actors, faces = digital_game(game_id, seed)
+    digital, actions, actors, rolled = digital_game(game_id, seed)
     replayed = new_game(game_id, seed)
     squares = game_id.startswith("portable")
     commands: list[str] = []
-    for side, action in zip(actors, actions, strict=True):
+    faces: list[int] = []
+    for side, action, action_faces in zip(actors, actions, rolled, strict=True):
         if side == me:
             commands.append(entered_command(replayed, action, squares))
+        seen = {u.get("uid") for u in replayed.observation(me).get("units", [])}
+        if side == me or action.unit is None or action.unit in seen:
+            faces += action_faces  # rolled at the table
+        # else: the AI's hidden unit acts; Umpire rolls for it from the game's own stream
         replayed.apply(action)
 
     def sides(_: Path) -> dict[str, str]:

@@ -181,3 +181,22 @@ def test_a_tampered_record_is_refused_on_replay(tmp_path: Path) -> None:
     step[0]["faces"] = [1] * len(step[0]["faces"])
     with pytest.raises(RecordMismatchError):
         replay(Record.from_dict(raw))
+
+
+def test_the_ai_hidden_units_stay_with_umpire(tmp_path: Path) -> None:
+    """Seven Days Capture from PACT's chair: NATO's units start hidden (capture.yaml) and the
+    AI's orders for them are not shown; Umpire rolls their dice; the table is told only what
+    PACT may read (its log), and the game still agrees with the digital one."""
+    digital, commands, faces, sides = script_for("sevendays/capture", 1, "pact")
+    player = Player(commands, faces)
+    path = tmp_path / "g.json"
+    companion = Companion.start(
+        "sevendays/capture", 1, sides(path), path, player.read, player.write
+    )
+    companion.run()
+    assert not player.faces and companion.game.to_dict() == digital.to_dict()
+    assert "NATO acts with a unit you cannot see (Umpire keeps it)" in player.lines
+    told = [line[4:] for line in player.lines if line.startswith("  - ")]
+    assert told == [e.text for e in digital.log("pact") if e.text]
+    hidden_only = {e.text for e in digital.events} - {e.text for e in digital.log("pact")}
+    assert hidden_only and not hidden_only & set(player.lines)

@@ -185,6 +185,10 @@ class Companion:
         """Play to the end (or until the players quit: :class:`QuitCompanion`)."""
         self.write(f"Companion game saved after every entry in {self.path}")
         self.write(self.measure.table_words())
+        if not self.game.record.actions and self.pending is None:
+            for event in seen_by(self.game.events, self.viewer):  # the set-up, as dealt
+                if event.text:
+                    self.write(f"  - {event.text}")
         if self.pending is not None:
             pending = self.pending
             self.write("continuing the action being rolled for when the game was saved")
