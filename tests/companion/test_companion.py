@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.companion.script import Player, script_for
+from tests.companion.script import Player, digital_game, script_for
 from umpire.companion.errors import QuitCompanion
 from umpire.companion.session import Companion
 from umpire.core.errors import RecordMismatchError
@@ -200,3 +200,57 @@ def test_the_ai_hidden_units_stay_with_umpire(tmp_path: Path) -> None:
     assert told == [e.text for e in digital.log("pact") if e.text]
     hidden_only = {e.text for e in digital.events} - {e.text for e in digital.log("pact")}
     assert hidden_only and not hidden_only & set(player.lines)
+
+
+def test_a_position_measured_on_the_table_need_not_be_one_umpire_proposed(
+    tmp_path: Path,
+) -> None:
+    """Seven Days moves are measured (sevendays.move.normal: up to the normal move): any point
+    within it is taken as typed; one beyond it is refused in one line naming the rule."""
+    digital, commands, faces, sides = script_for("sevendays/capture", 1, "nato")
+    first_move = next(i for i, c in enumerate(commands) if c.startswith("move "))
+    kind, unit, where = commands[first_move].split()
+    x, y = (float(v) for v in where.split(","))
+    player = Player(commands[:first_move], faces)
+    start = next(
+        (float(u["x"]), float(u["y"]))
+        for u in digital.branch(0).observation("nato")["units"]
+        if u.get("uid") == unit
+    )
+    # half way along the proposed move, and 30" away: too far for any move
+    halfway = f"{(start[0] + x) / 2:.2f},{(start[1] + y) / 2:.2f}"
+    too_far = f"{min(start[0] + 30, 71):.1f},{start[1]:.1f}"
+    player.before_command[first_move] = [f"move {unit} {too_far}", f"move {unit} {halfway}"]
+    path = tmp_path / "g.json"
+    companion = Companion.start(
+        "sevendays/capture", 1, sides(path), path, player.read, player.write
+    )
+    with pytest.raises(QuitCompanion):
+        companion.run()
+    refusals = _refusals(player.lines)
+    assert len(refusals) == 1 and "[rule sevendays.move.normal]" in refusals[0]
+    moved = [a for a in load_record(path).actions if a.kind == "move" and a.unit == unit]
+    assert moved and moved[-1].point == tuple(float(v) for v in halfway.split(","))
+
+
+def test_umpire_may_roll_the_ai_dice(tmp_path: Path) -> None:
+    """--ai-dice umpire: the AI's rolls come from the game's own stream (still recorded); as
+    the stream is kept in step with the entered dice, the game is still the digital game."""
+    game_id = "portable/armoured-meeting"
+    digital, commands, _, sides = script_for(game_id, 1, "blue")
+    _, _, actors, rolled = digital_game(game_id, 1)
+    mine = [f for side, faces in zip(actors, rolled, strict=True) if side == "blue" for f in faces]
+    player = Player(commands, mine)
+    path = tmp_path / "g.json"
+    companion = Companion.start(
+        game_id, 1, sides(path), path, player.read, player.write, ai_dice="umpire"
+    )
+    companion.run()
+    assert not player.faces and not player.commands
+    assert companion.game.to_dict() == digital.to_dict()
+    record = load_record(path)
+    assert record.entered is not None
+    assert [f for s in record.entered for e in s for f in e.get("faces", [])] == [
+        f for faces in rolled for f in faces
+    ]
+    assert _texts(replay(record)) == _texts(digital)

@@ -17,6 +17,7 @@ from typing import Any
 
 from umpire.companion.errors import Refused
 from umpire.core.actions import Action
+from umpire.core.errors import UmpireError
 from umpire.core.game import Game
 from umpire.core.ruleset import capability
 from umpire.geometry import squaregrid
@@ -37,8 +38,10 @@ def _short(uid: str) -> str:
 class Measure:
     """Positions, units and sight on the game's table as one side sees it."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, viewer: str | None = None) -> None:
         self.game = game
+        self.viewer = viewer
+        self._places: Any = False  # built on first use
         board = capability(game.ruleset, "board")
         self.kind: str = getattr(board, "kind", "table") if board is not None else "table"
         world_of = getattr(game.ruleset, "world", None)
@@ -71,9 +74,21 @@ class Measure:
         )
 
     def spot_words(self, point: tuple[float, float]) -> str:
+        """A square's name, or inches from the corner with the nearest place named (the
+        terminal's place names, from the board the viewer sees)."""
         if self.squares:
             return squaregrid.label((int(point[0]), int(point[1])))
-        return f"({point[0]:.1f}, {point[1]:.1f})"
+        if self._places is False:
+            from umpire.terminal.drawing import places_for
+
+            try:
+                self._places = places_for(self.game, self.viewer)
+            except UmpireError:
+                self._places = None
+        where = f"({point[0]:.1f}, {point[1]:.1f})"
+        if self._places is None:
+            return where
+        return f"{where} {self._places.name(point[0], point[1])}"
 
     def position(self, text: str) -> tuple[float, float]:
         """A typed position, checked to be on the table (a one-line refusal otherwise)."""

@@ -85,7 +85,7 @@ class Companion:
             for side, kind in sides.items()
             if kind != "me"
         }
-        self.measure = Measure(game)
+        self.measure = Measure(game, self.viewer)
 
     # -- files -------------------------------------------------------------------------------
     @classmethod
@@ -380,7 +380,7 @@ class Companion:
         )
         before = self.measure.snapshot(self.viewer or self.me[0])
         self.game = replay(rewound)
-        self.measure = Measure(self.game)
+        self.measure = Measure(self.game, self.viewer)
         after = self.measure.snapshot(self.viewer or self.me[0])
         self.pending = None
         self.save()
