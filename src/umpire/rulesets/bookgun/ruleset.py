@@ -721,14 +721,13 @@ class Activate(_CardKind):
             if u.aboard is not None:  # bookgun.move.mount: passengers may only dismount
                 out.append(Action("activate", unit=u.id, option="dismount"))
                 continue
+            if u.gun is not None:  # a gun and its crew move only as the artillery rules allow
+                out += gun_options(state, u)
+                continue
             out.append(Action("activate", unit=u.id))
             if u.vehicle is not None:
                 if world(state).tables.vehicles.kinds[u.vehicle].back > 0:
                     out.append(Action("activate", unit=u.id, option="back"))
-                continue
-            if u.gun is not None:
-                out.pop()  # a gun and its crew move only as the artillery rules allow
-                out += gun_options(state, u)
                 continue
             out += [
                 Action("activate", unit=u.id, option=f"mount:{v.id}")
@@ -747,6 +746,27 @@ class Activate(_CardKind):
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
         unit = state.units[str(action.unit)]
         events: list[Event] = []
+        if unit.concealed and unit.marker in state.markers:
+            state.markers[str(unit.marker)].stirred = True  # the enemy reads "marker .. stirs"
+        if unit.status in (SHAKEN, PINNED):  # rally first, whatever the move (p.18 7.2)
+            if combat.rally_test(state, unit, events):
+                events.append(
+                    note("rally", f"{unit.name} rallies", "bookgun.rally.chart", unit=unit.id)
+                )
+                unit.status = OK
+                for f in state.unit_figures(unit):
+                    f.prone = False
+            elif unit.status == SHAKEN:
+                if unit.aboard is not None:  # shaken passengers get down and run (house)
+                    unit.aboard = None
+                flee(state, unit, 4, "bookgun.rally.chart", "retreats", events)
+                unit.moved = True
+                return self._hide(unit, events) + self.done(state, unit)
+            else:
+                events.append(
+                    note("pinned", f"{unit.name} stays pinned", "bookgun.rally.chart", unit=unit.id)
+                )
+                return events + self.done(state, unit)
         if action.option == "dismount":
             rolled = dismount(state, unit, events, world(state).tables.mount.dice)
             return events + [self._pending(state, side, unit, rolled)]
@@ -774,25 +794,6 @@ class Activate(_CardKind):
                 )
             )
             return events + self.done(state, unit)
-        if unit.concealed and unit.marker in state.markers:
-            state.markers[str(unit.marker)].stirred = True  # the enemy reads "marker .. stirs"
-        if unit.status in (SHAKEN, PINNED):
-            if combat.rally_test(state, unit, events):
-                events.append(
-                    note("rally", f"{unit.name} rallies", "bookgun.rally.chart", unit=unit.id)
-                )
-                unit.status = OK
-                for f in state.unit_figures(unit):
-                    f.prone = False
-            elif unit.status == SHAKEN:
-                flee(state, unit, 4, "bookgun.rally.chart", "retreats", events)
-                unit.moved = True
-                return self._hide(unit, events) + self.done(state, unit)
-            else:
-                events.append(
-                    note("pinned", f"{unit.name} stays pinned", "bookgun.rally.chart", unit=unit.id)
-                )
-                return events + self.done(state, unit)
         prone = action.option == "prone" or (
             action.option != "stand" and any(f.prone for f in state.unit_figures(unit))
         )
