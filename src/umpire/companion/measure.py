@@ -23,6 +23,10 @@ from umpire.core.ruleset import capability
 from umpire.geometry import squaregrid
 
 
+# statuses of units not standing on the table (Seven Days, Portable, Book and Gun words)
+OFF_TABLE = frozenset({"destroyed", "removed", "off", "reserve", "embarked", "waiting", "gone"})
+
+
 @dataclass(frozen=True)
 class Spot:
     """A position on the table (inches or a square's column/row) and the unit there, if any."""
@@ -123,7 +127,7 @@ class Measure:
 
     @staticmethod
     def _on_table(unit: Mapping[str, Any]) -> bool:
-        return unit.get("status", "active") not in ("destroyed", "removed", "off")
+        return str(unit.get("status", "active")) not in OFF_TABLE and not unit.get("wreck")
 
     def unit_of(self, uid: str, side: str) -> Mapping[str, Any] | None:
         for unit in self.units(side):

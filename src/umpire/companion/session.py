@@ -36,7 +36,8 @@ COMPANION_KEY = "companion"  # the record file's extra key (pending entries, sid
 
 HELP = (
     "commands: N (a menu line) | KIND UNIT POSITION (e.g. move t64b-3 41.5,30 or move "
-    "B-inf C4) | units | los A B | range A B | sees UNIT | menu | undo | quit"
+    "B-inf C4) | units | los A B | range A B | sees UNIT | menu | undo | quit; at a dice "
+    "prompt: the faces (e.g. 7 3), units/los/range/sees, quit"
 )
 
 
@@ -167,8 +168,10 @@ class Companion:
         while True:
             line = self._ask(f"{count}d{sides}> ")
             try:
+                if self.aid(line, self.viewer or self.me[0] if self.me else None, ()):
+                    continue
                 return parse_faces(line, count, sides)
-            except ImpossibleRoll as exc:
+            except (ImpossibleRoll, Refused) as exc:
                 self.write(f"refused: {exc}")
 
     def ask_index(self, items: Sequence[Any], chance: Chance[Any] | None) -> int:
@@ -298,28 +301,10 @@ class Companion:
                 raise Refused(f"no menu line {number} (1-{len(legal)})")
             self.play(legal[number - 1])
             return True
-        if head in ("help", "?"):
-            self.write(HELP)
-            return False
         if head == "menu":
             self.menu(side, legal)
             return False
-        if head == "units":
-            for line_out in self.measure.unit_lines(self.viewer or side):
-                self.write(line_out)
-            return False
-        if head in ("los", "range"):
-            if len(words) != 3:
-                raise Refused(f"{head} needs two units or positions: {head} A B")
-            a = self.measure.spot(words[1], self.viewer or side)
-            b = self.measure.spot(words[2], self.viewer or side)
-            self.write(self.measure.between(a, b))
-            return False
-        if head == "sees":
-            if len(words) != 2:
-                raise Refused("sees needs one unit: sees UNIT")
-            for line_out in self.measure.sees(words[1], self.viewer or side, legal):
-                self.write(line_out)
+        if self.aid(line, self.viewer or side, legal):
             return False
         if head == "undo":
             self.undo()
@@ -329,6 +314,33 @@ class Companion:
             self.play(self.entered_action(side, head, words[1:], legal))
             return True
         raise Refused(f"{line!r} is not understood; {HELP}")
+
+    def aid(self, line: str, side: str | None, legal: Sequence[Action]) -> bool:
+        """The measuring aids and help, at any prompt; True when ``line`` was one of them."""
+        words = line.split()
+        head = words[0].lower() if words else ""
+        if head in ("help", "?"):
+            self.write(HELP)
+            return True
+        if head not in ("units", "los", "range", "sees"):
+            return False
+        if side is None:
+            raise Refused("measuring needs a side at the table (--side SIDE=me)")
+        if head == "units":
+            for line_out in self.measure.unit_lines(side):
+                self.write(line_out)
+        elif head in ("los", "range"):
+            if len(words) != 3:
+                raise Refused(f"{head} needs two units or positions: {head} A B")
+            a = self.measure.spot(words[1], side)
+            b = self.measure.spot(words[2], side)
+            self.write(self.measure.between(a, b))
+        else:
+            if len(words) != 2:
+                raise Refused("sees needs one unit: sees UNIT")
+            for line_out in self.measure.sees(words[1], side, legal):
+                self.write(line_out)
+        return True
 
     def entered_action(
         self, side: str, kind: str, rest: Sequence[str], legal: Sequence[Action]

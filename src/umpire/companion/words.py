@@ -17,10 +17,14 @@ def roll_request(count: int, sides: int, chance: Chance[Any] | None) -> str:
     dice = _dice(count, sides)
     if isinstance(chance, Test):
         natural = chance.need - chance.net_modifier
-        mods = "".join(f", {m.value:+d} {m.why}" for m in chance.modifiers)
+        mods = "".join(f", {m.value:+d} {m.why}" for m in chance.modifiers if m.value)
         if chance.keep == "sum" or count == 1:
             what = "total" if chance.keep == "sum" and count > 1 else "die"
-            need = f"needs {chance.need}+ after modifiers (a {what} of {natural}+)"
+            if chance.net_modifier:
+                need = f"needs a {what} of {natural}+ ({chance.need}+ after modifiers"
+                mods += ")"
+            else:
+                need = f"needs {chance.need}+"
         elif chance.keep == "lowest":
             need = f"the lowest die needs {natural}+"
         else:
