@@ -22,7 +22,6 @@ from umpire.core.game import Game
 from umpire.core.ruleset import capability
 from umpire.geometry import squaregrid
 
-
 # statuses of units not standing on the table (Seven Days, Portable, Book and Gun words)
 OFF_TABLE = frozenset({"destroyed", "removed", "off", "reserve", "embarked", "waiting", "gone"})
 
