@@ -433,3 +433,22 @@ def test_umpire_odds_plans_the_corrected_shots_as_play_does(make_game: MakeGame)
     assert MOVED not in [m.rule for m in hind.plan.modifiers]
     scout = answer_shot(ShotQuery(firer="scimitar", target="t72a", range=30, firer_moved=True))
     assert [m.rule for m in scout.plan.modifiers] == [MOVED]
+
+
+# rules: sevendays.los.hidden_markers, sevendays.los.blockers
+def test_a_hidden_marker_does_not_block_sight_until_revealed(make_game: MakeGame) -> None:
+    """Book p15: enemy vehicles block LOS; a hidden marker (house) does not, whatever it is,
+    so who may see whom never tells a side what stands under the enemy's markers."""
+    game = make_game(
+        nato=[unit("c", "chieftain-mk9", 36, 22), unit("i", "infantry", 36, 8)],
+        pact=[unit("t", "t72a", 36, 40)],
+    )
+    world, state = _w(game), game.state
+    tank, chieftain, infantry = (state.units[k] for k in ("pact-t", "nato-c", "nato-i"))
+    assert not sight(world, state, tank, infantry).visible  # the Chieftain is in the way
+    chieftain.hidden, chieftain.marker = True, "marker-1"
+    state.touch()
+    assert sight(world, state, tank, infantry).visible
+    chieftain.hidden = False
+    state.touch()
+    assert not sight(world, state, tank, infantry).visible

@@ -37,7 +37,8 @@ def _bodies(
     world: World, state: SevenDaysState, firer: Unit, target: Unit, a: Vec, b: Vec, reach: float
 ) -> tuple[list[Vec], list[Vec]]:
     """Positions of units near the segment a-b that block (enemy vehicles of the firer and all
-    wrecks) and that only obscure (friendly vehicles)."""
+    wrecks) and that only obscure (friendly vehicles). A hidden marker does neither (rule
+    sevendays.los.hidden_markers, house): what it stands for must not show in who sees whom."""
     x0, x1 = (a[0], b[0]) if a[0] <= b[0] else (b[0], a[0])
     y0, y1 = (a[1], b[1]) if a[1] <= b[1] else (b[1], a[1])
     x0 -= reach
@@ -47,7 +48,7 @@ def _bodies(
     blocking: list[Vec] = []
     obscuring: list[Vec] = []
     for u in state.units.values():
-        if u is firer or u is target or not (x0 <= u.x <= x1 and y0 <= u.y <= y1):
+        if u is firer or u is target or u.hidden or not (x0 <= u.x <= x1 and y0 <= u.y <= y1):
             continue
         if u.wreck:
             blocking.append((u.x, u.y))
