@@ -716,3 +716,20 @@ def test_the_odds_of_a_fire_action_at_night_and_from_a_moving_vehicle() -> None:
         {"mode": "fire", "weapons": "assault_rifle", "range": 10.0, "category": "II", "night": True}
     )
     assert "1d20 <= 3" in str(data)
+
+
+def test_a_scout_evading_to_a_hidden_unit_names_only_its_marker() -> None:
+    """bookgun.move.scouts / bookgun.conceal.markers: a charged scout whose cell is still under
+    its marker runs back to the marker; the event the army reads names the marker, never the
+    unit under it (the marker is now known to hold troops, as when it stirs)."""
+    s = _raid()
+    cell = s.units["cell"]
+    assert cell.concealed and cell.marker in s.markers
+    marker = s.markers[str(cell.marker)]
+    _place(s, "lookout", 18.0, 16.0)
+    _down(s, (18.0, 11.0))
+    _card(s)
+    events = Charge().resolve(s, "army", Action("charge", unit="squad", target="lookout"))
+    evade = next(e for e in events if e.kind == "evade")
+    assert f"marker {marker.id}" in evade.text and cell.name not in evade.text
+    assert marker.stirred

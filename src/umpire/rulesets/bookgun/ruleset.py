@@ -1391,10 +1391,17 @@ def evade(state: S, target: Unit) -> list[Event]:
     )
     for f in state.unit_figures(target):
         f.x, f.y, f.room = spot[0], spot[1], None
+    to = parent.name
+    if parent.concealed and parent.marker in state.markers:
+        # the enemy sees the scout run to a marker, not whom it hides: it now knows the
+        # marker holds troops (as when a marker stirs), never which
+        marker = state.markers[str(parent.marker)]
+        marker.stirred = True
+        to = f"marker {marker.id}"
     return [
         note(
             "evade",
-            f"{target.name} evades back to {parent.name}",
+            f"{target.name} evades back to {to}",
             "bookgun.move.scouts",
             unit=target.id,
         )
