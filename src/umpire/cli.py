@@ -32,6 +32,8 @@ from umpire.core.ruleset import (
     ruleset_ids,
     split_game_id,
 )
+from umpire.core.switches import effective_mode, with_switches
+from umpire.core.switches import load_for as load_switches
 from umpire.play import summary
 from umpire.terminal.drawing import MapShower, places_for
 from umpire.terminal.places import Places
@@ -428,6 +430,10 @@ def battle(
     help_options: Annotated[
         bool, typer.Option("--help-options", help="List the ruleset's own flags and stop.")
     ] = False,
+    rules_file: Annotated[
+        Path | None,
+        typer.Option("--rules", help="YAML of rule-id: enforce|advise|off (wildcards allowed)."),
+    ] = None,
 ) -> None:
     """Play a battle [RULESET/SCENARIO], AI vs AI by default, showing every activation and die
     roll. At a person's prompt: a number, 'help', 'map', 'why N', 'undo' or 'quit' (saves)."""
@@ -446,6 +452,8 @@ def battle(
                 _options_help(ruleset, ruleset.capabilities.options, per_side=True)
                 return
             options, named = _game_options(ruleset, scenario, args, house_rules)
+            if rules_file is not None:  # rule switches, kept in the record (umpire.core.switches)
+                options = with_switches(options, load_switches(ruleset, rules_file))
             sides = _side_kinds(ruleset.meta.players, side or [], named)
             game = new_game(game_id, seed=seed, options=options)
             session = Session(game, console, sides)
@@ -531,6 +539,10 @@ def replay_cmd(
 def rules(
     ruleset: Annotated[str, typer.Argument(help="Ruleset id (`umpire scenarios` lists them).")],
     markdown: Annotated[bool, typer.Option(help="Print docs/rules markdown.")] = False,
+    rules_file: Annotated[
+        Path | None,
+        typer.Option("--rules", help="Show each rule's mode under this rule-switches file."),
+    ] = None,
 ) -> None:
     """List every implemented rule with its id and provenance."""
     try:
@@ -539,13 +551,15 @@ def rules(
             sys.stdout.write(capability(rs, "rules_markdown")())
             return
         entries = capability(rs, "catalog")()
+        switches = load_switches(rs, rules_file) if rules_file is not None else None
     except UmpireError as exc:
         raise _fail(str(exc)) from None
     table = RichTable(title=f"{rs.meta.title} — rules")
-    for col in ("id", "provenance", "source"):
+    for col in ("id", "provenance", "source", *(("mode",) if switches is not None else ())):
         table.add_column(col)
     for entry in entries.values():
-        table.add_row(entry.id, entry.provenance, entry.ref)
+        mode = (effective_mode(switches, entry),) if switches is not None else ()
+        table.add_row(entry.id, entry.provenance, entry.ref, *mode)
     console.print(table)
 
 
@@ -612,6 +626,10 @@ def simulate(
     help_options: Annotated[
         bool, typer.Option("--help-options", help="List the ruleset's own flags and stop.")
     ] = False,
+    rules_file: Annotated[
+        Path | None,
+        typer.Option("--rules", help="YAML of rule-id: enforce|advise|off for every game."),
+    ] = None,
 ) -> None:
     """Monte Carlo [RULESET/SCENARIO]: play many AI-vs-AI games and report win rates with 95%
     intervals."""
@@ -632,6 +650,7 @@ def simulate(
             ruleset.meta.players,
             ruleset.meta.players,
         )
+        switches = load_switches(ruleset, rules_file) if rules_file is not None else None
         simulate_command(
             game_id,
             n=n,
@@ -646,7 +665,7 @@ def simulate(
             as_json=as_json,
             show_progress=not (quiet or as_json),
             console=console,
-            options={k: _plain(v) for k, v in values.items()},
+            options=with_switches({k: _plain(v) for k, v in values.items()}, switches),
         )
     except UmpireError as exc:
         raise _fail(str(exc)) from None

@@ -22,6 +22,11 @@ class RuleEntry(BaseModel):
     provenance: Literal["published", "reconstructed", "house"]
     ref: str
     summary: str
+    # rule switches (umpire.core.switches): true = the rule can be set to enforce / advise /
+    # off; false = it cannot (the game needs it; ``fixed_because`` says why); unset = no
+    # switch yet (always enforced)
+    switchable: bool | None = None
+    fixed_because: str | None = None
 
 
 def add_entries(

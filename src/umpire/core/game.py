@@ -18,6 +18,7 @@ from umpire.core.events import Event, seen_by
 from umpire.core.record import Record
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import Outcome, Ruleset, get_ruleset, split_game_id
+from umpire.core.switches import attach_switches, ruleset_options
 
 if TYPE_CHECKING:
     from umpire.core.view import View
@@ -35,7 +36,10 @@ class Game:
     ) -> None:
         self.ruleset = ruleset
         self.options = dict(options or {})
-        self.state = ruleset.new_state(scenario, seed, self.options)
+        # rule switches (umpire.core.switches) are the core's option: the ruleset's own
+        # options go to new_state, the switches onto the state's options where its rules read
+        self.state = ruleset.new_state(scenario, seed, ruleset_options(self.options))
+        attach_switches(self.state, self.options)
         self.record = Record(
             ruleset=ruleset.meta.id,
             version=ruleset.meta.version,

@@ -10,6 +10,7 @@ from typing import Any
 
 from umpire.core.chance import Roll, TableLookup
 from umpire.core.events import Event, note, roll
+from umpire.core.switches import switches_in
 from umpire.rulesets.portable.common import kind
 from umpire.rulesets.portable.state import SIDES, PortableState, Side, Unit, other
 from umpire.rulesets.portable.world import World
@@ -114,8 +115,13 @@ def roll_activation(world: World, state: PortableState, side: str) -> list[Event
 
 
 def can_activate(world: World, state: PortableState, unit: Unit) -> bool:
-    """portable.activation.once: each unit is activated at most once a turn."""
-    if not unit.alive or unit.activated:
+    """portable.activation.once: each unit is activated at most once a turn (a rule switch:
+    advise / off let a unit be activated again)."""
+    if not unit.alive:
+        return False
+    if unit.activated and not switches_in(state.options).allows(
+        "portable.activation.once", False, f"{unit.name} is activated a second time this turn"
+    ):
         return False
     if unit.carried_by is not None:
         carrier = state.units[unit.carried_by]

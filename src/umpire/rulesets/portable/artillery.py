@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from umpire.core.chance import TableLookup, Test
 from umpire.core.events import Event, note
+from umpire.core.switches import switches_in
 from umpire.geometry.squaregrid import Square, distance, in_arc, label, squares_between, toward
 from umpire.rulesets.portable.common import (
     Modifier,
@@ -176,7 +177,9 @@ def plan_bombard(
         reach, rule = min(reach, 1), "portable.terrain.woods.range"
     if not in_reach(d, reach):
         return Refusal(f"{label(square)} is {d} squares away, range {reach}", rule)
-    if not in_arc(gun.pos, gun.facing, square):
+    if not in_arc(gun.pos, gun.facing, square) and not switches_in(state.options).allows(
+        "portable.artillery.arc", False, f"{label(square)} is outside {gun.name}'s arc"
+    ):
         return Refusal(f"{label(square)} is outside the 90-degree arc", "portable.artillery.arc")
     if not edge_ok(world, gun.pos, square):
         return Refusal(

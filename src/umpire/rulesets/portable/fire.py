@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from umpire.core.chance import Chance, Test, repeat
 from umpire.core.events import Event, note
+from umpire.core.switches import switches_in
 from umpire.geometry.squaregrid import Square, distance, in_arc, label, squares_between
 from umpire.rulesets.portable.common import (
     Modifier,
@@ -153,7 +154,10 @@ def plan_fire(world: World, state: PortableState, unit: Unit, target: Unit) -> F
     reach, rule = fire_reach(weapon, within_wood=world.same_wood(unit.pos, target.pos))
     if not in_reach(d, reach):
         return Refusal(f"{target.name} is {d} squares away, range {reach}", rule)
-    if not arc_ok:
+    switches = switches_in(state.options)
+    if not arc_ok and not switches.allows(
+        "portable.fire.arc", False, f"{target.name} is outside {unit.name}'s arc of fire"
+    ):
         return Refusal(
             f"{target.name} is outside {unit.name}'s 90-degree arc of fire", "portable.fire.arc"
         )
@@ -167,8 +171,13 @@ def plan_fire(world: World, state: PortableState, unit: Unit, target: Unit) -> F
             return Refusal(
                 f"no friendly observer sees {label(target.pos)}", "portable.fire.mortar_observers"
             )
-    elif not world.terrain_line_clear(unit.pos, target.pos) or _units_between(
-        state, unit.pos, target.pos
+    elif (
+        not world.terrain_line_clear(unit.pos, target.pos)
+        or _units_between(state, unit.pos, target.pos)
+    ) and not switches.allows(
+        "portable.fire.line_of_sight",
+        False,
+        f"{unit.name} has no direct line of sight to {target.name}",
     ):
         return Refusal(
             f"no direct line of sight to {label(target.pos)}", "portable.fire.line_of_sight"

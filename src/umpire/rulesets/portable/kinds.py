@@ -14,10 +14,11 @@ from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
 from umpire.core.events import Event, note
 from umpire.core.flow import ActionKind, FixedChoice, Pending
+from umpire.core.switches import quiet_advice
 from umpire.geometry.squaregrid import FACINGS, Square, distance, label
 from umpire.rulesets.portable import air, engineers, transport
 from umpire.rulesets.portable.activation import can_activate
-from umpire.rulesets.portable.artillery import declare
+from umpire.rulesets.portable.artillery import declare, plan_bombard
 from umpire.rulesets.portable.close_combat import (
     assault_targets,
     cannot_assault,
@@ -92,6 +93,18 @@ class Declare(Kind):
 
     def refusal(self, state: PortableState, side: str, action: Action) -> str:
         return f"{side.upper()} cannot {action.kind} with {action.unit} at {action.target} now"
+
+    def check(self, state: PortableState, side: str, action: Action) -> None:
+        with quiet_advice():  # the listing asks about every target; this action's own below
+            listed = action in set(self.options(state, side))
+        gun = state.units.get(action.unit or "")
+        target = state.units.get(action.target or "")
+        if self.name != "flak" and gun is not None and target is not None and gun.side == side:
+            plan = plan_bombard(world_of(state), state, gun, target)  # names the rule broken
+            if isinstance(plan, Refusal):
+                raise IllegalActionError(plan.reason, plan.rule)
+        if not listed:
+            raise IllegalActionError(self.refusal(state, side, action), self.rule)
 
     def resolve(self, state: PortableState, side: str, action: Action) -> list[Event]:
         gun = state.units[action.unit or ""]

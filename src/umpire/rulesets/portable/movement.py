@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from umpire.core.events import Event, note
+from umpire.core.switches import quiet_advice, switches_in
 from umpire.geometry.squaregrid import Square, distance, facing_towards, label, neighbours, step
 from umpire.rulesets.portable.common import Refusal, cargo_of, enemies_of, fighting, kind
 from umpire.rulesets.portable.exhaustion import exhausted, nearest_enemy
@@ -53,7 +54,11 @@ def cannot_move(world: World, state: PortableState, unit: Unit) -> Refusal | Non
         return Refusal(f"{unit.name} is loading or unloading this turn", "portable.transport.load")
     if unit.fired and kind(world, unit) == "artillery":
         return Refusal(f"{unit.name} fired this turn", "portable.move.artillery_fired")
-    if start_stacked(world, state, unit):
+    if start_stacked(world, state, unit) and not switches_in(state.options).allows(
+        "portable.move.stacking",
+        False,
+        f"{unit.name} starts its move in a square with another friendly unit",
+    ):
         return Refusal(
             f"{unit.name} may not start a move in a square with another friendly unit",
             "portable.move.stacking",
@@ -176,7 +181,15 @@ def end_refusal(
         return Refusal(f"{label(square)} holds an enemy unit", "portable.move.enemy_square")
     others = [u for u in here if u.carried_by is None and u.uid != unit.uid]
     if others:
-        if fighting(world, state, unit) and not rider_pair(world, state, unit, others):
+        if (
+            fighting(world, state, unit)
+            and not rider_pair(world, state, unit, others)
+            and not switches_in(state.options).allows(
+                "portable.move.stacking",
+                False,
+                f"{unit.name} ends its move in {label(square)} with another friendly unit",
+            )
+        ):
             return Refusal(
                 f"{unit.name} may not end its move with another friendly unit",
                 "portable.move.stacking",
@@ -232,7 +245,9 @@ def move_refusal(world: World, state: PortableState, unit: Unit, square: Square)
             f"{unit.name} is faced by an adjacent enemy and may only withdraw away from it",
             "portable.move.withdrawal",
         )
-    if square in reachable(world, state, unit):
+    with quiet_advice():  # only this square's advice counts, not every reachable one's
+        found = square in reachable(world, state, unit)
+    if found:
         return None
     return Refusal(
         f"{unit.name} cannot reach {label(square)} this turn "

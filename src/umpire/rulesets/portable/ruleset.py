@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import suppress
 from typing import Any
 
 from umpire.core.actions import Action
@@ -14,6 +15,7 @@ from umpire.core.flow import FlowRules, FlowState
 from umpire.core.lazy import Lazy
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import Capabilities, Outcome, RulesetBase, RulesetMeta, ScenarioInfo
+from umpire.core.switches import advice_events, advice_suffix, collect_advice, switches_in
 from umpire.rulesets.portable import scenario as scenarios
 from umpire.rulesets.portable.common import cargo_of, kind
 from umpire.rulesets.portable.config import HOUSE_RULES, rule_catalog, rules_markdown
@@ -205,8 +207,10 @@ class Portable(RulesetBase[PortableState]):
                 NOT_NOW[decision(state)[0]],
             )
         kind = self.engine.kinds[action.kind]
-        kind.check(state, side, action)
-        events = kind.resolve(state, side, action)
+        with collect_advice() as advice:  # rules under advise this action breaks
+            kind.check(state, side, action)
+        events = advice_events(advice, rule_catalog(), side) if advice else []
+        events += kind.resolve(state, side, action)
         events += settle(state)
         update_holders(self.world(state), state)
         state.actions_played += 1
@@ -263,7 +267,12 @@ class Portable(RulesetBase[PortableState]):
         if kind is None:
             return action.kind
         side = decision(state)[1] or ""
-        return kind.describe(state, side, action)
+        text = kind.describe(state, side, action)
+        if switches_in(state.options):  # the menu line names the rules advised against
+            with collect_advice() as advice, suppress(IllegalActionError):
+                kind.check(state, side, action)
+            text += advice_suffix(advice)
+        return text
 
     # -- helpers the scripted player uses ------------------------------------------------
     def cargo(self, state: PortableState, unit: Unit) -> list[Unit]:

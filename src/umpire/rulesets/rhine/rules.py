@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from umpire.core.chance import Chance, Modifier, Opposed, Roll, Stream, TableLookup, Test
 from umpire.core.events import Event
+from umpire.core.switches import ENFORCE_ALL, RuleSwitches
 
 if TYPE_CHECKING:
     from umpire.rulesets.rhine.model import UnitInfo, World
@@ -932,28 +933,55 @@ def combat_figures(
 
 
 def attackers_eligible(
-    world: World, board: Board, side: str, target: str, attacked: set[str], only: set[str] | None
+    world: World,
+    board: Board,
+    side: str,
+    target: str,
+    attacked: set[str],
+    only: set[str] | None,
+    switches: RuleSwitches = ENFORCE_ALL,
 ) -> list[str]:
     out = []
     for n in world.neighbours[target]:
         for u in sorted(_units_at(board, n)):
-            info = world.units[u]
-            if info.side != side or info.defence_only or info.strength <= 0:
-                continue
-            if only is not None:
-                if u not in only:
-                    continue
-            elif u in attacked:
-                continue
-            out.append(u)
+            if may_attack(world, u, side, attacked, only, switches):
+                out.append(u)
     return out
+
+
+def may_attack(
+    world: World,
+    unit: str,
+    side: str,
+    attacked: set[str],
+    only: set[str] | None,
+    switches: RuleSwitches = ENFORCE_ALL,
+) -> bool:
+    """Whether ``unit`` (next to the target) may join an attack: its side's, with strength,
+    not defence-only (rhine.combat.defonly), and not yet attacking this phase
+    (rhine.combat.once; a momentum attack is by the ``only`` units). The two rules are
+    switches."""
+    info = world.units[unit]
+    if info.side != side or info.strength <= 0:
+        return False
+    if info.defence_only and not switches.allows(
+        "rhine.combat.defonly", False, f"{unit} is a defence-only unit and attacks"
+    ):
+        return False
+    if only is not None:
+        return unit in only
+    return unit not in attacked or switches.allows(
+        "rhine.combat.once", False, f"{unit} attacks a second time this combat phase"
+    )
 
 
 def _units_at(board: Board, h: str) -> list[str]:
     return [u for u, p in board.pos.items() if p == h]
 
 
-def attack_groups(world: World, candidates: Sequence[str]) -> list[tuple[str, ...]]:
+def attack_groups(
+    world: World, candidates: Sequence[str], switches: RuleSwitches = ENFORCE_ALL
+) -> list[tuple[str, ...]]:
     """The attacking groups offered for one defending hex: every subset when there are few
     candidates, else the whole set, each hex's units and the whole set less each hex
     (any other valid subset is accepted when submitted)."""
@@ -967,14 +995,18 @@ def attack_groups(world: World, candidates: Sequence[str]) -> list[tuple[str, ..
         ]
     else:
         groups = [tuple(candidates)]
-    return [g for g in groups if heliborne_ok(world, g)]
+    return [g for g in groups if heliborne_ok(world, g, switches)]
 
 
-def heliborne_ok(world: World, units: Sequence[str]) -> bool:
-    """rhine.combat.heliborne_div."""
+def heliborne_ok(world: World, units: Sequence[str], switches: RuleSwitches = ENFORCE_ALL) -> bool:
+    """rhine.combat.heliborne_div (a switch)."""
     if not any(world.units[u].heliborne for u in units):
         return True
-    return len({world.units[u].division for u in units}) == 1
+    return len({world.units[u].division for u in units}) == 1 or switches.allows(
+        "rhine.combat.heliborne_div",
+        False,
+        f"heliborne {'+'.join(units)} attack with units of another division",
+    )
 
 
 def cs_limits(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
+from contextlib import suppress
 from typing import Any
 
 from umpire.core.actions import Action
@@ -22,6 +23,13 @@ from umpire.core.ruleset import (
     RulesetBase,
     RulesetMeta,
     ScenarioInfo,
+)
+from umpire.core.switches import (
+    advice_events,
+    advice_suffix,
+    collect_advice,
+    quiet_advice,
+    switches_in,
 )
 from umpire.rulesets.rhine import rules as R
 from umpire.rulesets.rhine.model import (
@@ -551,35 +559,54 @@ def attack_targets(state: ST, side: str, only: set[str] | None) -> dict[str, lis
     for h, here in occ.items():
         if w.units[here[0]].side == side:
             continue
-        cands = R.attackers_eligible(w, state, side, h, attacked, only)
+        cands = R.attackers_eligible(w, state, side, h, attacked, only, switches_in(state.options))
         if cands:
             out[h] = cands
     return out
 
 
-def attack_ok(state: ST, side: str, target: str, units: tuple[str, ...]) -> str | None:
-    """Why this attack may not be made, or None."""
+def attack_ok(state: ST, side: str, target: str, units: tuple[str, ...]) -> tuple[str, str] | None:
+    """Why this attack may not be made and the rule that forbids it, or None."""
+    one_hex = "rhine.combat.one_hex"
     w = world(state)
     only = momentum_units(state)
     if only is None and segment(state) != "combat":
-        return "attacks are made in the combat phase"
+        return "attacks are made in the combat phase", one_hex
     if not units or len(set(units)) != len(units):
-        return "name the attacking units"
+        return "name the attacking units", one_hex
     here = state.units_at(target)
     if not here or w.units[here[0]].side == side:
-        return f"{target} holds no enemy unit"
-    cands = set(R.attackers_eligible(w, state, side, target, set(state.attacked), only))
+        return f"{target} holds no enemy unit", one_hex
+    switches = switches_in(state.options)
+    attacked = set(state.attacked)
+    with quiet_advice():  # every unit next to the target is asked; this attack's own below
+        cands = set(R.attackers_eligible(w, state, side, target, attacked, only, switches))
+    for u in units:
+        if u in cands:
+            R.may_attack(w, u, side, attacked, only, switches)  # its advice, if any
     bad = [u for u in units if u not in cands]
     if bad:
+        info = w.units.get(bad[0])
+        adjacent = state.pos.get(bad[0]) in w.neighbours[target]
+        rule = one_hex
+        if info is not None and adjacent and info.side == side:
+            if info.defence_only:
+                rule = "rhine.combat.defonly"
+            elif bad[0] in attacked:
+                rule = "rhine.combat.once"
         return (
             f"{', '.join(bad)} may not attack {target} "
-            "(not adjacent, already attacked or defence-only)"
+            "(not adjacent, already attacked or defence-only)",
+            rule,
         )
-    if not R.heliborne_ok(w, units):
-        return "heliborne units may not attack with another division"
+    if not R.heliborne_ok(w, units, switches):
+        return (
+            "heliborne units may not attack with another division",
+            "rhine.combat.heliborne_div",
+        )
     fig = R.combat_figures(w, state, side, target, units, here)
     if fig.column is None:
-        return f"odds {fig.attack}:{fig.defence} are below the lowest column"
+        return f"odds {fig.attack}:{fig.defence} are below the lowest column", "rhine.combat.odds"
     return None
 
 
@@ -595,16 +622,16 @@ class AttackKind(ActionKind[ST]):
         out = []
         for target, cands in attack_targets(state, side, only).items():
             defenders = state.units_at(target)
-            for g in R.attack_groups(w, cands):
+            for g in R.attack_groups(w, cands, switches_in(state.options)):
                 fig = R.combat_figures(w, state, side, target, g, defenders)
                 if fig.column is not None:
                     out.append(Action("attack", cell=target, units=g))
         return out
 
     def check(self, state: ST, side: str, action: Action) -> None:
-        why = attack_ok(state, side, action.cell or "", action.units)
-        if why:
-            raise IllegalActionError(why, "rhine.combat.odds" if "odds" in why else self.rule)
+        refused = attack_ok(state, side, action.cell or "", action.units)
+        if refused:
+            raise IllegalActionError(*refused)
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         assert action.cell is not None
@@ -1324,6 +1351,26 @@ class RhineRules(FlowRules[ST]):
         found = super().check(state, action)
         state.memo.clear()
         return found
+
+    def apply(self, state: ST, action: Action) -> list[Event]:
+        """The core's apply; under rule switches set to ``advise``, the log first warns of each
+        rule the action breaks."""
+        if not switches_in(state.options):
+            return super().apply(state, action)
+        side = self.flow.decision(state)[0]
+        with collect_advice() as advice:
+            self.check(state, action)
+        events = super().apply(state, action)
+        return advice_events(advice, rule_catalog(), side) + events
+
+    def describe(self, state: ST, action: Action) -> str:
+        """The core's menu line, naming any rule (under ``advise``) the action breaks."""
+        text = super().describe(state, action)
+        if switches_in(state.options):
+            with collect_advice() as advice, suppress(IllegalActionError):
+                self.check(state, action)
+            text += advice_suffix(advice)
+        return text
 
     def reveal(self, state: ST, commit: SecretCommit) -> list[Event]:
         """Both sides' support, revealed together, then the combat is resolved."""

@@ -11,16 +11,26 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from umpire.core.chance import DiceOff
 from umpire.core.events import Event, note
+from umpire.core.switches import switches_in, verdict_events
 from umpire.rulesets.sevendays.morale import add_markers
 from umpire.rulesets.sevendays.movement import check_move, do_move
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 
+if TYPE_CHECKING:
+    from umpire.core.catalog import RuleEntry
+
 RULE = "sevendays.close_combat"
+
+
+def _catalog() -> Mapping[str, RuleEntry]:
+    from umpire.rulesets.sevendays.config import rule_catalog
+
+    return rule_catalog()
 
 
 def contact_point(world: World, attacker: Unit, defender: Unit) -> tuple[float, float]:
@@ -32,8 +42,11 @@ def contact_point(world: World, attacker: Unit, defender: Unit) -> tuple[float, 
 
 
 def assault_targets(world: World, state: SevenDaysState, attacker: Unit) -> list[Unit]:
-    """Enemy units this infantry or support unit can reach in contact with a normal move."""
-    if not world.is_foot(attacker):
+    """Enemy units this infantry or support unit can reach in contact with a normal move
+    (that only infantry and support assault is a rule switch: under advise or off any unit may)."""
+    if not world.is_foot(attacker) and not switches_in(state.options).allows(
+        RULE, False, f"{attacker.name} is not infantry or support and assaults"
+    ):
         return []
     reach = world.move_distance(attacker, "normal")
     out = []
@@ -85,8 +98,14 @@ def CloseCombatRoll(  # noqa: N802 - reads as the chance it builds
 
 def assault(world: World, state: SevenDaysState, attacker: Unit, defender: Unit) -> list[Event]:
     """Move into contact, then fight if the move got there."""
+    verdict = switches_in(state.options).check(
+        RULE,
+        world.is_foot(attacker),
+        f"{attacker.name} is not infantry or support and assaults {defender.name}",
+    )
+    events = verdict_events(verdict, _catalog(), attacker.side)
     point = contact_point(world, attacker, defender)
-    events = do_move(world, state, attacker, "normal", point)
+    events += do_move(world, state, attacker, "normal", point)
     if math.dist(attacker.pos, point) > 0.05:
         events.append(note("assault", f"{attacker.name} is stopped short of {defender.name}", RULE))
         return events

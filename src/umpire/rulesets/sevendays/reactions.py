@@ -14,10 +14,13 @@ react with a normal move instead (house: the engine's reactions are otherwise sh
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from umpire.core.actions import Action
 from umpire.core.events import Event, note
+from umpire.core.switches import switches_in, verdict_events
 from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.firing import plan_shot
 from umpire.rulesets.sevendays.los import prefetch_between, sight
@@ -26,6 +29,18 @@ from umpire.rulesets.sevendays.movement import check_move, move_candidates
 from umpire.rulesets.sevendays.shots import Refusal, ShotPlan
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit, other
 from umpire.rulesets.sevendays.world import World
+
+if TYPE_CHECKING:
+    from umpire.core.catalog import RuleEntry
+
+
+WINDOW = "sevendays.reaction.window"  # a rule switch (umpire.core.switches)
+
+
+def _catalog() -> Mapping[str, RuleEntry]:
+    from umpire.rulesets.sevendays.config import rule_catalog
+
+    return rule_catalog()
 
 
 @dataclass(frozen=True)
@@ -119,9 +134,14 @@ def reaction_score(activator_foot: bool, covered: bool, atgm: bool, extra: int =
 
 
 def reactors(state: SevenDaysState, activator: Unit) -> list[Unit]:
-    """Units that may try to react to ``activator``: the other side's, if it has tokens."""
+    """Units that may try to react to ``activator``: the other side's, if it has tokens (a
+    rule switch: under advise or off a side without tokens may react too)."""
     side = "pact" if activator.side == "nato" else "nato"
-    if state.flow.pools[side] <= 0 or not activator.alive:
+    if not activator.alive:
+        return []
+    if state.flow.pools[side] <= 0 and not switches_in(state.options).allows(
+        WINDOW, False, f"{side.upper()} reacts without a token left"
+    ):
         return []
     return [u for u in state.units.values() if u.status == "active" and u.side == side]
 
@@ -214,8 +234,14 @@ def reaction_options(
 def roll_reaction(
     world: World, state: SevenDaysState, reactor: Unit, option: ReactionOption
 ) -> tuple[bool, list[Event]]:
-    """Spend the token, roll, and note a seized initiative on a natural 6."""
-    state.flow.pools[reactor.side] -= 1
+    """Spend the token, roll, and note a seized initiative on a natural 6 (a side reacting
+    without tokens, a rule switched to advise or off, stays at none)."""
+    pools = state.flow.pools
+    verdict = switches_in(state.options).check(
+        WINDOW, pools[reactor.side] > 0, f"{reactor.name} reacts without a token left"
+    )
+    warned = verdict_events(verdict, _catalog(), reactor.side)
+    pools[reactor.side] = max(0, pools[reactor.side] - 1)
     reactor.tokens += 1
     ok, die, event = d6_test(
         state,
@@ -229,7 +255,7 @@ def roll_reaction(
     if world.house.reaction_tokens_and_markers and (reactor.tokens - 1 + reactor.markers):
         house_fired(state, "sevendays.reaction.tokens_markers")
     house_fired(state, "sevendays.reaction.window")
-    events: list[Event] = [event]
+    events: list[Event] = [*warned, event]
     if die == 6:
         state.flow.seized_by = reactor.side
         events.append(

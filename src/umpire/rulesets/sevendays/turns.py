@@ -15,10 +15,14 @@ card's response window (``card``). The top decision is answered first.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 from umpire.core.chance import DiceOff
 from umpire.core.events import Event, note
 from umpire.core.flow import Flow, Pending
 from umpire.core.flow import Phase as FlowPhase
+from umpire.core.switches import Mode, switches_in, verdict_events
 from umpire.rulesets.sevendays import special
 from umpire.rulesets.sevendays.air import end_of_activation
 from umpire.rulesets.sevendays.dice import d6_test
@@ -37,6 +41,9 @@ from umpire.rulesets.sevendays.state import (
 )
 from umpire.rulesets.sevendays.victory import check_break, end_of_game, finish
 from umpire.rulesets.sevendays.world import World
+
+if TYPE_CHECKING:
+    from umpire.core.catalog import RuleEntry
 
 
 def world_of(state: SevenDaysState) -> World:
@@ -59,6 +66,15 @@ def pool_size(world: World, state: SevenDaysState, side: str) -> int:
             if unit.commander:
                 size += 2
     return size
+
+
+ACTIVATION_TEST = "sevendays.activation.test"  # a rule switch (umpire.core.switches)
+
+
+def _catalog() -> Mapping[str, RuleEntry]:
+    from umpire.rulesets.sevendays.config import rule_catalog
+
+    return rule_catalog()
 
 
 def activation_need(unit: Unit) -> int | None:
@@ -191,7 +207,17 @@ def activate(
                 platoon=[u.uid for u in members],
             )
         )
-    if need is not None:
+    test = switches_in(state.options).mode(ACTIVATION_TEST)
+    if need is not None and test is Mode.OFF:  # a rule switch: no activation test is rolled
+        events.append(
+            note(
+                "activate",
+                f"{unit.name} activates (its activation test is switched off)",
+                "sevendays.activation.token",
+                unit=unit.uid,
+            )
+        )
+    elif need is not None:
         ok, _, event = d6_test(
             state,
             "sevendays.activation.test",
@@ -203,8 +229,12 @@ def activate(
             unit=unit.uid,
         )
         events.append(event)
-        if not ok:
+        verdict = switches_in(state.options).check(
+            ACTIVATION_TEST, ok, f"{tester.name} failed its activation test and activates anyway"
+        )
+        if not verdict.allowed:
             return events + end_activation(world, state)
+        events += verdict_events(verdict, _catalog(), unit.side)
     else:
         events.append(
             note("activate", f"{unit.name} activates", "sevendays.activation.token", unit=unit.uid)
