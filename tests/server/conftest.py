@@ -54,7 +54,12 @@ class LiveServer:
             self.port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(
-            create_app(db, ai_delay=ai_delay), host="127.0.0.1", port=self.port, log_level="warning"
+            create_app(db, ai_delay=ai_delay),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            # a page's long poll (/wait) must not hold the test's teardown for ten seconds
+            timeout_graceful_shutdown=1,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
