@@ -544,7 +544,7 @@ def rules(
         typer.Option("--rules", help="Show each rule's mode under this rule-switches file."),
     ] = None,
 ) -> None:
-    """List every implemented rule with its id and provenance."""
+    """List every implemented rule with its id and provenance (and its mode with --rules)."""
     try:
         rs = get_ruleset(ruleset)
         if markdown:

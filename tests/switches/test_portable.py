@@ -111,3 +111,25 @@ def test_artillery_arc(tmp_path: Path, mode: str) -> None:
 
     bombard = Action("bombard", unit="blue-g", target="red-r")
     check_modes(build, bombard, "portable.artillery.arc", mode, acting="blue", other="red")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_odds_of_a_shot_follow_the_switch(tmp_path: Path, mode: str) -> None:
+    """The menu line's odds come from the same plan the switch lets through: a shot out of
+    arc has no odds while the arc is enforced, and the usual ones (1d6 needing 5, +1 for not
+    having moved: 50%) under advise or off."""
+    game = make(
+        tmp_path,
+        [unit("i", "infantry", "E2")],
+        [unit("r", "infantry", "C2")],
+        options={"rule_switches": {"portable.fire.arc": mode}},
+    )
+    act_as(game, "blue-i")
+    line = game.describe(Action("fire", unit="blue-i", target="red-r"))
+    if mode == "enforce":
+        assert "P(hit)" not in line
+    else:
+        assert line.endswith(
+            "in C2: 1d6 need 5 [+1 not moved], P(hit) 50%"
+            + (" [advice: against portable.fire.arc]" if mode == "advise" else "")
+        )
