@@ -517,3 +517,41 @@ def test_rule_ids_in_the_log_show_the_rules_summary_on_hover(
         assert title == rules[rule], rule
     assert not errors, errors
     page.context.close()
+
+
+def test_the_wheel_zooms_a_drag_pans_and_neither_gives_an_order(
+    browser: Any, live_server: LiveServer, db_path: Path, shots: Path
+):
+    game = played(
+        "sevendays/meeting-engagement", 3, lambda g, legal: any(a.point for a in legal), 0
+    )
+    url = live_server.url + store_game(db_path, game, hot_seat("sevendays"))
+    page, errors = open_table(browser, url, SIZES["laptop"])
+    page.wait_for_selector("circle.dest")
+    before = action_count(page)
+    home = page.get_attribute("#table", "viewBox")
+    # zoom round a destination: it stays under the pointer
+    dest = box(page, "circle.dest")
+    cx, cy = dest["x"] + dest["width"] / 2, dest["y"] + dest["height"] / 2
+    page.mouse.move(cx, cy)
+    for _ in range(3):
+        page.mouse.wheel(0, -120)
+        page.wait_for_timeout(50)
+    zoomed = page.get_attribute("#table", "viewBox")
+    assert zoomed != home and float(zoomed.split()[2]) < float(home.split()[2])
+    assert page.locator("#zoom-home").is_visible()
+    # a drag pans the table; the click that ends it gives no order
+    page.mouse.move(cx - 60, cy - 40)
+    page.mouse.down()
+    page.mouse.move(cx - 30, cy - 20, steps=5)
+    page.mouse.move(cx, cy, steps=5)
+    page.mouse.up()
+    panned = page.get_attribute("#table", "viewBox")
+    assert panned != zoomed
+    page.wait_for_timeout(300)
+    assert action_count(page) == before
+    page.screenshot(path=str(shots / "zoomed-and-panned.png"))
+    page.click("#zoom-home")
+    assert page.get_attribute("#table", "viewBox") == home
+    assert not errors, errors
+    page.context.close()

@@ -293,7 +293,8 @@ function render() {
   const G = geometry(board);
   S.G = G;
   const m = G.margin;
-  svg.setAttribute("viewBox", `${-m} ${-m * 0.5} ${G.w + m * 1.5} ${G.h + m * 1.3}`);
+  S.home = [-m, -m * 0.5, G.w + m * 1.5, G.h + m * 1.3];
+  svg.setAttribute("viewBox", (S.zoom || S.home).join(" "));
   // a phone sizes the map box to the table's own shape (see app.css)
   $("table-wrap").style.setProperty("--map-ratio", ((G.w + m * 1.5) / (G.h + m * 1.3)).toFixed(3));
   defs(svg);
@@ -938,6 +939,7 @@ async function waitLoop() {
 async function init() {
   $("table").addEventListener("click", onTableClick);
   $("table").addEventListener("dblclick", onTableDoubleClick);
+  initZoom();
   $("deploy-for-me").addEventListener("click", deployForMe);
   $("slider").addEventListener("input", (e) => showFrame(Number(e.target.value)));
   $("live").addEventListener("click", () => { $("slider").value = S.view.index; showFrame(S.view.index); });
@@ -1212,4 +1214,55 @@ function drawPreview(svg, board) {
   else if (board.cells) drawCells(svg, board, G);
   if (board.buildings) drawBuildings(svg, board, G);
   if (board.layout === "hex") drawHexFeatures(svg, board, G);
+}
+
+// -- zoom and pan, as on a virtual tabletop: the wheel zooms round the pointer, a drag pans, the
+// button in the corner (or the 0 key) shows the whole table again --------------------------------
+function setView(box) {
+  const [hx, hy, hw, hh] = S.home;
+  const w = Math.min(Math.max(box[2], hw / 12), hw), h = (w * hh) / hw;
+  const x = Math.min(Math.max(box[0], hx - w * 0.25), hx + hw - w * 0.75);
+  const y = Math.min(Math.max(box[1], hy - h * 0.25), hy + hh - h * 0.75);
+  S.zoom = w >= hw ? null : [x, y, w, h];
+  $("table").setAttribute("viewBox", (S.zoom || S.home).join(" "));
+  $("zoom-home").hidden = !S.zoom;
+}
+
+function initZoom() {
+  const svg = $("table");
+  const wrap = $("table-wrap");
+  const home = h("button", { id: "zoom-home", className: "zoom-home", type: "button", title: "show the whole table (0)", textContent: "⤢ whole table" });
+  home.hidden = true;
+  home.addEventListener("click", () => setView(S.home));
+  wrap.append(home);
+  svg.addEventListener("wheel", (ev) => {
+    if (!S.home) return;
+    ev.preventDefault();
+    const [px, py] = tablePoint(ev);
+    const box = S.zoom || S.home;
+    const k = ev.deltaY > 0 ? 1.2 : 1 / 1.2;
+    setView([px - (px - box[0]) * k, py - (py - box[1]) * k, box[2] * k, box[3] * k]);
+  }, { passive: false });
+  let start = null;
+  svg.addEventListener("pointerdown", (ev) => {
+    if (ev.button !== 0 || !S.zoom) return;
+    start = { x: ev.clientX, y: ev.clientY, box: [...S.zoom], moved: false };
+  });
+  svg.addEventListener("pointermove", (ev) => {
+    if (!start) return;
+    const dx = ev.clientX - start.x, dy = ev.clientY - start.y;
+    if (!start.moved && Math.hypot(dx, dy) < 6) return;  // a click, not a drag
+    start.moved = true;
+    const scale = start.box[2] / svg.getBoundingClientRect().width;
+    setView([start.box[0] - dx * scale, start.box[1] - dy * scale, start.box[2], start.box[3]]);
+  });
+  const stop = () => { if (start && start.moved) S.dragged = true; start = null; };
+  // the click that ends a drag reaches nothing on the table (no order, no selection)
+  svg.addEventListener("click", (ev) => { if (S.dragged) { S.dragged = false; ev.stopPropagation(); ev.preventDefault(); } }, true);
+  svg.addEventListener("pointerup", stop);
+  svg.addEventListener("pointerleave", () => { start = null; });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    if (ev.key === "0" && S.home) setView(S.home);
+  });
 }
