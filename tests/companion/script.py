@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ class Spy:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.faces: list[int] = []
+        self.cards: list[str] = []
 
     def d(self, sides: int) -> int:
         face = int(self.inner.d(sides))
@@ -33,13 +34,20 @@ class Spy:
     def choice_index(self, n: int) -> int:
         return int(self.inner.choice_index(n))
 
+    def index_for(self, items: Sequence[Any], chance: Any) -> int:
+        """A card drawn: as the digital game draws it (a deck's top card; a Draw's index from
+        the stream), noted so the players can type the same card."""
+        index = len(items) - 1 if chance is None else int(self.inner.choice_index(len(items)))
+        self.cards.append(str(items[index]))
+        return index
+
     def shuffle(self, items: list[Any]) -> None:
         self.inner.shuffle(items)
 
 
 def digital_game(
     game_id: str, seed: int, max_actions: int = 3000
-) -> tuple[Game, list[Action], list[str | None], list[list[int]]]:
+) -> tuple[Game, list[Action], list[str | None], list[list[int]], list[list[str]]]:
     """A digital game between two scripted players: the game, its actions, who took each, and
     every die face rolled, in order."""
     game = new_game(game_id, seed)
@@ -48,6 +56,7 @@ def digital_game(
     }
     actors: list[str | None] = []
     faces: list[list[int]] = []
+    cards: list[list[str]] = []
     while not game.is_over and len(game.record.actions) < max_actions:
         side = game.to_act
         assert side is not None
@@ -60,13 +69,18 @@ def digital_game(
         finally:
             game.state.rng = spy.inner  # type: ignore[attr-defined]
         faces.append(spy.faces)
-    return game, list(game.record.actions), actors, faces
+        cards.append(spy.cards)
+    return game, list(game.record.actions), actors, faces, cards
 
 
 def entered_command(game: Game, action: Action, squares: bool) -> str:
     """What a player types for ``action``: a position measured on the table for a move, the
     menu number for anything else."""
-    if action.point is not None and action.unit is not None:
+    if (
+        action.point is not None
+        and action.unit is not None
+        and action == Action(action.kind, unit=action.unit, point=action.point)
+    ):
         if squares:
             where = squaregrid.label((int(action.point[0]), int(action.point[1])))
         else:
@@ -78,9 +92,12 @@ def entered_command(game: Game, action: Action, squares: bool) -> str:
 class Player:
     """Answers the companion's prompts: commands at a decision, faces at a dice prompt."""
 
-    def __init__(self, commands: Iterable[str], faces: Iterable[int]) -> None:
+    def __init__(
+        self, commands: Iterable[str], faces: Iterable[int], cards: Iterable[str] = ()
+    ) -> None:
         self.commands: deque[str] = deque(commands)
         self.faces: deque[int] = deque(faces)
+        self.cards: deque[str] = deque(cards)
         self.prompts: list[str] = []
         self.lines: list[str] = []
         self.interrupt_after: int | None = None  # Ctrl-C at this many prompts
@@ -96,6 +113,8 @@ class Player:
         queued = self.extra.get(prompt)
         if queued:
             return queued.popleft()
+        if prompt == "card> ":
+            return self.cards.popleft()
         if prompt.endswith("> ") and "d" in prompt and prompt[0].isdigit():
             count = int(prompt.split("d")[0])
             return " ".join(str(self.faces.popleft()) for _ in range(count))
@@ -111,24 +130,50 @@ class Player:
         self.lines.append(line)
 
 
-def script_for(
+def seen_ids(observation: Mapping[str, Any]) -> set[str]:
+    """The ids a side's observation names: what it may see (a hidden unit is a marker)."""
+    units = observation.get("units")
+    if isinstance(units, Mapping):
+        ids = {str(k) for k in units}
+    else:
+        ids = {str(u["uid"]) for u in units or [] if isinstance(u, Mapping) and "uid" in u}
+    figures = observation.get("figures")
+    if isinstance(figures, Mapping):
+        ids |= {str(k) for k in figures}
+    return ids
+
+
+def script_with_cards(
     game_id: str, seed: int, me: str
-) -> tuple[Game, list[str], list[int], Callable[[Path], dict[str, str]]]:
-    digital, actions, actors, rolled = digital_game(game_id, seed)
+) -> tuple[Game, list[str], list[int], list[str], Callable[[Path], dict[str, str]]]:
+    digital, actions, actors, rolled, drawn = digital_game(game_id, seed)
     replayed = new_game(game_id, seed)
     squares = game_id.startswith("portable")
     commands: list[str] = []
     faces: list[int] = []
-    for side, action, action_faces in zip(actors, actions, rolled, strict=True):
+    cards: list[str] = []
+    for side, action, action_faces, action_cards in zip(
+        actors, actions, rolled, drawn, strict=True
+    ):
         if side == me:
             commands.append(entered_command(replayed, action, squares))
-        seen = {u.get("uid") for u in replayed.observation(me).get("units", [])}
+        seen = seen_ids(replayed.observation(me))
         if side == me or action.unit is None or action.unit in seen:
             faces += action_faces  # rolled at the table
+            cards += action_cards  # drawn from the table's deck
         # else: the AI's hidden unit acts; Umpire rolls for it from the game's own stream
         replayed.apply(action)
 
     def sides(_: Path) -> dict[str, str]:
         return {str(s): ("me" if s == me else "scripted") for s in digital.ruleset.meta.players}
 
+    return digital, commands, faces, cards, sides
+
+
+def script_for(
+    game_id: str, seed: int, me: str
+) -> tuple[Game, list[str], list[int], Callable[[Path], dict[str, str]]]:
+    """:func:`script_with_cards` for a game that draws no cards."""
+    digital, commands, faces, cards, sides = script_with_cards(game_id, seed, me)
+    assert not cards, "this game draws cards: use script_with_cards"
     return digital, commands, faces, sides

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.companion.script import Player, digital_game, script_for
+from tests.companion.script import Player, digital_game, script_for, script_with_cards
 from umpire.companion.errors import QuitCompanion
 from umpire.companion.session import Companion
 from umpire.core.errors import RecordMismatchError
 from umpire.core.game import load_record, replay
 from umpire.core.record import Record
+from umpire.core.ruleset import get_ruleset, ruleset_ids
 
 GAMES = [("sevendays/capture", "nato"), ("portable/armoured-meeting", "blue")]
 
@@ -238,7 +239,7 @@ def test_umpire_may_roll_the_ai_dice(tmp_path: Path) -> None:
     the stream is kept in step with the entered dice, the game is still the digital game."""
     game_id = "portable/armoured-meeting"
     digital, commands, _, sides = script_for(game_id, 1, "blue")
-    _, _, actors, rolled = digital_game(game_id, 1)
+    _, _, actors, rolled, _ = digital_game(game_id, 1)
     mine = [f for side, faces in zip(actors, rolled, strict=True) if side == "blue" for f in faces]
     player = Player(commands, mine)
     path = tmp_path / "g.json"
@@ -254,3 +255,49 @@ def test_umpire_may_roll_the_ai_dice(tmp_path: Path) -> None:
         f for faces in rolled for f in faces
     ]
     assert _texts(replay(record)) == _texts(digital)
+
+
+def test_cards_drawn_from_a_physical_deck_book_and_gun(tmp_path: Path) -> None:
+    """The Book and The Gun draws casualty cards (core.chance.Draw) and activation cards
+    (core.deck.Deck): at the table the players draw them and type them in; the game is the
+    digital game and replays from the record."""
+    game_id = "bookgun/convoy-ambush"
+    digital, commands, faces, cards, sides = script_with_cards(game_id, 1, "army")
+    assert cards
+    player = Player(commands, faces, cards)
+    path = tmp_path / "g.json"
+    companion = Companion.start(game_id, 1, sides(path), path, player.read, player.write)
+    companion.run()
+    assert not player.commands and not player.faces and not player.cards
+    assert any(line.strip().startswith("draw one card") for line in player.lines)
+    assert _texts(companion.game) == _texts(digital)
+    assert companion.game.to_dict() == digital.to_dict()
+    record = load_record(path)
+    drawn = [e["item"] for step in record.entered or [] for e in step if "index" in e]
+    # every card of the game: those typed at the table and those Umpire drew for hidden units
+    assert drawn == [c for step in digital_game(game_id, 1)[4] for c in step]
+    assert len(drawn) > len(cards)
+    assert _texts(replay(record)) == _texts(digital)
+
+
+@pytest.mark.parametrize("ruleset_id", ruleset_ids())
+def test_two_ai_sides_with_umpire_dice_play_the_digital_game(
+    tmp_path: Path, ruleset_id: str
+) -> None:
+    """Every ruleset: with both sides played by the AI and --ai-dice umpire every roll is
+    Umpire's, recorded as entered, and the game is the digital game (and replays)."""
+    scenario = get_ruleset(ruleset_id).scenario_ids()[0]
+    game_id = f"{ruleset_id}/{scenario}"
+    digital = digital_game(game_id, 1)[0]
+    sides = {str(s): "scripted" for s in digital.ruleset.meta.players}
+    path = tmp_path / "g.json"
+    companion = Companion.start(
+        game_id, 1, sides, path, _no_input, lambda line: None, ai_dice="umpire"
+    )
+    companion.run()
+    assert companion.game.to_dict() == digital.to_dict()
+    assert _texts(replay(load_record(path))) == _texts(digital)
+
+
+def _no_input(prompt: str) -> str:
+    raise AssertionError(f"nothing should be asked: {prompt}")

@@ -45,7 +45,10 @@ class Measure:
         self.game = game
         self.viewer = viewer
         self._places: Any = False  # built on first use
-        board = capability(game.ruleset, "board")
+        try:
+            board = capability(game.ruleset, "board")
+        except UmpireError:  # a ruleset without a drawn board: positions as it names them
+            board = None
         self.kind: str = getattr(board, "kind", "table") if board is not None else "table"
         world_of = getattr(game.ruleset, "world", None)
         self.world: Any = world_of(game.state) if callable(world_of) else None
@@ -117,9 +120,29 @@ class Measure:
 
     # -- units as a side sees them -----------------------------------------------------------
     def units(self, side: str) -> list[Mapping[str, Any]]:
-        """The units ``side`` sees with their identity (hidden enemies are markers: left out)."""
+        """The pieces ``side`` sees on the table with their identity and position (hidden
+        enemies are markers without one: left out). Seven Days and Portable list ``units``
+        with ``uid``/``x``/``y``; Book and Gun lists ``figures`` by id."""
         observation = self.game.observation(side)
-        return [u for u in observation.get("units", []) if "uid" in u and "x" in u]
+        raw = observation.get("units")
+        if isinstance(raw, list):
+            return [u for u in raw if isinstance(u, Mapping) and "uid" in u and "x" in u]
+        figures = observation.get("figures")
+        items = figures.values() if isinstance(figures, Mapping) else figures or []
+        return [
+            {**f, "uid": f["id"]}
+            for f in items
+            if isinstance(f, Mapping) and "id" in f and "x" in f
+        ]
+
+    def known(self, side: str) -> set[str]:
+        """Every unit id ``side`` may name: the pieces it sees, and the units its observation
+        lists by id (Book and Gun teams, 7 Days to the Rhine counters)."""
+        ids = {str(u["uid"]) for u in self.units(side)}
+        raw = self.game.observation(side).get("units")
+        if isinstance(raw, Mapping):
+            ids |= {str(k) for k in raw}
+        return ids
 
     def snapshot(self, side: str) -> dict[str, Mapping[str, Any]]:
         return {str(u["uid"]): dict(u) for u in self.units(side) if self._on_table(u)}
@@ -135,16 +158,27 @@ class Measure:
         return None
 
     def visible_to(self, uid: str | None, side: str) -> bool:
-        return uid is None or self.unit_of(uid, side) is not None
+        return uid is None or uid in self.known(side)
 
     def unit_id(self, text: str, side: str, own: bool | None = None) -> str:
         """The unit ``text`` names (id, id without the side, or name), among those ``side``
         sees (``own``: its own only; False: the enemy's only)."""
         wanted = text.strip().lower()
         found: list[str] = []
-        for unit in self.units(side):
+        named = list(self.units(side))
+        raw = self.game.observation(side).get("units")
+        if isinstance(raw, Mapping):  # units listed by id (Book and Gun teams, Rhine counters)
+            named += [
+                {"uid": str(k), **(dict(v) if isinstance(v, Mapping) else {})}
+                for k, v in raw.items()
+            ]
+        seen: set[str] = set()
+        for unit in named:
+            if str(unit["uid"]) in seen:
+                continue
+            seen.add(str(unit["uid"]))
             mine = str(unit.get("side")) == str(side)
-            if own is not None and mine != own:
+            if own is not None and "side" in unit and mine != own:
                 continue
             uid = str(unit["uid"])
             name = str(unit.get("name", uid)).lower()
@@ -152,6 +186,9 @@ class Measure:
             first = name.split(" ")[0]
             if wanted in (uid.lower(), _short(uid).lower(), name, inner, first):
                 found.append(uid)
+        exact = [uid for uid in found if uid.lower() == wanted]
+        if len(exact) == 1:  # an id typed in full names that unit, whatever else it matches
+            return exact[0]
         if len(found) == 1:
             return found[0]
         whose = " of yours" if own else " of the enemy" if own is False else ""

@@ -356,6 +356,12 @@ class Companion:
                 return found[0]
             raise Refused(f"{kind} {rest[0]} needs a position or target ({len(found)} choices)")
         where = " ".join(rest[1:])
+        with_cell = [a for a in legal if a.kind == kind and a.unit == unit and a.cell is not None]
+        if with_cell:  # hexes (and squares named by cell): the rules list every cell there is
+            for action in with_cell:
+                if str(action.cell).lower() == where.lower():
+                    return action
+            raise Refused(f"{unit} cannot {kind} to {where!r} now (not a cell it may reach)")
         with_point = [a for a in legal if a.kind == kind and a.point is not None]
         if with_point:
             spot = self.measure.spot(where, side, units=False)
