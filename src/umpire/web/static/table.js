@@ -1085,7 +1085,7 @@ function renderReport() {
       for (const k of scalar) row.append(h("td", { textContent: String(loss[k]) }));
       table.append(row);
     }
-    box.append(table);
+    box.append(h("div", { className: "table-scroll" }, table));  // a wide table scrolls in its panel
     for (const side of sides) {
       const named = Object.entries(losses[side]).filter(([, val]) => Array.isArray(val)).map(([k, val]) => `${k.replace(/_/g, " ")}: ${val.join(", ") || "none"}`);
       if (named.length) box.append(h("p", { className: "hint", textContent: `${up(side)} ${named.join("; ")}` }));
