@@ -78,6 +78,7 @@ class Companion:
         self.me = [s for s in players if sides[s] == "me"]
         self.viewer: str | None = self.me[0] if len(self.me) == 1 else None
         self.pending: dict[str, Any] | None = dict(pending) if pending else None
+        self.rolling_for = ""  # the action whose dice are being asked for, in words
         if game.record.entered is None:
             game.record.entered = [[] for _ in game.record.actions]
         game.record.players = {s: k for s, k in sides.items()}
@@ -164,7 +165,10 @@ class Companion:
         return line.strip()
 
     def ask_faces(self, count: int, sides: int, chance: Chance[Any] | None) -> list[int]:
-        self.write(f"  {roll_request(count, sides, chance)}")
+        words = roll_request(count, sides, chance)
+        if " for " not in words and self.rolling_for:  # a roll the ruleset made bare
+            words += f" for: {self.rolling_for}"
+        self.write(f"  {words}")
         while True:
             line = self._ask(f"{count}d{sides}> ")
             try:
@@ -220,6 +224,7 @@ class Companion:
         """Apply ``action`` with the table's dice; the entries are saved as they are typed."""
         self.pending = {"action": action.to_dict(), "seeded": seeded, "entered": list(prefilled)}
         self.save()
+        self.rolling_for = "" if seeded else self.game.describe(action)
 
         def entered(entries: list[dict[str, Any]]) -> None:
             assert self.pending is not None
