@@ -220,17 +220,18 @@ def test_communications_moves_a_unit_out_of_turn(make_game: MakeGame) -> None:
 
 
 # rules: sevendays.cards.against_all_odds
-def test_against_all_odds_removes_a_d6_of_markers(make_game: MakeGame) -> None:
+def test_against_all_odds_is_not_played_before_the_removal(make_game: MakeGame) -> None:
+    """Book p22-23: the card is played on a unit *about to be removed*, so a unit one marker
+    short of removal is no target yet (the play at removal: test_book_corrections_cards.py)."""
     game = _game(
         make_game, nato=[unit("c", "chieftain-mk9", 36, 10)], pact=[unit("t", "t64b", 36, 40)]
     )
     _hand(game, "nato", ["against_all_odds"])
     _to_initiative(game, "nato")
-    assert not [a for a in game.legal_actions() if a.kind == "card"]  # nobody about to go
     game.state.units["nato-c"].markers = 5  # morale 6: one more marker removes it
-    events = game.apply(Action("card", unit="nato-c", option="against_all_odds"))
-    die = events[-1]["result"]
-    assert game.state.units["nato-c"].markers == max(0, 5 - die)
+    assert not [a for a in game.legal_actions() if a.kind == "card"]
+    with pytest.raises(IllegalActionError):
+        game.apply(Action("card", unit="nato-c", option="against_all_odds"))
 
 
 # rules: sevendays.cards.divisional_artillery
@@ -247,7 +248,9 @@ def test_divisional_artillery_before_the_first_initiative(make_game: MakeGame) -
     rolls = [
         e
         for e in events
-        if e.get("rule") == "sevendays.cards.divisional_artillery" and "d10" in e["text"]
+        if e.get("rule") == "sevendays.cards.divisional_artillery"
+        and "target" in e
+        and "d10" in e["text"]
     ]
     assert sorted(r["target"] for r in rolls) == ["pact-r", "pact-t"]
     assert all(r["need"] == 8 for r in rolls)
@@ -270,9 +273,9 @@ def test_reserves_card_brings_an_mbt_to_the_friendly_edge(make_game: MakeGame) -
     game.apply(Action("activate", unit="nato-card-1"))  # and it can fight
     _hand(game, "pact", ["reserves"])
     _to_initiative(game, "pact")
-    game.apply(Action("card", option="reserves|motor-rifles"))  # infantry comes in an APC
-    arrived = sorted(u.profile for u in game.state.units.values() if u.uid.startswith("pact-card"))
     first_apc = next(u.id for u in load_nation("ussr").units if "apc" in u.traits)
+    game.apply(Action("card", option=f"reserves|motor-rifles+{first_apc}"))  # in its APC
+    arrived = sorted(u.profile for u in game.state.units.values() if u.uid.startswith("pact-card"))
     assert arrived == sorted(["ussr/motor-rifles", f"ussr/{first_apc}"])
 
 

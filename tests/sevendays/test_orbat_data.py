@@ -5,8 +5,10 @@ Sources (kept beside the checkout in ``../shared``, so those checks skip where i
 - the seed transcription of the rulebook, whose UK table (p35) is the primary source for uk.yaml;
 - the BattleScribe game system and catalogues, which quote the book's UK and Soviet tables.
 
-Break points printed for a few cheap vehicles are misprints (see the files' headers); those lines
-are corrected in the data, listed here, and must say so in a note.
+Break points printed for a few cheap vehicles look like misprints (see the files' headers). The
+four UK lines keep the printed numbers (the published default, issue 15) and the points/8 values
+are a house switch (house_rules.yaml bp_corrections); the Soviet lines are corrected in the data.
+Both kinds are listed here and must say so in a note.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ GAME_SYSTEM = "Seven Days to the River Rhine.gst"
 
 # Lines whose printed break points we replaced: unit id -> the BP the source prints.
 BP_MISPRINTS: dict[str, dict[str, int]] = {
-    "uk": {"warrior": 11, "spartan": 8, "fv432": 7, "saxon": 5},
+    "uk": {},
     "ussr": {
         "zsu23-shilka": 9,
         "bmd2": 8,
@@ -47,6 +49,11 @@ BP_MISPRINTS: dict[str, dict[str, int]] = {
         "btr60": 4,
         "btr70": 4,
     },
+}
+# Lines that keep the printed break points, the points/8 value a house switch away.
+PRINTED_KEPT: dict[str, dict[str, int]] = {
+    "uk": {"warrior": 11, "spartan": 8, "fv432": 7, "saxon": 5},
+    "ussr": {},
 }
 # Traits we set against the catalogue's classification: unit id -> traits it lacks there.
 TRAIT_OVERRIDES: dict[str, dict[str, frozenset[str]]] = {
@@ -327,6 +334,19 @@ def _mismatches(unit: UnitProfile, line: SourceLine) -> list[str]:
 
 
 def _bp_problems(nation: str, unit: UnitProfile, printed_bp: int) -> list[str]:
+    kept = PRINTED_KEPT[nation].get(unit.id)
+    if kept is not None:
+        from umpire.rulesets.sevendays.config import house_rules
+
+        switch = house_rules().bp_corrections
+        problems = []
+        if not unit.bp == printed_bp == kept:
+            problems.append(f"{unit.id}: bp {unit.bp}, source prints {printed_bp}, kept {kept}")
+        if switch.bp.get(f"{nation}/{unit.id}") != _bp_from_points(unit.points):
+            problems.append(f"{unit.id}: the house switch does not give points/8")
+        if not unit.note or "BP as printed" not in unit.note or "bp_corrections" not in unit.note:
+            problems.append(f"{unit.id}: a kept printed bp needs a note naming the switch")
+        return problems
     misprinted = BP_MISPRINTS[nation].get(unit.id)
     if misprinted is None:
         if unit.bp != printed_bp:
@@ -410,11 +430,12 @@ def test_uk_matches_the_seed_table_line_by_line() -> None:
 
 @pytest.mark.parametrize("nation", ["uk", "ussr"])
 def test_break_points_are_points_over_eight(nation: str) -> None:
-    """Every line, corrected or not, has BP = points / 8 rounded half up."""
+    """Every line, corrected or not, has BP = points / 8 rounded half up, but the printed
+    numbers kept as the published default."""
     wrong = [
         f"{u.id}: {u.points} pts, {u.bp} BP"
         for u in _orbat(nation).units
-        if u.bp != _bp_from_points(u.points)
+        if u.bp != _bp_from_points(u.points) and u.id not in PRINTED_KEPT[nation]
     ]
     assert not wrong, wrong
 

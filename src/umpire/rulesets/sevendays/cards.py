@@ -31,25 +31,29 @@ from umpire.rulesets.sevendays.damage import (
     resolve_vehicle_hit,
 )
 from umpire.rulesets.sevendays.los import sight
-from umpire.rulesets.sevendays.morale import add_markers
+from umpire.rulesets.sevendays.morale import add_markers, may_rescue, remove
 from umpire.rulesets.sevendays.movement import check_move, do_move, move_options
 from umpire.rulesets.sevendays.orbat import UnitType, Weapon
-from umpire.rulesets.sevendays.scenario import side_orbat
+from umpire.rulesets.sevendays.scenario import house_profile, side_orbat
 from umpire.rulesets.sevendays.shots import ShotPlan, ToHit, hits_front
 from umpire.rulesets.sevendays.state import (
     CARD_KINDS,
+    OFF_BOARD_KINDS,
+    RESCUE_KINDS,
     SIDES,
     Phase,
     SevenDaysState,
     Side,
+    Status,
     Unit,
     other,
 )
-from umpire.rulesets.sevendays.visibility import about
+from umpire.rulesets.sevendays.transport import capacity, embark
+from umpire.rulesets.sevendays.visibility import about, label
 from umpire.rulesets.sevendays.world import World
 
 DATA = Path(__file__).parent / "data" / "cards.yaml"
-TIMINGS = ("any", "initiative", "start", "response")
+TIMINGS = ("any", "initiative", "start", "response", "removal")
 
 
 @dataclass(frozen=True)
@@ -201,14 +205,31 @@ def _air_defence(world: World, state: SevenDaysState, side: str) -> bool:
     return any(world.profile(u).traits & {"sam", "aa", "manpad"} for u in state.alive(side))
 
 
-def _about_to_go(world: World, unit: Unit) -> bool:
-    morale = world.profile(unit).morale
-    return morale is not None and unit.markers >= morale - 1 and unit.markers > 0
-
-
 def _reserve_choices(state: SevenDaysState, world: World, side: str) -> list[str]:
+    """Reserves (book p22-23): one MBT, or one infantry unit alone or embarked in an APC of
+    the same list that can carry it (``infantry+apc``)."""
     units = side_orbat(world.scenario.spec.sides[side]).units  # type: ignore[index]
-    return [u.id for u in units if u.type is UnitType.MBT or u.type is UnitType.INFANTRY]
+    apcs = [u.id for u in units if capacity(u)[0] and not capacity(u)[1]]
+    out: list[str] = []
+    for u in units:
+        if u.type is UnitType.MBT:
+            out.append(u.id)
+        elif u.type is UnitType.INFANTRY:
+            out += [u.id, *(f"{u.id}+{apc}" for apc in apcs)]
+    return out
+
+
+def rescue_unit(state: SevenDaysState) -> Unit | None:
+    """The unit about to be removed whose owner decides now (a ``rescue`` decision on top)."""
+    stack = state.flow.core.stack
+    top = stack[-1] if stack else None
+    if top is None or top.stage != Phase.RESCUE or not isinstance(top.data.get("unit"), str):
+        return None
+    key = top.data["unit"]  # the uid, or the marker of a hidden unit (the enemy reads it)
+    return next(
+        (u for u in state.units.values() if u.status == Status.DOOMED and key in (u.uid, u.marker)),
+        None,
+    )
 
 
 def playable(
@@ -223,11 +244,21 @@ def playable(
     flow = state.flow
     phase = flow.phase
     out: list[Action] = []
+    stage = str(phase)
+    if stage == "rescue":  # sevendays.cards.against_all_odds: at the moment of removal
+        doomed = rescue_unit(state)
+        held = "against_all_odds" in cards["hands"][side]
+        wanted = only is None or "against_all_odds" in only
+        if doomed is None or doomed.side != side or not held or not wanted:
+            return []
+        return [Action("card", unit=doomed.uid, option="against_all_odds")]
+    if stage == "off_board":
+        return []
     # sevendays.air.helicopter: cards strike targets on the ground, never a helicopter
     enemies = [u for u in state.alive(other(side)) if not u.hidden and not world.is_helicopter(u)]
     for card_id in sorted(set(cards["hands"][side])):
         card = deck[card_id]
-        if card.when == "response" or (only is not None and card_id not in only):
+        if card.when in ("response", "removal") or (only is not None and card_id not in only):
             continue
         if card.when == "start" and phase != "swap":
             continue
@@ -244,16 +275,19 @@ def _plays(
 ) -> list[Action]:
     cid = card.id
     if cid == "communications":
-        return [
+        own = [
             Action("card", unit=u.uid, point=p, option=cid)
             for u in state.alive(side)
             for p in move_options(world, state, u, "normal")[:6]
         ]
-    if cid == "against_all_odds":
-        return [
-            Action("card", unit=u.uid, option=cid)
-            for u in state.alive(side)
-            if _about_to_go(world, u)
+        if state.flow.pools[side] <= 0:
+            return own
+        # the card's special: spending a command token moves an enemy unit instead (book
+        # p22-23; "instead of a friendly unit" is our reading, sevendays.cards.communications)
+        return own + [
+            Action("card", unit=e.uid, point=p, option=f"{cid}|enemy")
+            for e in enemies
+            for p in move_options(world, state, e, "normal")[:6]
         ]
     if cid in ("divisional_artillery", "electronic_warfare"):
         return [Action("card", option=cid)]
@@ -314,8 +348,8 @@ def play(world: World, state: SevenDaysState, side: str, action: Action) -> list
     table = _table(state)
     table["hands"][side].remove(card_id)
     stack = state.flow.core.stack
-    if stack and stack[-1].stage == Phase.CARD:
-        stack.pop()  # this card answers the window that was open
+    if stack and stack[-1].stage in (Phase.CARD, Phase.RESCUE):
+        stack.pop()  # this card answers the window that was open (or the unit's removal)
     table["chain"].append({"card": card_id, "side": side, "action": action.to_dict()})
     answered = (
         f" in answer to {load_deck().cards[table['chain'][-2]['card']].name}"
@@ -325,7 +359,8 @@ def play(world: World, state: SevenDaysState, side: str, action: Action) -> list
     events = [
         note(
             "card",
-            f"{side.upper()} plays {card.name}{answered}",
+            f"{side.upper()} plays {card.name}{answered}{_played_on(state, action)}: "
+            f"{card.summary}",
             f"sevendays.cards.{card_id}",
             card=card_id,
         )
@@ -345,6 +380,50 @@ def refuse_play(state: SevenDaysState, side: str, action: Action) -> IllegalActi
         f"{side.upper()} cannot play {card_id or 'that card'}: {why}",
         f"sevendays.cards.{card_id}" if card_id in load_deck().cards else "sevendays.cards.play",
     )
+
+
+def _played_on(state: SevenDaysState, action: Action) -> str:
+    """What a played card names, as everyone reads it (a hidden unit by its marker)."""
+    card_id, _, extra = (action.option or "").partition("|")
+    units = state.units
+    named = [units[u] for u in (action.unit, action.target) if u is not None and u in units]
+    if card_id == "precision_strike" and extra in units:
+        named.append(units[extra])
+    if not named:
+        return ""
+    words = " and ".join(label(u) for u in named)
+    if action.point is not None:
+        words += f" to ({action.point[0]:.1f}, {action.point[1]:.1f})"
+    return f" on {words}"
+
+
+def let_go(world: World, state: SevenDaysState, side: str) -> list[Event]:
+    """``side`` plays no card on its unit about to be removed: the unit is removed."""
+    unit = rescue_unit(state)
+    state.flow.core.stack.pop()
+    if unit is None:
+        return []
+    morale = world.profile(unit).morale or unit.markers
+    return [remove(state, unit, unit.markers, morale)]
+
+
+def offer_rescue(world: World, state: SevenDaysState) -> list[Event]:
+    """After an action has resolved (sevendays.cards.against_all_odds): each unit about to be
+    removed is put to its owner in turn, who may play Against All Odds on it; a unit whose
+    owner cannot hold the card (as far as the enemy knows) is removed. Waits while a card's
+    response window or another such decision is open."""
+    stack = state.flow.core.stack
+    if state.flow.outcome is not None or any(d.stage in (Phase.CARD, Phase.RESCUE) for d in stack):
+        return []
+    events: list[Event] = []
+    for unit in [u for u in state.units.values() if u.status == Status.DOOMED]:
+        if may_rescue(state, unit):
+            key = unit.marker if unit.hidden else unit.uid
+            stack.append(Pending(unit.side, RESCUE_KINDS, Phase.RESCUE, {"unit": key}))
+            return events
+        morale = world.profile(unit).morale or unit.markers
+        events.append(remove(state, unit, unit.markers, morale))
+    return events
 
 
 def decline(world: World, state: SevenDaysState, side: str) -> list[Event]:
@@ -496,7 +575,12 @@ def _bombard(
 
 
 def _bombard_one(
-    world: World, state: SevenDaysState, card: Card, target: Unit, heavy: bool
+    world: World,
+    state: SevenDaysState,
+    card: Card,
+    target: Unit,
+    heavy: bool,
+    off_board: bool = False,
 ) -> list[Event]:
     rule = f"sevendays.cards.{card.id}"
     log: list[Event] = []
@@ -510,9 +594,11 @@ def _bombard_one(
     events = [about(target, log[0], f"{card.name} on {target.marker}: d10 {struck.faces[0]}")]
     if not struck.success:
         return events
-    events += add_markers(world, state, target, 1, rule, card.name)
-    if target.alive and not world.is_vehicle(target):
-        cover = "cover" if world.in_cover(target) else "open"
+    events += add_markers(world, state, target, 1, rule, card.name, off_board=off_board)
+    in_play = target.alive or (off_board and target.status == Status.RESERVE)
+    if in_play and not world.is_vehicle(target):
+        # off the table a unit has no terrain around it: it converts as in the open (ours)
+        cover = "cover" if world.in_cover(target) and not off_board else "open"
         need = conversion(heavy, cover)[1]
         log = []
         extra = conversion_roll(
@@ -525,8 +611,37 @@ def _bombard_one(
         ).sample(state.rng, log)
         dice = list(log[0]["dice"])
         events.append(about(target, log[0], f"conversion {dice} -> {extra} more"))
-        events += add_markers(world, state, target, extra, rule, "conversion")
+        events += add_markers(world, state, target, extra, rule, "conversion", off_board=off_board)
     return events
+
+
+def off_board_units(world: World, state: SevenDaysState, side: str) -> list[Unit]:
+    """``side``'s units waiting off the table that artillery can reach (not helicopters)."""
+    return [
+        u
+        for u in state.units.values()
+        if u.side == side and u.status == Status.RESERVE and not world.is_helicopter(u)
+    ]
+
+
+def off_board_choice(world: World, state: SevenDaysState, side: str, action: Action) -> list[Event]:
+    """Divisional Artillery (book p22-23): an off-board unit takes its roll, or avoids it and
+    may not move onto the table this turn."""
+    state.flow.core.stack.pop()
+    unit = state.units[action.unit or ""]
+    card = load_deck().cards["divisional_artillery"]
+    if action.option == "roll":
+        return _bombard_one(world, state, card, unit, BOMBARDMENTS[card.id], off_board=True)
+    unit.barred_turn = state.flow.turn
+    return [
+        note(
+            "off_board",
+            f"{unit.name} avoids the Divisional Artillery roll: it may not enter on turn "
+            f"{state.flow.turn}",
+            "sevendays.cards.divisional_artillery",
+            unit=unit.uid,
+        )
+    ]
 
 
 def _effect(
@@ -540,22 +655,28 @@ def _effect(
         assert action.point is not None
         if not unit.alive or check_move(world, state, unit, "normal", action.point):
             return [note("card", f"{unit.name} cannot make that move now", rule)]
+        if extra == "enemy":  # the special: a command token spent moves an enemy unit
+            if state.flow.pools[side] <= 0:
+                return [note("card", f"{side.upper()} has no command token to spend", rule)]
+            state.flow.pools[side] -= 1
+            spent = note(
+                "tokens",
+                f"{side.upper()} spends a command token: it moves {unit.name}",
+                rule,
+                pools=dict(state.flow.pools),
+            )
+            return [spent, *do_move(world, state, unit, "normal", action.point)]
         return do_move(world, state, unit, "normal", action.point)
     if cid == "against_all_odds":
-        unit = state.units[action.unit or ""]
-        rallied: list[Event] = []
-        removed = against_all_odds_roll(
-            unit.markers,
-            lambda _faces, die, removed: (
-                f"{unit.name} rallies against all odds: d6 {die}, removes {removed} marker(s)"
-            ),
-            unit=unit.uid,
-        ).sample(state.rng, rallied)
-        unit.markers -= removed
-        return rallied
+        return _against_all_odds(world, state, state.units[action.unit or ""], rule)
     if cid == "divisional_artillery":
         grounded = [u for u in state.alive(other(side)) if not world.is_helicopter(u)]
-        return _bombard(world, state, card, grounded, heavy=BOMBARDMENTS[cid])
+        shelled = _bombard(world, state, card, grounded, heavy=BOMBARDMENTS[cid])
+        # off-board units: their owner chooses, unit by unit, the roll or staying off this turn
+        stack = state.flow.core.stack
+        for unit in reversed(off_board_units(world, state, other(side))):
+            stack.append(Pending(other(side), OFF_BOARD_KINDS, Phase.OFF_BOARD, {"unit": unit.uid}))
+        return shelled
     if cid == "off_table_artillery":
         centre = state.units[action.target or ""]
         near = [
@@ -590,6 +711,39 @@ def _effect(
     return []
 
 
+def _against_all_odds(world: World, state: SevenDaysState, unit: Unit, rule: str) -> list[Event]:
+    """The unit about to be removed sheds a d6 of markers; below its morale value it stays."""
+    if unit.status != Status.DOOMED:
+        return [note("card", f"{label(unit)} is no longer about to be removed", rule)]
+    rallied: list[Event] = []
+    removed = against_all_odds_roll(
+        unit.markers,
+        lambda _faces, die, removed: (
+            f"{unit.name} rallies against all odds: d6 {die}, removes {removed} marker(s)"
+        ),
+        unit=unit.uid,
+    ).sample(state.rng, rallied)
+    unit.markers -= removed
+    events = [about(unit, rallied[0], f"{label(unit)} rallies against all odds")]
+    morale = world.profile(unit).morale
+    if morale is None or unit.markers < morale:
+        unit.status = Status.ACTIVE
+        state.touch()
+        events.append(
+            about(
+                unit,
+                note(
+                    "rallied",
+                    f"{unit.name} stays on the table with {unit.markers} marker(s)",
+                    rule,
+                    unit=unit.uid,
+                ),
+                f"{label(unit)} stays on the table",
+            )
+        )
+    return events  # still at its morale value: it stays doomed and is removed (offer_rescue)
+
+
 def _reinforce(
     world: World, state: SevenDaysState, side: str, profile_id: str, rule: str
 ) -> list[Event]:
@@ -601,14 +755,14 @@ def _reinforce(
     x = spec.table.width / 2
     while any(math.dist((x, y), u.pos) < 3 for u in state.units.values() if u.alive):
         x += 3.0
-    wanted = [profile_id]
-    if nation.profile(profile_id).type is UnitType.INFANTRY:
-        apcs = [u.id for u in nation.units if "apc" in u.traits]
-        wanted += apcs[:1]
+    # "infantry+apc": the APC is optional; chosen, it comes too with the infantry embarked
+    wanted = profile_id.split("+")
     events: list[Event] = []
-    for offset, pid in enumerate(wanted):
+    arrived: list[Unit] = []
+    for pid in wanted:
         profile = nation.profile(pid)
         key = f"{nation.nation}/{pid}"
+        profile = house_profile(profile, key, world.house)  # sevendays.orbat.bp_corrections
         world.add_profile(key, profile)
         number = sum(1 for u in state.units if u.startswith(f"{side}-card-")) + 1
         uid = f"{side}-card-{number}"
@@ -617,15 +771,98 @@ def _reinforce(
             side=Side(side),
             profile=key,
             name=f"{profile.name} (card-{number})",
-            x=x + 2.0 * offset,
+            x=x,  # an APC and the infantry it carries arrive together
             y=y,
             facing=side_spec.facing,
         )
+        arrived.append(state.units[uid])
         events.append(
             note("reserve", f"{profile.name} arrives from the upper echelon", rule, unit=uid)
         )
+    if len(arrived) == 2:
+        rider, carrier = arrived
+        events += embark(state, rider, carrier)
     state.touch()
     return events
+
+
+# -- words for menus and logs (issue 20: every card by its name and what it does) ----------------
+def card_names(ids: list[str] | str) -> str:
+    """Card ids (a list or ``+``-joined) as their names, joined for a sentence."""
+    wanted = [i for i in (ids.split("+") if isinstance(ids, str) else ids) if i]
+    names = _names(wanted)
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def describe_swap(state: SevenDaysState, side: str, option: str) -> str:
+    """A swap choice as its owner reads it (only the owner's menu shows it)."""
+    if not option:
+        hand = _table(state)["hands"].get(side, []) if state.cards else []
+        return f"keep the hand ({card_names(sorted(hand))})" if hand else "keep the hand"
+    count = len([c for c in option.split("+") if c])
+    fresh = "a fresh card" if count == 1 else f"{count} fresh cards"
+    return f"exchange {card_names(option)} for {fresh} from the deck"
+
+
+def describe_play(world: World, state: SevenDaysState, side: str, action: Action) -> str:
+    """A card play as its owner's menu shows it: the card's name, on what, and what it does."""
+    card_id, _, extra = (action.option or "").partition("|")
+    card = load_deck().cards.get(card_id)
+    if card is None:
+        return f"play {card_id or 'a card'}"
+    units = state.units
+    unit = units.get(action.unit or "")
+    target = units.get(action.target or "")
+    where = (
+        f" to ({action.point[0]:.1f}, {action.point[1]:.1f})" if action.point is not None else ""
+    )
+    what = ""
+    if card_id == "communications" and unit is not None:
+        what = (
+            f"spend a command token: move the enemy's {label(unit)}{where}"
+            if extra == "enemy"
+            else f"move {unit.name}{where}"
+        )
+    elif card_id == "against_all_odds" and unit is not None:
+        morale = world.profile(unit).morale
+        what = f"save {unit.name}, {unit.markers} markers against morale {morale}"
+    elif card_id == "reserves" and extra:
+        nation = side_orbat(world.scenario.spec.sides[side])  # type: ignore[index]
+        names = [nation.profile(p).name for p in extra.split("+")]
+        what = f"{names[0]} embarked in {names[1]}" if len(names) == 2 else names[0]
+    elif card_id == "tank_missile" and unit is not None and target is not None:
+        what = f"{unit.name} at {label(target)}"
+    elif target is not None:
+        aimed = [target] + ([units[extra]] if extra in units else [])
+        what = "at " + " and ".join(label(t) for t in aimed)
+    chain = state.cards["chain"] if state.cards else []
+    if card.when == "response" and chain:
+        what = f"answer {load_deck().cards[chain[-1]['card']].name}"
+    head = f"play {card.name}" + (f" ({what})" if what else "")
+    return f"{head}: {card.summary}"
+
+
+def describe_decline(world: World, state: SevenDaysState, side: str) -> str:
+    """Declining: letting the card on top stand, or letting a unit about to go be removed."""
+    doomed = rescue_unit(state)
+    if doomed is not None:
+        return f"let {doomed.name} be removed (play no card)"
+    chain = state.cards["chain"] if state.cards else []
+    if chain:
+        return f"let {load_deck().cards[chain[-1]['card']].name} stand (no answer)"
+    return "play no card"
+
+
+def describe_off_board(state: SevenDaysState, action: Action) -> str:
+    unit = state.units.get(action.unit or "")
+    name = unit.name if unit is not None else action.unit
+    if action.option == "roll":
+        need = load_deck().cards["divisional_artillery"].to_hit
+        return f"{name} takes the Divisional Artillery roll (a d10, {need}+ gives a morale marker)"
+    return (
+        f"{name} avoids the Divisional Artillery roll: it may not enter the table on turn "
+        f"{state.flow.turn}"
+    )
 
 
 def view(cards: dict[str, Any] | None, player: str) -> dict[str, Any] | None:

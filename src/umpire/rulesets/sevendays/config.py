@@ -119,6 +119,15 @@ class Platoon(BaseModel):
     reach: Inches
 
 
+class BreakPointCorrections(BaseModel):
+    """sevendays.orbat.bp_corrections (house switch, off by default): break points to use
+    instead of the printed ones, by profile key (``nation/unit-id``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    use: Flag
+    bp: dict[str, Annotated[int, Field(strict=True, ge=0, le=100)]]
+
+
 class BattlegroupCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
     radius: Inches
@@ -174,6 +183,7 @@ class HouseRules(BaseModel):
     close_combat_support: Inches
     air: AirRules
     platoon: Platoon
+    bp_corrections: BreakPointCorrections
 
     @field_validator("damage_table")
     @classmethod
@@ -250,4 +260,10 @@ def rules_markdown() -> str:
         "**reconstructed** (inferred from consistent sources), **house** (ours; the numbers "
         "are in `house_rules.yaml` and can be overridden with `--house-rules FILE`).",
         rule_catalog(),
-    )
+    ) + _changes()
+
+
+def _changes() -> str:
+    """The notes of rule changes by ruleset version (data/changes.md), after the table."""
+    path = DATA / "changes.md"
+    return "\n" + path.read_text(encoding="utf-8") if path.exists() else ""

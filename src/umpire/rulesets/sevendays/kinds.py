@@ -171,7 +171,12 @@ def reserves(world: World, state: SevenDaysState) -> list[Unit]:
     if not world.has_reserves or state.flow.turn < world.scenario.spec.reserves_from:
         return []
     side = state.flow.initiative
-    return [u for u in state.units.values() if u.side == side and u.status == "reserve"]
+    turn = state.flow.turn
+    return [
+        u
+        for u in state.units.values()
+        if u.side == side and u.status == "reserve" and u.barred_turn != turn
+    ]
 
 
 def after_action(world: World, state: SevenDaysState) -> list[Event]:
@@ -216,7 +221,7 @@ class Swap(Kind):
         return cards.swap(state, side, action.option or "")
 
     def describe(self, state: SevenDaysState, side: str, action: Action) -> str:
-        return f"swap: {action.option}" if action.option else "keep the hand"
+        return cards.describe_swap(state, side, action.option or "")
 
 
 # -- cards -----------------------------------------------------------------------------------------
@@ -248,21 +253,50 @@ class Card(Kind):
         return events + after_cards(world, state)
 
     def describe(self, state: SevenDaysState, side: str, action: Action) -> str:
-        return action.kind
+        return cards.describe_play(world_of(state), state, side, action)
 
 
 class NoResponse(FixedChoice[SevenDaysState]):
-    """The side lets the card on top of the chain stand."""
+    """The side lets the card on top of the chain stand, or (sevendays.cards.against_all_odds)
+    plays no card on its unit about to be removed."""
 
     name = "no_response"
     rule = "sevendays.cards.play"
 
     def resolve(self, state: SevenDaysState, side: str, action: Action) -> list[Event]:
         world = world_of(state)
+        if _top(state, Phase.RESCUE) is not None:
+            return cards.let_go(world, state, side) + after_cards(world, state)
         return cards.decline(world, state, side) + after_cards(world, state)
 
     def describe(self, state: SevenDaysState, side: str, action: Action) -> str:
-        return action.kind
+        return cards.describe_decline(world_of(state), state, side)
+
+
+class OffBoard(Kind):
+    """sevendays.cards.divisional_artillery: an off-board unit takes the roll, or stays off the
+    table this turn."""
+
+    name = "off_board"
+    rule = "sevendays.cards.divisional_artillery"
+
+    def options(self, state: SevenDaysState, side: str) -> Iterable[Action]:
+        top = _top(state, Phase.OFF_BOARD)
+        if top is None:
+            return []
+        uid = str(top.data["unit"])
+        # staying off first: where reserves cannot enter this turn anyway it costs nothing
+        return [
+            Action("off_board", unit=uid, option="stay"),
+            Action("off_board", unit=uid, option="roll"),
+        ]
+
+    def resolve(self, state: SevenDaysState, side: str, action: Action) -> list[Event]:
+        world = world_of(state)
+        return cards.off_board_choice(world, state, side, action) + after_cards(world, state)
+
+    def describe(self, state: SevenDaysState, side: str, action: Action) -> str:
+        return cards.describe_off_board(state, action)
 
 
 # -- activation --------------------------------------------------------------------------------
@@ -288,6 +322,12 @@ class Activate(Kind):
         world = world_of(state)
         unit = state.units.get(action.unit or "")
         if unit is not None and unit.status == "reserve" and unit.side == side:
+            if unit.barred_turn == state.flow.turn:
+                raise IllegalActionError(
+                    f"{unit.name} avoided the Divisional Artillery roll: it may not enter "
+                    "the table this turn",
+                    "sevendays.cards.divisional_artillery",
+                )
             if unit not in reserves(world, state):
                 raise IllegalActionError(
                     f"reserves may come on from turn {world.scenario.spec.reserves_from}",
@@ -1084,6 +1124,7 @@ KINDS: tuple[Kind, ...] = (
     Swap(),
     Card(),
     NoResponse(),
+    OffBoard(),
     Activate(),
     Pass(),
     *ACTS,

@@ -14,12 +14,58 @@ def house_fired(state: SevenDaysState, rule: str) -> None:
     state.house_fired[rule] = state.house_fired.get(rule, 0) + 1
 
 
+RESCUE_CARD = "against_all_odds"
+
+
+def may_rescue(state: SevenDaysState, unit: Unit) -> bool:
+    """May ``unit``'s owner hold Against All Odds, as far as the enemy knows (cards in play,
+    a card in its hand, not every copy in the discard pile)? Only public facts decide: whether
+    the owner is asked must not tell the enemy what the owner holds."""
+    cards = state.cards
+    if cards is None or not cards["hands"].get(unit.side):
+        return False
+    from umpire.rulesets.sevendays.cards import load_deck
+
+    copies = load_deck().cards[RESCUE_CARD].count
+    return bool(cards["discard"].count(RESCUE_CARD) < copies)
+
+
+def remove(state: SevenDaysState, unit: Unit, markers: int, morale: int) -> Event:
+    """Rule sevendays.morale.removal: the unit leaves the table."""
+    unit.status = Status.REMOVED
+    state.touch()
+    return about(
+        unit,
+        note(
+            "removed",
+            f"{unit.name} is removed: {markers} markers reach morale {morale}",
+            "sevendays.morale.removal",
+            unit=unit.uid,
+        ),
+        f"{unit.marker} is removed",
+    )
+
+
 def add_markers(
-    world: World, state: SevenDaysState, unit: Unit, count: int, rule: str, why: str
+    world: World,
+    state: SevenDaysState,
+    unit: Unit,
+    count: int,
+    rule: str,
+    why: str,
+    *,
+    off_board: bool = False,
 ) -> list[Event]:
-    """Put ``count`` morale markers on ``unit``; remove it when they reach its morale value."""
-    if count <= 0 or not unit.alive or world.is_helicopter(unit):
+    """Put ``count`` morale markers on ``unit``; remove it when they reach its morale value.
+
+    When its owner holds Against All Odds the unit is not removed yet: it is *doomed* (out of
+    play, not yet a loss) and the owner is offered the card once the action that doomed it has
+    resolved (see ``cards.offer_rescue``). ``off_board``: the unit waits off the table (a
+    reserve taking the Divisional Artillery roll)."""
+    if count <= 0 or world.is_helicopter(unit):
         return []  # sevendays.air.helicopter: helicopters carry no morale markers
+    if not (unit.alive or (off_board and unit.status == Status.RESERVE)):
+        return []
     unit.markers += count
     events = [
         about(
@@ -36,18 +82,22 @@ def add_markers(
     ]
     morale = world.profile(unit).morale
     if morale is not None and unit.markers >= morale:
-        unit.status = Status.REMOVED
+        if not may_rescue(state, unit):
+            events.append(remove(state, unit, unit.markers, morale))
+            return events
+        unit.status = Status.DOOMED  # sevendays.cards.against_all_odds: about to be removed
         state.touch()
         events.append(
             about(
                 unit,
                 note(
-                    "removed",
-                    f"{unit.name} is removed: {unit.markers} markers reach morale {morale}",
+                    "doomed",
+                    f"{unit.name} is about to be removed: {unit.markers} markers reach "
+                    f"morale {morale}",
                     "sevendays.morale.removal",
                     unit=unit.uid,
                 ),
-                f"{unit.marker} is removed",
+                f"{unit.marker} is about to be removed",
             )
         )
     return events

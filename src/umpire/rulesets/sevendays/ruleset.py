@@ -51,6 +51,14 @@ OPTIONS = {"house_rules", "forces", "cards"}  # what a game's options may set
 NOT_NOW = {
     Phase.SWAP: ("swap cards", "sevendays.cards.play"),
     Phase.CARD: ("answer the card or decline", "sevendays.cards.play"),
+    Phase.RESCUE: (
+        "play Against All Odds on its unit or let it go",
+        "sevendays.cards.against_all_odds",
+    ),
+    Phase.OFF_BOARD: (
+        "choose whether its off-board unit takes the artillery roll",
+        "sevendays.cards.divisional_artillery",
+    ),
     Phase.ACTIVATE: ("activate a unit or pass", "sevendays.activation.token"),
     Phase.REACT: ("react or decline", "sevendays.reaction.window"),
     Phase.ACT: ("choose an act of the active unit", "sevendays.activation.actions"),
@@ -114,7 +122,8 @@ class SevenDays(RulesetBase[SevenDaysState]):
 
     meta = RulesetMeta(
         id="sevendays",
-        version="0.3",
+        # 0.4: issue 15 corrections (cards, Capture, provenance): docs/rules/sevendays.md
+        version="0.4",
         title="Seven Days to the River Rhine",
         players=("nato", "pact"),
         chance="sampled",
@@ -279,7 +288,12 @@ class SevenDays(RulesetBase[SevenDaysState]):
                 f"{side.upper()} must {NOT_NOW[stage][0]}, not {action.kind!r}",
                 NOT_NOW[stage][1],
             )
-        events = self.engine.apply(state, action)
+        side, kind = self.engine.check(state, action)
+        events = kind.resolve(state, side, action)
+        # sevendays.cards.against_all_odds: a unit about to be removed is put to its owner
+        # once the action that doomed it has resolved, before the flow moves on
+        events += cards.offer_rescue(self.world(state), state)
+        events += FLOW.advance(state)
         sync(state)
         state.actions_played += 1
         return events

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from shapely.geometry import LineString
 
 from umpire.core.datafiles import format_validation_error, load_yaml
@@ -86,7 +95,8 @@ class ScenarioSpec(BaseModel):
     description: str
     table: TableSpec
     turns: int = Field(ge=1, le=MAX_TURNS)  # bounded: a game ends far below the action cap
-    break_point_fraction: dict[Literal["nato", "pact"], float]
+    # exact fractions ("2/3"): a BP total divisible by 3 breaks at exactly two thirds of it
+    break_point_fraction: dict[Literal["nato", "pact"], Fraction]
     first_initiative: Literal["nato", "pact", "roll"] = "roll"
     objectives: list[Objective] = []
     terrain: list[TerrainSpec] = []
@@ -102,6 +112,60 @@ class ScenarioSpec(BaseModel):
     exit_edge: Literal["north", "south"] | None = None  # breakthrough: where the attacker exits
     exit_fraction: float = Field(default=0.25, gt=0, le=1)  # of the attacker's BP to exit
     cards: bool = False  # Tactical Advantage cards in play (sevendays.cards.*)
+    # the most of the attacker's units that start on the table ("2/3" in Capture, book p32);
+    # the others wait in reserve (sevendays.scenario.deployment)
+    attacker_deploys: Fraction | None = None
+
+    @field_validator("break_point_fraction", mode="before")
+    @classmethod
+    def _exact_fractions(cls, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {side: _fraction(v) for side, v in value.items()}
+        return value
+
+    @field_validator("attacker_deploys", mode="before")
+    @classmethod
+    def _exact_fraction(cls, value: Any) -> Any:
+        return None if value is None else _fraction(value)
+
+    @field_validator("break_point_fraction", "attacker_deploys")
+    @classmethod
+    def _a_fraction_of_the_whole(cls, value: Any) -> Any:
+        shares = value.values() if isinstance(value, Mapping) else [value]
+        for share in shares:
+            if share is not None and not 0 < share <= 1:
+                raise ValueError(f"{share} is not a fraction in (0, 1]")
+        return value
+
+
+def _fraction(value: Any) -> Any:
+    """A written fraction ("2/3") or a decimal (0.5) as an exact Fraction: a float is read
+    by its decimal text, so 0.1 is 1/10 and not the nearest binary number."""
+    if isinstance(value, bool):
+        return value  # refused by the field's type
+    if isinstance(value, float | int | str):
+        try:
+            return Fraction(str(value).strip())
+        except (ValueError, ZeroDivisionError):
+            return value  # refused by the field's type, with pydantic's message
+    return value
+
+
+def house_profile(profile: UnitProfile, key: str, house: HouseRules) -> UnitProfile:
+    """``profile`` as this game plays it: with the house switch sevendays.orbat.bp_corrections
+    on, the break points it lists for ``key`` (``nation/unit-id``) replace the printed ones."""
+    fix = house.bp_corrections
+    if fix.use and key in fix.bp and fix.bp[key] != profile.bp:
+        return profile.model_copy(update={"bp": fix.bp[key]})
+    return profile
+
+
+def deploy_limit(spec: ScenarioSpec, side: str) -> int | None:
+    """Rule sevendays.scenario.deployment: how many of ``side``'s units may start on the table
+    (``None``: no limit)."""
+    if spec.attacker_deploys is None or spec.attacker != side:
+        return None
+    return math.floor(spec.attacker_deploys * len(spec.sides[side].units))
 
 
 class Scenario:
@@ -132,6 +196,7 @@ class Scenario:
                         "embarked (sevendays.air.helicopter)"
                     )
                 key = f"{orbat.nation}/{unit.profile}"
+                profile = house_profile(profile, key, house)
                 if self.profiles.get(key, profile) != profile:
                     raise DataFileError(
                         f"{where}: two sides call different profiles {key!r}; give one force "
@@ -144,6 +209,14 @@ class Scenario:
                     raise DataFileError(
                         f"{source}: field sides.{side}.units.{index}.at: {unit.at} is off the table"
                     )
+            limit = deploy_limit(spec, side)
+            on_table = sum(1 for u in side_spec.units if not u.reserve)
+            if limit is not None and on_table > limit:
+                raise DataFileError(
+                    f"{source}: field sides.{side}.units: the attacker deploys at most "
+                    f"{spec.attacker_deploys} of its {len(side_spec.units)} units ({limit}), not "
+                    f"{on_table}; mark the others reserve: true (sevendays.scenario.deployment)"
+                )
 
     def _check_rider(
         self,
@@ -222,6 +295,29 @@ def side_orbat(side_spec: SideSpec, source: Path | None = None) -> Orbat:
     return load_nation(side_spec.nation, source)
 
 
+def _hold_back(data: dict[str, Any], deployed: set[str]) -> dict[str, Any]:
+    """A force file deployed as the attacker of a scenario that limits its deployment
+    (sevendays.scenario.deployment; which units wait is house): the last units listed wait in
+    reserve, entering where they were placed, until at most the allowed share is on the
+    table. The commander, transports with passengers and passengers stay on the table."""
+    attacker, share = data.get("attacker"), data.get("attacker_deploys")
+    if attacker not in deployed or share is None:
+        return data
+    side = data["sides"][attacker]
+    units = [dict(u) for u in side.get("units", [])]
+    limit = math.floor(Fraction(str(share)) * len(units))
+    carriers = {u.get("embarked_in") for u in units if u.get("embarked_in")}
+    on_table = sum(1 for u in units if not u.get("reserve"))
+    for unit in reversed(units):
+        if on_table <= limit:
+            break
+        keep = unit.get("commander") or unit.get("embarked_in") or unit.get("id") in carriers
+        if not unit.get("reserve") and not keep:
+            unit["reserve"] = True
+            on_table -= 1
+    return {**data, "sides": {**data["sides"], attacker: {**side, "units": units}}}
+
+
 def scenario_ids() -> list[str]:
     return sorted(p.stem for p in SCENARIOS.glob("*.yaml"))
 
@@ -244,6 +340,7 @@ def load_scenario(
     data = load_yaml(path)
     if sides:
         data = {**data, "sides": {**data.get("sides", {}), **sides}}
+        data = _hold_back(data, set(sides))
     try:
         spec = ScenarioSpec.model_validate(data)
     except ValidationError as exc:

@@ -33,6 +33,9 @@ class Status(StrEnum):
     RESERVE = "reserve"
     EXITED = "exited"
     EMBARKED = "embarked"
+    # about to be removed by its morale markers while its owner may still play Against All
+    # Odds (sevendays.cards.against_all_odds): off the table's play, not yet a loss
+    DOOMED = "doomed"
 
 
 class Phase(StrEnum):
@@ -47,6 +50,8 @@ class Phase(StrEnum):
     ACT = "act"
     REACT = "react"
     CARD = "card"
+    RESCUE = "rescue"  # a unit is about to be removed: its owner may play Against All Odds
+    OFF_BOARD = "off_board"  # Divisional Artillery: an off-board unit takes the roll or stays off
     OVER = "over"
 
 
@@ -73,6 +78,8 @@ ACT_KINDS = (
 )
 REACT_KINDS = ("react", "no_react", "card")
 CARD_KINDS = ("card", "no_response")
+RESCUE_KINDS = ("card", "no_response")  # Against All Odds on the unit, or let it go
+OFF_BOARD_KINDS = ("off_board",)
 SWAP_KINDS = ("card", "swap")
 
 # Every arrangement of units on the table gets a number never used before, so caches of
@@ -150,6 +157,7 @@ class Unit:
     marker: str | None = None  # the opaque id the enemy knows a hidden marker by
     dug_in: bool = False
     carried_by: str | None = None  # the transport it rides in (status "embarked")
+    barred_turn: int = 0  # an off-board unit that avoided Divisional Artillery: not this turn
 
     @property
     def alive(self) -> bool:

@@ -114,8 +114,8 @@ def bail_out(world: World, state: SevenDaysState) -> list[Event]:
     events: list[Event] = []
     for rider in [u for u in state.units.values() if u.status == "embarked"]:
         carrier = state.units.get(rider.carried_by or "")
-        if carrier is None or carrier.alive:
-            continue
+        if carrier is None or carrier.alive or carrier.status == "doomed":
+            continue  # a doomed carrier may yet be saved (sevendays.cards.against_all_odds)
         if carrier.status == "exited":  # it broke through with its passengers aboard
             rider.status = Status.EXITED
             state.touch()
