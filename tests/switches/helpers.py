@@ -62,3 +62,5 @@ def check_modes(
     assert (
         theirs and rule in theirs[-1].text and f"{acting.upper()} acted against" in theirs[-1].text
     )
+    detail = mine[-1]["detail"]  # what was done: the acting side's words only
+    assert detail and detail in mine[-1].text and detail not in theirs[-1].text

@@ -31,8 +31,8 @@ rules that cannot be switched (turn structure, victory...) say why (``switchable
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
@@ -380,3 +380,14 @@ def load_for(ruleset: Any, path: Path | str) -> RuleSwitches:
     if catalog is None:
         raise DataFileError(f"{path}: {ruleset.meta.id} has no rule catalogue to switch rules in")
     return RuleSwitches.load(path, catalog(), ruleset.meta.id)
+
+
+def with_advice(options: Mapping[str, Any], text: str, check: Callable[[], object]) -> str:
+    """A menu line ``text`` ending with the rules under ``advise`` that the action breaks:
+    ``check`` is the action's legality check, run (its refusal ignored) only when the game
+    has switches."""
+    if not switches_in(options):
+        return text
+    with collect_advice() as notes, suppress(IllegalActionError):
+        check()
+    return text + advice_suffix(notes)

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from contextlib import suppress
 from typing import Any
 
 from umpire.core.actions import Action
@@ -15,7 +14,7 @@ from umpire.core.flow import FlowRules, FlowState
 from umpire.core.lazy import Lazy
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import Capabilities, Outcome, RulesetBase, RulesetMeta, ScenarioInfo
-from umpire.core.switches import advice_events, advice_suffix, collect_advice, switches_in
+from umpire.core.switches import advice_events, collect_advice, with_advice
 from umpire.rulesets.portable import scenario as scenarios
 from umpire.rulesets.portable.common import cargo_of, kind
 from umpire.rulesets.portable.config import HOUSE_RULES, rule_catalog, rules_markdown
@@ -267,12 +266,8 @@ class Portable(RulesetBase[PortableState]):
         if kind is None:
             return action.kind
         side = decision(state)[1] or ""
-        text = kind.describe(state, side, action)
-        if switches_in(state.options):  # the menu line names the rules advised against
-            with collect_advice() as advice, suppress(IllegalActionError):
-                kind.check(state, side, action)
-            text += advice_suffix(advice)
-        return text
+        text = kind.describe(state, side, action)  # + the rules under advise it breaks
+        return with_advice(state.options, text, lambda: kind.check(state, side, action))
 
     # -- helpers the scripted player uses ------------------------------------------------
     def cargo(self, state: PortableState, unit: Unit) -> list[Unit]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from contextlib import suppress
 from typing import Any
 
 from umpire.core.actions import Action
@@ -26,10 +25,10 @@ from umpire.core.ruleset import (
 )
 from umpire.core.switches import (
     advice_events,
-    advice_suffix,
     collect_advice,
     quiet_advice,
     switches_in,
+    with_advice,
 )
 from umpire.rulesets.rhine import rules as R
 from umpire.rulesets.rhine.model import (
@@ -1366,11 +1365,7 @@ class RhineRules(FlowRules[ST]):
     def describe(self, state: ST, action: Action) -> str:
         """The core's menu line, naming any rule (under ``advise``) the action breaks."""
         text = super().describe(state, action)
-        if switches_in(state.options):
-            with collect_advice() as advice, suppress(IllegalActionError):
-                self.check(state, action)
-            text += advice_suffix(advice)
-        return text
+        return with_advice(state.options, text, lambda: self.check(state, action))
 
     def reveal(self, state: ST, commit: SecretCommit) -> list[Event]:
         """Both sides' support, revealed together, then the combat is resolved."""
