@@ -230,8 +230,9 @@ def test_the_casualty_pile_read_from_the_observation_is_the_games() -> None:
 def test_the_board_draws_vehicles_with_their_passengers_counted() -> None:
     """bookgun.move.vehicles / bookgun.move.mount on the web table: Night Raid's Humvee is
     drawn as a hull at its model (both sides see it), the squad riding inside is not drawn
-    figure by figure but counted on the vehicle; once dismounted its figures are drawn; the
-    steep hillside is drawn as a hill and the tyre smoke as smoke."""
+    figure by figure but counted on the vehicle - for the army; the Humvee is armoured, so the
+    insurgents' board does not say who or how many ride inside; once dismounted its figures
+    are drawn; the steep hillside is drawn as a hill and the tyre smoke as smoke."""
     game = Game(RULESET, "night-raid", 3)
     while game.state.flow.phase == "setup":
         game.apply(game.legal_actions()[0])
@@ -244,7 +245,9 @@ def test_the_board_draws_vehicles_with_their_passengers_counted() -> None:
         assert min(xs) < 18.0 < max(xs) and min(ys) < 2.0 < max(ys)
         assert not [f for f in board["figures"] if f["unit"] == "squad"]
         hv = next(u for u in board["units"] if u["id"] == "humvee")
-        assert hv["stats"]["passengers"] == 7 and hv["stats"]["vehicle"] == "light_wheeled"
+        assert hv["stats"]["passengers"] == (7 if side == "army" else None)
+        assert hv["stats"]["vehicle"] == "light_wheeled"
+        assert ("squad" in {u["id"] for u in board["units"]}) == (side == "army")
         kinds = {t["id"]: t["kind"] for t in board["terrain"]}
         assert kinds["hillside"] == "hill" and kinds["tyre-smoke"] == "smoke"
     game.state.units["squad"].aboard = None

@@ -733,3 +733,34 @@ def test_a_scout_evading_to_a_hidden_unit_names_only_its_marker() -> None:
     evade = next(e for e in events if e.kind == "evade")
     assert f"marker {marker.id}" in evade.text and cell.name not in evade.text
     assert marker.stirred
+
+
+def test_the_enemy_does_not_see_who_rides_inside_an_armoured_vehicle() -> None:
+    """bookgun.move.mount (house) with bookgun.spot.roll: Night Raid's Humvee is armoured, so
+    the insurgents' view, the events they read and their board hold the vehicle but not the
+    squad inside - its holding back and its spotting name only the vehicle - until it
+    dismounts in their sight; the army sees its own men throughout."""
+    from umpire.rulesets.bookgun import RULESET
+    from umpire.rulesets.bookgun.ruleset import Hold
+
+    s = _raid()
+    ins, army = RULESET.observation(s, "insurgents"), RULESET.observation(s, "army")
+    assert "squad" in army["units"] and "sq-sl" in army["figures"]
+    assert "squad" not in ins["units"] and not [f for f in ins["figures"] if f.startswith("sq-")]
+    assert "humvee" in ins["units"]
+    _card(s)
+    (ev,) = Hold().resolve(s, "army", Action("hold", unit="squad"))[:1]
+    assert ev.seen_by("army") is ev and ev.seen_by("insurgents") is None
+    assert "squad" not in RULESET.observation(s, "insurgents")["acted"]
+    w = _with(s, light="day")
+    probe = [s.figures["c-l"]]
+    probe[0].x, probe[0].y, probe[0].room = 18.0, 12.0, None
+    events: list[Event] = []
+    combat._look(s, w, [s.units["squad"]], probe, "the cell", events, static=False)
+    assert "someone inside Humvee" in events[-1].text and "Raid squad" not in events[-1].text
+    s2 = _raid()
+    s2.figures["hmv"].x, s2.figures["hmv"].y = 18.0, 6.0
+    carry(s2, s2.units["humvee"])
+    _card(s2)
+    Activate().resolve(s2, "army", Action("activate", unit="squad", option="dismount"))
+    assert "squad" in RULESET.observation(s2, "insurgents")["units"]

@@ -233,7 +233,10 @@ class BookGunBoard:
                     **(
                         {
                             "vehicle": u.get("vehicle"),
-                            "passengers": riders.get(str(u["id"]), 0),
+                            # a closed vehicle's riders are the owner's to know
+                            "passengers": riders.get(str(u["id"]), 0)
+                            if side == viewer or not u.get("armoured")
+                            else None,
                             "in_motion": u.get("in_motion"),
                         }
                         if u.get("vehicle")

@@ -213,9 +213,12 @@ def _look(
     if static and d <= w.tables.spotting.static_range:
         return False  # fireable anyway: no roll needed
     number = spot_number(w, u, d, state.leader_of(u) is not None)
+    who = u.name
+    if state.unseen_inside(u, "army" if u.side == "insurgents" else "insurgents"):
+        who = f"someone inside {state.units[str(u.aboard)].name}"  # riders stay unseen
     if number is None:
         events.append(
-            note("spot", f"{u.name} spots {name} at {d:.1f} in. (automatic)", "bookgun.spot.roll")
+            note("spot", f"{who} spots {name} at {d:.1f} in. (automatic)", "bookgun.spot.roll")
         )
         return True
     if number == 0:
@@ -225,9 +228,7 @@ def _look(
         number //= 2
         if number <= 0:
             return False
-    test = RollUnder(
-        20, number, "bookgun.spot.roll", text=f"{u.name} looks for {name} at {d:.1f} in."
-    )
+    test = RollUnder(20, number, "bookgun.spot.roll", text=f"{who} looks for {name} at {d:.1f} in.")
     return test.sample(state.rng, events)
 
 

@@ -1042,7 +1042,7 @@ class Hold(_CardKind):
             self.rule,
             unit=unit.id,
         )
-        if unit.concealed:
+        if unit.concealed or state.unseen_inside(unit, enemy(side)):
             ev = secret(side, ev, None)
         return [ev] + self.done(state, unit)
 
@@ -1489,7 +1489,7 @@ class Joker(_CardKind):
             self.rule,
             text=lambda faces, v, r: f"joker for {unit.name}: d6 {list(faces)}: {r}",
         ).sample(state.rng, events)
-        if unit.concealed:
+        if unit.concealed or state.unseen_inside(unit, enemy(side)):
             events = [secret(side, e, "a joker for a hidden unit") for e in events]
         done = False
         if result == "extra_die":
@@ -1502,9 +1502,10 @@ class Joker(_CardKind):
             for f in state.unit_figures(unit):
                 if f.status == WOUNDED:
                     f.status = "fit"
-                    events.append(
-                        note("heal", f"{f.name} is back on his feet", self.rule, figure=f.id)
-                    )
+                    heal = note("heal", f"{f.name} is back on his feet", self.rule, figure=f.id)
+                    if unit.concealed or state.unseen_inside(unit, enemy(side)):
+                        heal = secret(side, heal, None)
+                    events.append(heal)
         elif result == "fall_back":
             if not unit.concealed and unit.aboard is None:  # passengers stay aboard (house)
                 flee(state, unit, 2, self.rule, "falls back", events)
@@ -1735,6 +1736,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 concealed=us.concealed,
                 arrives=us.arrives if us.arrives and us.arrives > 1 else None,
                 vehicle=us.vehicle,
+                armoured=us.armoured,
                 gun=us.gun,
                 limbered=us.limbered,
                 aboard=us.aboard,
@@ -1787,7 +1789,11 @@ class BookGun(FlowRules[S], RulesetBase[S]):
     def observation(self, state: S, player: str) -> dict[str, Any]:
         """What ``player`` sees: the army never sees concealed insurgents, what a marker holds,
         the cache room, the IED or the deck order; the insurgents never see who commands."""
-        hidden_units = {u.id for u in state.units.values() if u.concealed and u.side != player}
+        hidden_units = {
+            u.id
+            for u in state.units.values()
+            if (u.concealed and u.side != player) or state.unseen_inside(u, player)
+        }
         figs = {
             k: {
                 "id": f.id,
@@ -1838,6 +1844,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "arrive_cards": list(u.arrive_cards),
                 "arrive_from": u.arrive_from,
                 "vehicle": u.vehicle,
+                "armoured": u.armoured,
                 "aboard": u.aboard,
                 "in_motion": u.in_motion,
                 "scout_of": u.scout_of,

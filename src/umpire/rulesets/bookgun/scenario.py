@@ -179,6 +179,8 @@ class UnitSpec(_Model):
     arrives_on: ArrivalSpec | None = None
     # bookgun.move.vehicles: a vehicle unit (troop vehicle) is one model of this kind
     vehicle: VehicleKind | None = None
+    # closed (armoured) vehicle: the enemy does not see who rides inside (house)
+    armoured: bool = False
     # bookgun.move.mount: a unit that starts the game aboard this vehicle unit
     aboard: str | None = None
     # bookgun.move.scouts: a one-figure unit scouting for this unit (radio: 24 in., not 12)
@@ -194,6 +196,8 @@ class UnitSpec(_Model):
     def _placed(self) -> UnitSpec:
         if (self.troop == "vehicle") != (self.vehicle is not None):
             raise ValueError("troop vehicle (and only it) needs vehicle: a kind")
+        if self.armoured and self.troop != "vehicle":
+            raise ValueError("only a vehicle unit may be armoured")
         if self.troop == "vehicle":
             if len(self.figures) != 1 or self.figures[0].role != "vehicle" or self.concealed:
                 raise ValueError("a vehicle unit is one figure of role vehicle, not concealed")

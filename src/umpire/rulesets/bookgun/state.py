@@ -88,6 +88,7 @@ class Unit:
     extra_die: int = 0
     minus_d6: bool = False
     vehicle: str | None = None  # bookgun.move.vehicles: the kind of a vehicle unit
+    armoured: bool = False  # a closed vehicle: the enemy does not see its passengers
     aboard: str | None = None  # bookgun.move.mount: the vehicle unit carrying this one
     mounted: int = 0  # the turn it last mounted or dismounted (not both in one phase)
     in_motion: bool = False  # a vehicle that used half or more of its rolled move (p.15)
@@ -154,6 +155,14 @@ class BookGunState:
             return None
         f = self.figures[unit.leader]
         return f if f.fit else None
+
+    def unseen_inside(self, unit: Unit, viewer: str | None) -> bool:
+        """``unit`` rides inside a closed vehicle, so ``viewer`` (not its side) cannot see it
+        (bookgun.move.mount, house)."""
+        if unit.aboard is None or viewer == unit.side:
+            return False
+        vehicle = self.units.get(unit.aboard)
+        return vehicle is not None and vehicle.armoured
 
     def on_table(self, unit: Unit) -> bool:
         return unit.status != OUT and bool(self.unit_figures(unit)) and unit.arrives is None
