@@ -197,3 +197,32 @@ def test_simulate_honours_the_switches(tmp_path: Path) -> None:
     switched = umpire(*args, "--rules", str(path))
     assert plain.returncode == 0 and switched.returncode == 0, switched.stderr
     assert json.loads(plain.stdout) != json.loads(switched.stdout)
+
+
+def test_a_record_with_a_bad_mode_is_one_line(tmp_path: Path) -> None:
+    """A record edited by hand with a mode that does not exist is refused in one line when
+    replayed, naming the field."""
+    record = tmp_path / "game.json"
+    out = umpire(
+        "battle",
+        "portable/village-attack",
+        "--seed",
+        "1",
+        "--json",
+        "--quiet",
+        "--side",
+        "blue=random",
+        "--side",
+        "red=random",
+        "--record",
+        str(record),
+        "--rules",
+        str(write(tmp_path, "portable.fire.arc: off\n")),
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(record.read_text())
+    data["options"]["rule_switches"]["portable.fire.arc"] = "sometimes"
+    record.write_text(json.dumps(data))
+    again = umpire("replay", str(record))
+    assert again.returncode != 0 and "Traceback" not in again.stderr
+    assert "options field rule_switches.portable.fire.arc: mode 'sometimes'" in again.stderr

@@ -369,8 +369,18 @@ def attach_switches(state: Any, options: Mapping[str, Any]) -> None:
     """Put a game's switches on its new state's ``options`` (where the rules read them with
     :func:`switches_in`, and where clones, branches and saved states carry them)."""
     raw = options.get(OPTION_KEY)
+    if not raw:
+        return
+    if not isinstance(raw, Mapping):
+        raise DataFileError(f"options field {OPTION_KEY}: must map rule ids to modes")
+    for key, mode in raw.items():  # a record edited by hand: one line, not a traceback
+        if not isinstance(key, str) or mode not in {m.value for m in Mode}:
+            raise DataFileError(
+                f"options field {OPTION_KEY}.{str(key)[:80]}: mode {str(mode)[:20]!r} is not "
+                "enforce, advise or off"
+            )
     held = getattr(state, "options", None)
-    if raw and isinstance(held, dict):
+    if isinstance(held, dict):
         held[OPTION_KEY] = dict(raw)
 
 
