@@ -264,7 +264,7 @@ def with_switches(options: Mapping[str, Any], switches: RuleSwitches | None) -> 
 # -- the catalogue's side ----------------------------------------------------------------------
 def switchable(entry: RuleEntry) -> bool:
     """Whether the catalogue gives ``entry`` a switch."""
-    return getattr(entry, "switchable", None) is True
+    return entry.switchable is True
 
 
 def key_problem(key: str, mode: Mode, catalog: Mapping[str, RuleEntry], ruleset: str) -> str:
@@ -287,8 +287,8 @@ def key_problem(key: str, mode: Mode, catalog: Mapping[str, RuleEntry], ruleset:
 
 def fixed_reason(entry: RuleEntry) -> str:
     """Why a rule has no switch, in a player's words."""
-    reason = getattr(entry, "fixed_because", None)
-    if getattr(entry, "switchable", None) is False:
+    reason = entry.fixed_because
+    if entry.switchable is False:
         return reason or "the game cannot be played without it"
     return "it has no switch yet (always enforced)"
 
@@ -299,7 +299,7 @@ def effective_mode(switches: RuleSwitches, entry: RuleEntry) -> str:
     switch yet."""
     if switchable(entry):
         return str(switches.mode(entry.id))
-    if getattr(entry, "switchable", None) is False:
+    if entry.switchable is False:
         return "enforce (fixed)"
     return "enforce (no switch)"
 
