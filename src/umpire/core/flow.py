@@ -31,14 +31,18 @@ S = TypeVar("S")
 
 Hook = Callable[[S], list[Event]]
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})  # values plain_copy returns as they are
+
 
 def plain_copy(value: Any) -> Any:
     """A copy of plain JSON data (dicts, lists, scalars) that shares no list or dict with the
     original: a saved position must not change when play goes on."""
+    # scalars are returned as they are without a call (a pending decision's data is mostly
+    # strings and numbers, copied at every observation)
     if isinstance(value, dict):
-        return {k: plain_copy(v) for k, v in value.items()}
+        return {k: v if type(v) in _ATOMS else plain_copy(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [plain_copy(v) for v in value]
+        return [v if type(v) in _ATOMS else plain_copy(v) for v in value]
     if isinstance(value, tuple):
         return tuple(plain_copy(v) for v in value)
     return value
@@ -112,19 +116,25 @@ class SecretCommit:
 Decision = Pending | SecretCommit
 
 
+def _text(value: Any) -> str:
+    """``str(value)``, without the call for a plain string (a StrEnum's ``str`` is a Python
+    function, and a position is read back at every decision of a scripted player)."""
+    return value if type(value) is str else str(value)
+
+
 def decision_from_dict(data: Mapping[str, Any]) -> Decision:
     if data.get("type") == "secret":
         return SecretCommit(
             sides=tuple(data["sides"]),
             kinds=tuple(data["kinds"]),
-            stage=str(data["stage"]),
+            stage=_text(data["stage"]),
             committed={s: dict(a) for s, a in data.get("committed", {}).items()},
             data=plain_copy(dict(data.get("data", {}))),
         )
     return Pending(
-        side=str(data["side"]),
+        side=_text(data["side"]),
         kinds=tuple(data["kinds"]),
-        stage=str(data["stage"]),
+        stage=_text(data["stage"]),
         data=plain_copy(dict(data.get("data", {}))),
     )
 
@@ -157,8 +167,8 @@ class FlowState:
     def from_dict(cls, data: Mapping[str, Any]) -> FlowState:
         return cls(
             turn=int(data.get("turn", 1)),
-            phase=str(data.get("phase", "")),
-            stage=str(data.get("stage", "")),
+            phase=_text(data.get("phase", "")),
+            stage=_text(data.get("stage", "")),
             active=data.get("active"),
             stack=[decision_from_dict(d) for d in data.get("stack", [])],
             over=bool(data.get("over", False)),

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.prepared import PreparedGeometry, prep
@@ -48,11 +49,14 @@ class Area:
         self.prepared = prep(self.polygon)
         x0, y0, x1, y1 = self.polygon.bounds
         self.bbox = (float(x0), float(y0), float(x1), float(y1))
+        self._is_box = _is_box(self.polygon, self.bbox)
 
     def contains(self, x: float, y: float) -> bool:
         x0, y0, x1, y1 = self.bbox
         if x < x0 or x > x1 or y < y0 or y > y1:
             return False
+        if self._is_box:  # an axis-aligned rectangle covers exactly its bounding box
+            return True
         return bool(self.prepared.covers(Point(x, y)))
 
     def touches_segment(self, ax: float, ay: float, bx: float, by: float) -> bool:
@@ -60,6 +64,15 @@ class Area:
         if max(ax, bx) < x0 or min(ax, bx) > x1 or max(ay, by) < y0 or min(ay, by) > y1:
             return False
         return bool(self.prepared.intersects(LineString(((ax, ay), (bx, by)))))
+
+
+def _is_box(polygon: Polygon, bbox: tuple[float, float, float, float]) -> bool:
+    """Whether ``polygon`` is an axis-aligned rectangle (it then covers exactly its bounds)."""
+    if polygon.interiors:
+        return False
+    corners = set(polygon.exterior.coords)
+    x0, y0, x1, y1 = bbox
+    return x0 < x1 and y0 < y1 and corners == {(x0, y0), (x1, y0), (x1, y1), (x0, y1)}
 
 
 @dataclass(eq=False)
@@ -210,7 +223,7 @@ class Table:
             return out
         if len(cache) > 200_000:
             cache.clear()
-        lines = shapely.linestrings([[segments[i][0], segments[i][1]] for i in todo])
+        lines = _segments([segments[i] for i in todo])
         hit = [False] * len(todo)
         line_idx, area_idx = self._sight_tree.query(lines, predicate="intersects")
         for t, j in zip(line_idx.tolist(), area_idx.tolist(), strict=True):
@@ -241,16 +254,14 @@ class Table:
         if self._sight_tree is None or not pictures:
             return out
         owner: list[tuple[int, int]] = []
-        coords = []
+        coords: list[tuple[Vec, Vec]] = []
         for i, (_, _, rays) in enumerate(pictures):
-            for k, (start, end) in enumerate(rays):
+            for k, ray in enumerate(rays):
                 owner.append((i, k))
-                coords.append([start, end])
+                coords.append(ray)
         if not coords:
             return out
-        ray_idx, area_idx = self._sight_tree.query(
-            shapely.linestrings(coords), predicate="intersects"
-        )
+        ray_idx, area_idx = self._sight_tree.query(_segments(coords), predicate="intersects")
         for r, j in zip(ray_idx.tolist(), area_idx.tolist(), strict=True):
             i, k = owner[r]
             if out[i][k]:
@@ -260,6 +271,13 @@ class Table:
             if area not in self.areas_at(*a) and area not in self.areas_at(*b):
                 out[i][k] = True
         return out
+
+
+def _segments(segments: Sequence[tuple[Vec, Vec]]) -> Any:
+    """Shapely line strings of ``segments`` ((x0, y0), (x1, y1)), from one flat array (several
+    times quicker than shapely reading nested lists)."""
+    flat = [v for (a, b) in segments for v in (a[0], a[1], b[0], b[1])]
+    return shapely.linestrings(np.array(flat, dtype=np.float64).reshape(-1, 2, 2))
 
 
 def along(start: Vec, end: Vec, distance: float) -> Vec:
@@ -297,7 +315,11 @@ def segment_point_distance(a: Vec, b: Vec, p: Vec) -> float:
     length2 = dx * dx + dy * dy
     if length2 == 0.0:
         return math.hypot(px, py)
-    t = max(0.0, min(1.0, (px * dx + py * dy) / length2))
+    t = (px * dx + py * dy) / length2  # clamped to the segment (written out: a hot spot)
+    if t <= 0.0:
+        return math.hypot(px, py)
+    if t >= 1.0:
+        return math.hypot(px - dx, py - dy)
     return math.hypot(px - t * dx, py - t * dy)
 
 

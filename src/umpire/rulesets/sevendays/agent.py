@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Mapping, Sequence
+from itertools import compress, repeat
+from operator import is_not
 from typing import Any, NamedTuple, cast
 
 from umpire.agents.base import View
@@ -95,44 +97,7 @@ def known_table(view: View) -> KnownTable:
     for line, data in (obs.get("force_profiles") or {}).items():
         if line not in world.profiles:  # an imported catalogue's lines, of units this side sees
             world.add_profile(line, UnitProfile.model_validate(data))
-    units: dict[str, Unit] = {}
-    markers: list[str] = []
-    seen = _UNITS
-    same = _BY_RECORD
-    places: list[tuple[object, ...]] = []  # what sight lines and plans read of each unit
-    for raw in obs["units"]:
-        # the planning functions read units and never change them, so one Unit per distinct
-        # record is shared between pictures (building them is a hot spot); the observation
-        # hands an unchanged unit's record over again as the same object, found by identity
-        # first (the memo holds the record, so its id cannot be reused)
-        known = same.get(id(raw))
-        if known is not None and known[0] is raw:
-            unit = known[1]
-            places.append(known[2])
-        elif "uid" in raw:
-            content = tuple(raw.values())
-            found = seen.get(content)
-            if found is None:
-                found = Unit(**raw)
-                if len(seen) > 20_000:
-                    seen.clear()
-                seen[content] = found
-            unit = found
-            place = unit_place(unit)
-            if len(same) > 8192:
-                same.clear()
-            same[id(raw)] = (raw, unit, place)
-            places.append(place)
-        else:
-            unit = _marker_unit(world, raw)
-            markers.append(unit.uid)
-            units[unit.uid] = unit
-            places.append(unit_place(unit))
-            continue
-        if unit.profile not in world.profiles:  # a force file's line: public ORBAT data
-            nation, _, line = unit.profile.partition("/")
-            world.add_profile(unit.profile, load_nation(nation).profile(line))
-        units[unit.uid] = unit
+    units, places, markers = _known_units(world, view.side, obs["units"])
     raw_flow = dict(obs["flow"])
     activation = raw_flow.pop("activation", None)
     pending = raw_flow.pop("pending", None)
@@ -172,12 +137,96 @@ def known_table(view: View) -> KnownTable:
     return KnownTable(world, state, tuple(markers))
 
 
+class _Units(NamedTuple):
+    """The unit part of one side's last picture, kept to build the next one from."""
+
+    world: World
+    raws: list[Mapping[str, Any]]  # the observation's records, held (their ids stay theirs)
+    units: dict[str, Unit]
+    places: list[tuple[object, ...]]  # what sight lines and plans read of each unit
+    markers: list[str]
+
+
+def _known_units(
+    world: World, side: str, raws: list[Mapping[str, Any]]
+) -> tuple[dict[str, Unit], list[tuple[object, ...]], list[str]]:
+    """The units of ``side``'s picture (by uid, in the observation's order), their places and
+    the enemy's hidden markers' ids.
+
+    Incremental: between two decisions most records are handed over again as the same
+    objects, so only the records that are not (a unit that changed, a hidden marker) are read
+    again, in the last picture's units, places and markers (copies); a picture whose units
+    came or went or changed order is built afresh."""
+    last = _LAST_UNITS.get(side)
+    if last is not None and last.world is world and len(last.raws) == len(raws):
+        changed = list(compress(range(len(raws)), map(is_not, raws, last.raws)))
+        if not changed:
+            return dict(last.units), last.places, last.markers
+        old_raws = last.raws
+        if all(_record_uid(raws[i]) == _record_uid(old_raws[i]) for i in changed):
+            units = dict(last.units)
+            places = list(last.places)
+            for i in changed:
+                unit, place = _known_unit(world, raws[i])
+                units[unit.uid] = unit
+                places[i] = place
+            _LAST_UNITS[side] = _Units(world, list(raws), units, places, last.markers)
+            return dict(units), places, last.markers
+    units = {}
+    places = []
+    markers = []
+    for raw in raws:
+        unit, place = _known_unit(world, raw)
+        if "uid" not in raw:
+            markers.append(unit.uid)
+        units[unit.uid] = unit
+        places.append(place)
+    _LAST_UNITS[side] = _Units(world, list(raws), units, places, markers)
+    return dict(units), places, markers
+
+
+def _record_uid(raw: Mapping[str, Any]) -> object:
+    """A record's key in the picture: a unit's uid, a hidden marker's marker."""
+    return raw["uid"] if "uid" in raw else ("marker", raw["marker"])
+
+
+def _known_unit(world: World, raw: Mapping[str, Any]) -> tuple[Unit, tuple[object, ...]]:
+    """The Unit of one observed record and its place (a hidden marker as a stand-in)."""
+    if "uid" not in raw:
+        unit = _marker_unit(world, raw)
+        return unit, unit_place(unit)
+    # the planning functions read units and never change them, so one Unit per distinct
+    # record is shared between pictures (building them is a hot spot); the observation hands
+    # an unchanged unit's record over again as the same object, found by identity first (the
+    # memo holds the record, so its id cannot be reused)
+    known = _BY_RECORD.get(id(raw))
+    if known is not None and known[0] is raw:
+        unit, place = known[1], known[2]
+    else:
+        content = tuple(raw.values())
+        found = _UNITS.get(content)
+        if found is None:
+            found = Unit(**raw)
+            if len(_UNITS) > 20_000:
+                _UNITS.clear()
+            _UNITS[content] = found
+        unit, place = found, unit_place(found)
+        if len(_BY_RECORD) > 8192:
+            _BY_RECORD.clear()
+        _BY_RECORD[id(raw)] = (raw, unit, place)
+    if unit.profile not in world.profiles:  # a force file's line: public ORBAT data
+        nation, _, line = unit.profile.partition("/")
+        world.add_profile(unit.profile, load_nation(nation).profile(line))
+    return unit, place
+
+
 _FLOW_FIELDS = frozenset(Flow.__dataclass_fields__)
 _WORLDS: dict[str, World] = {}  # scenario id -> its world without house-rule overrides
 _UNITS: dict[tuple[object, ...], Unit] = {}  # a unit's record as observed -> its Unit
 # id of a unit record -> the record, its Unit, its ``unit_place``
 _BY_RECORD: dict[int, tuple[Mapping[str, Any], Unit, tuple[object, ...]]] = {}
 _LAST_ARRANGEMENT: dict[str, tuple[tuple[object, ...], int]] = {}  # side -> last, its number
+_LAST_UNITS: dict[str, _Units] = {}  # side -> the unit part of its last picture
 _NO_DICE = RandomStream(0)
 
 
@@ -308,11 +357,8 @@ class SevenDaysScripted:
         phase = state.flow.phase
         if phase == "swap":
             return self._swap(world, state)
-        if phase in ("card", "rescue"):  # rescue: Against All Odds on a unit about to go
+        if phase == "card":
             return self._respond(legal)
-        if phase == "off_board":  # Divisional Artillery: stay off (listed first) or roll
-            self.last_reason = "keep the off-board unit out of the artillery's way"
-            return legal[0]
         if state.cards is not None and phase == "activate" and state.flow.initiative == self.side:
             play = self._card(world, state)
             if play is not None:
@@ -542,7 +588,7 @@ class SevenDaysScripted:
             score += 4.0
         if keep_off <= 0.0 and not vehicle:
             return score
-        nearest = min([dist(point, f) for f in foes])
+        nearest = min(map(dist, repeat(point), foes))
         if nearest < keep_off:
             score -= (keep_off - nearest) * 2
         if vehicle and nearest < 6:
