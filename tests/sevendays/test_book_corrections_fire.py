@@ -418,10 +418,11 @@ def test_a_house_table_where_every_penetration_destroys_cannot_let_a_mortar_kill
 def test_umpire_odds_plans_the_corrected_shots_as_play_does(make_game: MakeGame) -> None:
     """``umpire odds`` answers from the same plan and chance as play: the autocannon keeps its
     best die against infantry; a moving helicopter takes no -1, a moving light vehicle does."""
-    from umpire.rulesets.sevendays.shot_query import ShotQuery, answer_shot
+    from umpire.rulesets.sevendays.shot_query import ShotQuery, answer_shot, shot_lines
 
     cannon = answer_shot(ShotQuery(firer="scimitar", target="motor-rifles", range=30))
     assert cannon.plan.best_die and cannon.plan.dice == 2
+    assert "2d10 keep the highest need 4+" in shot_lines(cannon)[0]
     assert cannon.odds.p_hit == 1 - Fraction(cannon.plan.need - 1, 10) ** 2
     game = make_game(nato=[unit("s", "scimitar", 36, 10)], pact=[unit("r", "motor-rifles", 36, 40)])
     played = _plan(game, "nato-s", "pact-r")

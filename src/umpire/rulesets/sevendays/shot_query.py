@@ -196,9 +196,11 @@ def shot_lines(answer: ShotAnswer) -> list[str]:
     plan, odds = answer.plan, answer.odds
     shots = f"{odds.shots} shots" if odds.shots > 1 else "one shot"
     weapon = "AA fire" if plan.weapon_kind == "aa" else f"{plan.weapon_kind} {plan.weapon}"
+    keep = " keep the highest" if plan.best_die else ""  # sevendays.fire.autocannon
     lines = [
         f"{answer.firer.name} ({weapon}) at {answer.target.name}, "
-        f'{plan.range:g}", {shots}: {plan.dice}d10 need {plan.need}+ [{describe_modifiers(plan)}]',
+        f'{plan.range:g}", {shots}: {plan.dice}d10{keep} need {plan.need}+ '
+        f"[{describe_modifiers(plan)}]",
     ]
     return lines + _odds_lines(odds, plan)
 
