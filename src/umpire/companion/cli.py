@@ -66,6 +66,7 @@ def companion(
     the record, so `umpire replay FILE` gives the same game. Type `help` at a prompt."""
     if ai_dice not in AI_DICE:
         raise _fail(f"--ai-dice must be one of {', '.join(AI_DICE)}")
+    session: Companion | None = None
     try:
         if resume is not None:
             session = Companion.resume(resume, _read, _write)
@@ -82,8 +83,10 @@ def companion(
             path = record or Path(f"companion-{ruleset_id}-{scenario}-seed{seed}.json")
             session = Companion.start(game, seed, _sides(side or []), path, _read, _write, ai_dice)
         session.run()
-    except QuitCompanion:
-        _write(f"Saved; continue with: umpire companion --resume {session.path}")
+    except (QuitCompanion, KeyboardInterrupt):
+        # every entry was saved as it was typed: a Ctrl-C between prompts loses nothing
+        if session is not None:
+            _write(f"Saved; continue with: umpire companion --resume {session.path}")
         raise typer.Exit(0) from None
     except UmpireError as exc:
         raise _fail(str(exc)) from None

@@ -24,7 +24,7 @@ from umpire.companion.measure import Measure
 from umpire.companion.words import draw_request, roll_request
 from umpire.core.actions import Action
 from umpire.core.chance import Chance, EnteredOutcomes
-from umpire.core.errors import DataFileError, IllegalActionError
+from umpire.core.errors import DataFileError, IllegalActionError, UmpireError
 from umpire.core.events import Event, seen_by
 from umpire.core.game import Game, replay
 from umpire.core.record import Record
@@ -224,7 +224,7 @@ class Companion:
         """Apply ``action`` with the table's dice; the entries are saved as they are typed."""
         self.pending = {"action": action.to_dict(), "seeded": seeded, "entered": list(prefilled)}
         self.save()
-        self.rolling_for = "" if seeded else self.game.describe(action)
+        self.rolling_for = "" if seeded else self._words(action)
 
         def entered(entries: list[dict[str, Any]]) -> None:
             assert self.pending is not None
@@ -253,6 +253,14 @@ class Companion:
             if event.text:
                 self.write(f"  - {event.text}")
         return events
+
+    def _words(self, action: Action) -> str:
+        """The action in the ruleset's words, or its fields when the ruleset cannot word it
+        (a position typed that no menu line proposed)."""
+        try:
+            return self.game.describe(action)
+        except (UmpireError, KeyError, ValueError, TypeError):
+            return " ".join(f"{k}={v}" for k, v in action.to_dict().items())
 
     def ai_turn(self, side: str) -> None:
         legal = self.game.legal_actions()
