@@ -239,6 +239,22 @@ def test_the_rescue_decision_tells_the_enemy_nothing_of_the_hand(make_game: Make
     assert any(e.get("kind") == "removed" for e in events)
 
 
+# rules: sevendays.cards.against_all_odds, sevendays.cards.intelligence_coup
+def test_against_all_odds_can_be_answered_and_then_the_unit_goes(make_game: MakeGame) -> None:
+    """Book p22: each card is played one at a time and the other player may play cards in
+    reaction. PACT cancels the Against All Odds (Intelligence Coup, house card); NATO, with no
+    card left, cannot save the unit again, so it is removed."""
+    game, _ = _milan_about_to_go(make_game, ["against_all_odds"])
+    _hand(game, "pact", ["intelligence_coup"])
+    game.apply(Action("card", unit="nato-m", option="against_all_odds"))
+    assert game.to_act == "pact" and game.state.flow.phase == "card"
+    assert game.state.units["nato-m"].status == "doomed"  # not yet decided
+    events = game.apply(Action("card", option="intelligence_coup"))
+    assert any(e.get("kind") == "cancelled" for e in events)
+    assert game.state.units["nato-m"].status == "removed"
+    assert game.state.units["nato-m"].markers == 3  # the card never took effect
+
+
 def test_the_rescue_copies_come_from_the_deck() -> None:
     """The public count of Against All Odds copies is the deck's own (data/cards.yaml)."""
     card = load_deck().cards["against_all_odds"]

@@ -413,16 +413,21 @@ def offer_rescue(world: World, state: SevenDaysState) -> list[Event]:
     owner cannot hold the card (as far as the enemy knows) is removed. Waits while a card's
     response window or another such decision is open."""
     stack = state.flow.core.stack
-    if state.flow.outcome is not None or any(d.stage in (Phase.CARD, Phase.RESCUE) for d in stack):
+    if any(d.stage in (Phase.CARD, Phase.RESCUE) for d in stack):
         return []
+    over = state.flow.outcome is not None  # the battle ended first: nobody is asked
     events: list[Event] = []
     for unit in [u for u in state.units.values() if u.status == Status.DOOMED]:
-        if may_rescue(state, unit):
+        if not over and may_rescue(state, unit):
             key = unit.marker if unit.hidden else unit.uid
             stack.append(Pending(unit.side, RESCUE_KINDS, Phase.RESCUE, {"unit": key}))
-            return events
+            break
         morale = world.profile(unit).morale or unit.markers
         events.append(remove(state, unit, unit.markers, morale))
+    if events and not over:
+        from umpire.rulesets.sevendays.victory import check_break
+
+        events += check_break(world, state)  # the removals may break a side
     return events
 
 
