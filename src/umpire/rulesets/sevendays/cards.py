@@ -412,6 +412,8 @@ def offer_rescue(world: World, state: SevenDaysState) -> list[Event]:
     removed is put to its owner in turn, who may play Against All Odds on it; a unit whose
     owner cannot hold the card (as far as the enemy knows) is removed. Waits while a card's
     response window or another such decision is open."""
+    if state.cards is None:
+        return []  # without cards no unit is ever doomed (morale.add_markers removes it)
     stack = state.flow.core.stack
     if any(d.stage in (Phase.CARD, Phase.RESCUE) for d in stack):
         return []
