@@ -301,3 +301,28 @@ def test_two_ai_sides_with_umpire_dice_play_the_digital_game(
 
 def _no_input(prompt: str) -> str:
     raise AssertionError(f"nothing should be asked: {prompt}")
+
+
+def test_a_re_roll_keeps_the_earlier_faces(tmp_path: Path) -> None:
+    """Portable: a tied initiative roll is rolled again (portable.initiative.tie, the default
+    house choice 'reroll'): the tie typed at the table stays in the log and the record, before
+    the roll that decides, and the game replays with both."""
+    game_id = "portable/armoured-meeting"
+    digital, commands, faces, sides = script_for(game_id, 1, "blue")
+    player = Player(commands, faces)
+    player.extra["2d6> "] = deque(["3 3"])  # the first initiative roll is a tie
+    path = tmp_path / "g.json"
+    companion = Companion.start(game_id, 1, sides(path), path, player.read, player.write)
+    companion.run()
+    assert "  - Initiative tied 3-3: roll again" in player.lines
+    record = load_record(path)
+    rolls = [e["faces"] for step in record.entered or [] for e in step if e.get("sides") == 6]
+    first_tie = rolls.index([3, 3])
+    assert len(rolls[first_tie + 1]) == 2  # the roll again, typed next
+    # apart from the tie, the game is the digital game (the roll again gave its faces)
+    without_tie = [t for t in _texts(companion.game) if t != "Initiative tied 3-3: roll again"]
+    assert without_tie == _texts(digital)
+    again = replay(record)
+    assert _texts(again) == _texts(companion.game)
+    tie = _texts(again).index("Initiative tied 3-3: roll again")
+    assert _texts(again)[tie + 1].startswith("Initiative: ")
