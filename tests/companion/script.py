@@ -63,11 +63,11 @@ def digital_game(
         action = agents[side].choose(game.view(side), game.legal_actions())
         actors.append(side)
         spy = Spy(game.state.rng)
-        game.state.rng = spy  # type: ignore[attr-defined]
+        game.state.rng = spy
         try:
             game.apply(action)
         finally:
-            game.state.rng = spy.inner  # type: ignore[attr-defined]
+            game.state.rng = spy.inner
         faces.append(spy.faces)
         cards.append(spy.cards)
     return game, list(game.record.actions), actors, faces, cards
