@@ -294,6 +294,9 @@ class SevenDays(RulesetBase[SevenDaysState]):
         # once the action that doomed it has resolved, before the flow moves on
         events += cards.offer_rescue(self.world(state), state)
         events += FLOW.advance(state)
+        late = cards.offer_rescue(self.world(state), state)  # doomed by the flow's own hooks
+        if late:  # (passengers bailing out at a turn's end): removals may end the battle
+            events += late + FLOW.advance(state)
         sync(state)
         state.actions_played += 1
         return events
