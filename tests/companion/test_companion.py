@@ -17,7 +17,7 @@ import pytest
 from tests.companion.script import Player, digital_game, script_for, script_with_cards
 from umpire.companion.errors import QuitCompanion
 from umpire.companion.session import Companion
-from umpire.core.errors import RecordMismatchError
+from umpire.core.errors import DataFileError, RecordMismatchError
 from umpire.core.game import load_record, replay
 from umpire.core.record import Record
 from umpire.core.ruleset import get_ruleset, ruleset_ids
@@ -326,3 +326,38 @@ def test_a_re_roll_keeps_the_earlier_faces(tmp_path: Path) -> None:
     assert _texts(again) == _texts(companion.game)
     tie = _texts(again).index("Initiative tied 3-3: roll again")
     assert _texts(again)[tie + 1].startswith("Initiative: ")
+
+
+def test_undo_branch_and_a_digital_continuation_keep_the_entered_dice(tmp_path: Path) -> None:
+    """A companion record in the rest of Umpire: Game.undo/branch replay the typed faces, and
+    a game continued digitally (umpire battle --resume) rolls on from the game's stream and
+    still replays identically."""
+    game_id = "portable/armoured-meeting"
+    digital, commands, faces, sides = script_for(game_id, 1, "blue")
+    player = Player(commands[:40], faces)
+    path = tmp_path / "g.json"
+    companion = Companion.start(game_id, 1, sides(path), path, player.read, player.write)
+    with pytest.raises(QuitCompanion):
+        companion.run()
+    game = replay(load_record(path))
+    played = len(game.record.actions)
+    assert _texts(game.branch()) == _texts(game)
+    game.undo(3)
+    assert _texts(game) == _texts(companion.game.branch(played - 3))
+    # continue digitally: the scripted players and the game's own dice
+    from umpire.agents.base import make_agent
+
+    agents = {s: make_agent("scripted", "portable", s, 1) for s in ("blue", "red")}
+    for _ in range(30):
+        side = game.to_act
+        assert side is not None
+        game.apply(agents[side].choose(game.view(side), game.legal_actions()))
+    assert game.record.entered is not None and len(game.record.entered) < len(game.record.actions)
+    again = replay(Record.from_dict(game.record.to_dict()))
+    assert _texts(again) == _texts(game) and again.to_dict() == game.to_dict()
+    # such a record is no longer a companion game: resuming it is refused in one line
+    raw = game.record.to_dict()
+    raw["companion"] = json.loads(path.read_text())["companion"]
+    path.write_text(json.dumps(raw))
+    with pytest.raises(DataFileError, match="not every action of this game was played"):
+        Companion.resume(path, player.read, player.write)

@@ -124,8 +124,11 @@ class Companion:
         extra = raw.get(COMPANION_KEY) or {}
         if not isinstance(extra, dict) or not isinstance(extra.get("sides"), dict):
             raise DataFileError(f"{path}: field {COMPANION_KEY}: not a companion game record")
-        if record.entered is None:
-            record.entered = []
+        if record.entered is None or len(record.entered) < len(record.actions):
+            raise DataFileError(
+                f"{path}: field entered: not every action of this game was played at the "
+                "table (continue it with umpire battle --resume)"
+            )
         game = replay(record)
         return cls(
             game,

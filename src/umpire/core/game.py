@@ -135,6 +135,19 @@ class Game:
         finally:
             self.state.rng = inner
 
+    def apply_entered(self, action: Action, step: list[dict[str, Any]]) -> list[Event]:
+        """Play ``action`` again with the outcomes entered for it at a physical table
+        (``Record.entered``); raises ``RecordMismatchError`` if the rules roll otherwise."""
+        from umpire.core.chance import EnteredOutcomes
+
+        table = EnteredOutcomes(self.state.rng, step)
+        events = self.apply_with(action, table)
+        table.finish()
+        if self.record.entered is None:
+            self.record.entered = []
+        self.record.entered.append(list(step))
+        return events
+
     def undo(self, steps: int = 1) -> None:
         """Take back the last ``steps`` actions (the dice rolled for them are un-rolled too)."""
         steps = max(0, min(steps, len(self.record.actions)))
@@ -155,8 +168,12 @@ class Game:
             raise ValueError(f"branch point {count} outside 0..{len(self.record.actions)}")
         twin = Game(self.ruleset, self.record.scenario, self.record.seed, self.options)
         twin.record.players = dict(self.record.players)
-        for action in self.record.actions[:count]:
-            twin.apply(action)
+        entered = self.record.entered  # outcomes entered at a physical table (companion mode)
+        for index, action in enumerate(self.record.actions[:count]):
+            if entered is None or index >= len(entered):
+                twin.apply(action)
+            else:
+                twin.apply_entered(action, entered[index])
         return twin
 
 
@@ -177,20 +194,12 @@ def replay(record: Record) -> Game:
     game = Game(ruleset, record.scenario, record.seed, record.options)
     game.record.players = dict(record.players)
     entered = record.entered  # outcomes entered at a physical table (companion mode)
-    if entered is not None:
-        game.record.entered = []
     for index, action in enumerate(record.actions):
         try:
-            if entered is None:
+            if entered is None or index >= len(entered):  # rolled by the game's stream
                 game.apply(action)
             else:
-                from umpire.core.chance import EnteredOutcomes
-
-                step = entered[index] if index < len(entered) else []
-                table = EnteredOutcomes(game.state.rng, step)
-                game.apply_with(action, table)
-                table.finish()
-                game.record.entered.append(list(step))  # type: ignore[union-attr]
+                game.apply_entered(action, entered[index])
         except IllegalActionError as exc:
             raise RecordMismatchError(
                 f"record field actions.{index}: {action.to_dict()} is illegal there: {exc}"
