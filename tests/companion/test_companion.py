@@ -14,11 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.companion.script import Player, digital_game, script_for, script_with_cards
+from tests.companion.script import (
+    Player,
+    digital_game,
+    entered_command,
+    script_for,
+    script_with_cards,
+)
 from umpire.companion.errors import QuitCompanion
 from umpire.companion.session import Companion
 from umpire.core.errors import DataFileError, RecordMismatchError
-from umpire.core.game import load_record, replay
+from umpire.core.game import load_record, new_game, replay
 from umpire.core.record import Record
 from umpire.core.ruleset import get_ruleset, ruleset_ids
 
@@ -361,3 +367,32 @@ def test_undo_branch_and_a_digital_continuation_keep_the_entered_dice(tmp_path: 
     path.write_text(json.dumps(raw))
     with pytest.raises(DataFileError, match="not every action of this game was played"):
         Companion.resume(path, player.read, player.write)
+
+
+def test_shots_typed_by_unit_and_target_names(tmp_path: Path) -> None:
+    """Every NATO shot of a Capture game typed as `KIND UNIT TARGET` with the short ids the
+    players read on the table (chieftain-1, t64b-2) instead of a menu number."""
+    game_id = "sevendays/capture"
+    digital, actions, actors, rolled, _ = digital_game(game_id, 1)
+    replayed = new_game(game_id, 1)
+    commands: list[str] = []
+    typed = 0
+    for side, action in zip(actors, actions, strict=True):
+        if side == "nato":
+            if action.target is not None and action.point is None and action.unit is not None:
+                short = (action.unit.split("-", 1)[1], action.target.split("-", 1)[1])
+                commands.append(f"{action.kind} {short[0]} {short[1]}")
+                typed += 1
+            else:
+                commands.append(entered_command(replayed, action, False))
+        replayed.apply(action)
+    assert typed
+    faces = [f for step in rolled for f in step]
+    player = Player(commands, faces)
+    path = tmp_path / "g.json"
+    companion = Companion.start(
+        game_id, 1, {"nato": "me", "pact": "scripted"}, path, player.read, player.write
+    )
+    companion.run()
+    assert not _refusals(player.lines)
+    assert companion.game.to_dict() == digital.to_dict()
