@@ -75,3 +75,17 @@ def test_a_refused_start_is_one_line(tmp_path: Path) -> None:
     assert wrong_side.stderr.count("\n") == 1 and "no side 'green'" in wrong_side.stderr
     no_ai = umpire("companion", "portable/armoured-meeting", "--side", "blue=me", cwd=tmp_path)
     assert no_ai.returncode == 2 and "say who plays red" in no_ai.stderr
+
+
+def test_the_rulesets_own_flags_as_in_battle(tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    args = ["companion", "sevendays/capture", "--side", "nato=me", "--side", "pact=scripted"]
+    no_cards = umpire(*args, "--no-cards", "--record", str(record), stdin="quit\n")
+    assert no_cards.returncode == 0, no_cards.stderr
+    saved = json.loads(record.read_text())
+    assert saved["options"] == {"cards": False}
+    assert f"umpire companion --resume {record}" in no_cards.stdout
+    assert "Tactical Advantage" not in no_cards.stdout  # no deal without the cards
+    bogus = umpire(*args, "--bogus", cwd=tmp_path)
+    assert bogus.returncode == 2 and bogus.stderr.count("\n") == 1
+    assert "sevendays has no option --bogus" in bogus.stderr

@@ -40,8 +40,12 @@ def _sides(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-@app.command()
+EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+@app.command(context_settings=EXTRA)
 def companion(
+    ctx: typer.Context,
     game: Annotated[
         str | None, typer.Argument(help="RULESET/SCENARIO, e.g. sevendays/capture.")
     ] = None,
@@ -59,11 +63,15 @@ def companion(
     resume: Annotated[
         Path | None, typer.Option("--resume", help="Continue a saved companion game.")
     ] = None,
+    house_rules: Annotated[
+        Path | None, typer.Option("--house-rules", help="A house-rules YAML file.")
+    ] = None,
 ) -> None:
     """Play at a physical table: enter positions and dice; the AI's side is given as steps.
 
     Every die the rules roll is asked for ("roll 2d10 ... needs 8+"), checked, and stored in
-    the record, so `umpire replay FILE` gives the same game. Type `help` at a prompt."""
+    the record, so `umpire replay FILE` gives the same game. Type `help` at a prompt. The
+    ruleset's own game flags (e.g. --no-cards, --nato-force FILE) work as in `umpire battle`."""
     if ai_dice not in AI_DICE:
         raise _fail(f"--ai-dice must be one of {', '.join(AI_DICE)}")
     session: Companion | None = None
@@ -80,8 +88,13 @@ def companion(
                     f"no scenario {scenario!r} in {ruleset_id} "
                     f"({', '.join(ruleset.scenario_ids())})"
                 )
+            from umpire.cli import _game_options  # the flags `umpire battle` reads
+
+            options, _ = _game_options(ruleset, scenario, list(ctx.args), house_rules)
             path = record or Path(f"companion-{ruleset_id}-{scenario}-seed{seed}.json")
-            session = Companion.start(game, seed, _sides(side or []), path, _read, _write, ai_dice)
+            session = Companion.start(
+                game, seed, _sides(side or []), path, _read, _write, ai_dice, options
+            )
         session.run()
     except (QuitCompanion, KeyboardInterrupt):
         # every entry was saved as it was typed: a Ctrl-C between prompts loses nothing
