@@ -305,6 +305,9 @@ def _print_report(game: Game, data: dict[str, Any]) -> None:
         if winner == "unfinished"
         else f"{str(winner).upper()} wins"
     )
+    worded = getattr(game.ruleset, "result_headline", None)  # a ruleset may word its winner
+    if callable(worded) and winner not in ("draw", "unfinished"):
+        headline = str(worded(winner))
     console.rule(f"[bold]Battle report — {headline} ({data['how']})")
     console.print(
         f"{data['ruleset']}/{data['scenario']}  seed {data['seed']}  turns played {data['turns']}"

@@ -45,7 +45,7 @@ def _normal(data: Any) -> Any:
 
 
 def _data(game: Game) -> dict[str, Any]:
-    return _normal(
+    data: dict[str, Any] = _normal(
         {
             "scenario": SCENARIO,
             "seed": SEED,
@@ -54,6 +54,7 @@ def _data(game: Game) -> dict[str, Any]:
             "events": to_dicts(game.events),
         }
     )
+    return data
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from umpire.core.events import Event
 from umpire.core.game import Game
 from umpire.core.rng import RandomStream
 from umpire.rulesets.bookgun import RULESET, combat
-from umpire.rulesets.bookgun.common import card_owner, world
+from umpire.rulesets.bookgun.common import card_owner, centre, world
 from umpire.rulesets.bookgun.movement import dice_for, formation_points, roll_allowance
 from umpire.rulesets.bookgun.ruleset import fire_group, next_card, rule_catalog
 from umpire.rulesets.bookgun.scenario import load_scenario
@@ -569,13 +569,13 @@ def test_rout_runs_away_from_the_enemy() -> None:
     s = _state()
     _place(s, "team-a", 17.0, 10.0)
     _place(s, "cell-1", 17.0, 14.0)
-    before = combat.centre(s, s.units["team-a"])
+    before = centre(s, s.units["team-a"])
     events: list[Event] = []
     combat.rout(s, s.units["team-a"], events)
     unit = s.units["team-a"]
     assert unit.status in ("routed", "out")
     if s.on_table(unit):
-        after = combat.centre(s, unit)
+        after = centre(s, unit)
         assert abs(after[1] - 14.0) > abs(before[1] - 14.0)
     assert "bookgun.morale.rout" in _rules(events)
 
@@ -637,14 +637,14 @@ def test_civilians_flee_from_firing_heard_and_stay_otherwise() -> None:
     """bookgun.civ.control / bookgun.civ.automaton / bookgun.civ.flee"""
     s = _state()
     crowd = s.units["crowd"]
-    before = combat.centre(s, crowd)
+    before = centre(s, crowd)
     s.fire_points = []
     assert combat.civilians_move(s) == []
-    assert combat.centre(s, crowd) == before
+    assert centre(s, crowd) == before
     s.fire_points = [[float(s.flow.turn), before[0] - 5.0, before[1]]]
     events = combat.civilians_move(s)
     assert "bookgun.civ.flee" in _rules(events)
-    after = combat.centre(s, crowd)
+    after = centre(s, crowd)
     assert after[0] > before[0] or not s.on_table(crowd)
 
 

@@ -216,6 +216,7 @@ def _look(
     who = u.name
     if state.unseen_inside(u, "army" if u.side == "insurgents" else "insurgents"):
         who = f"someone inside {state.units[str(u.aboard)].name}"  # riders stay unseen
+        state.units[str(u.aboard)].occupied_seen = True  # ... but the enemy knows someone is in
     if number is None:
         events.append(
             note("spot", f"{who} spots {name} at {d:.1f} in. (automatic)", "bookgun.spot.roll")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -574,6 +575,7 @@ def dismount(state: S, unit: Unit, events: list[Event], dice: int) -> float:
     faces = movement_roll(dice, "bookgun.move.mount", f"{unit.name} dismounts").sample(
         state.rng, events
     )
+    vehicle.occupied_seen = False  # who is left inside is unknown again
     unit.aboard = None
     unit.mounted = state.flow.turn
     if unit.formation in ("unformed", "column"):
@@ -758,6 +760,7 @@ class Activate(_CardKind):
                     f.prone = False
             elif unit.status == SHAKEN:
                 if unit.aboard is not None:  # shaken passengers get down and run (house)
+                    state.units[unit.aboard].occupied_seen = False
                     unit.aboard = None
                 flee(state, unit, 4, "bookgun.rally.chart", "retreats", events)
                 unit.moved = True
@@ -1349,6 +1352,7 @@ class Charge(_CardKind):
             w = world(state)
             vehicle = state.units[unit.aboard]
             model = state.unit_figures(vehicle)[0]
+            vehicle.occupied_seen = False
             unit.aboard, unit.mounted = None, state.flow.turn
             if unit.formation in ("unformed", "column"):
                 unit.formation = "open"
@@ -1895,7 +1899,9 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         """A state consistent with ``player``'s view: for the army, the concealed insurgent
         units and dummies re-dealt among the markers (see ``_redeal``), the cache among the rooms
         not yet searched, the IED among the sites no army figure stands near, the deck order and
-        future dice drawn anew; for the insurgents, the Commander-in-Chief among the candidates."""
+        future dice drawn anew; for the insurgents, the Commander-in-Chief among the candidates;
+        for either, the enemy riders it cannot see re-seated among the enemy's closed vehicles
+        (see ``_reseat``)."""
         if player == "army":
             twin = self._redeal(state, rng)
             w = world(twin)
@@ -1920,10 +1926,79 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                     c for c in w.spec.commander_choices if twin.figures[c].present
                 ] or w.spec.commander_choices
                 twin.commander = rng.choice(alive)
+        self._reseat(twin, player, rng)
         twin.deck.pile.sort(key=str)  # from an order the truth does not set
         rng.shuffle(twin.deck.pile)
         twin.rng = RandomStream(rng.randrange(2**32))
         return twin
+
+    @staticmethod
+    def _reseat(twin: S, player: str, rng: random.Random, tries: int = 30) -> None:
+        """Re-seat in ``twin`` the enemy units riding unseen inside the enemy's closed vehicles
+        (bookgun.move.mount, house: ``player`` does not see who rides inside), keeping what
+        ``player`` knows: which enemy units it does not see outside (they ride in some closed
+        vehicle on the table); that a unit it saw get in (mount event; it would have seen it
+        get out) is still in that vehicle; each vehicle's passenger limit (bookgun.move.vehicles);
+        and that a vehicle from which it saw someone spot since the last unit got out holds
+        somebody. Each unit that got in unseen (aboard from the start) draws its vehicle at
+        random; draws breaking a limit are rejected, and after ``tries`` rejections the first
+        seating that keeps them all, in the order of the vehicles' and units' ids, is taken
+        (the true seating keeps them, so one exists). Nothing here reads the true seating of
+        those units."""
+        kinds = world(twin).tables.vehicles.kinds
+        vehicles = sorted(
+            v.id
+            for v in twin.units.values()
+            if v.side != player and v.armoured and v.vehicle is not None and twin.on_table(v)
+        )
+        inside = [
+            u
+            for u in sorted(twin.units.values(), key=lambda u: u.id)
+            if u.side != player and u.aboard in vehicles
+        ]
+        free = [u.id for u in inside if u.mounted == 0]  # never seen getting in
+        if not free:
+            return
+        known = [u for u in inside if u.mounted != 0]
+        room = {
+            v: kinds[str(twin.units[v].vehicle)].passengers
+            - sum(riders(twin, u) for u in known if u.aboard == v)
+            for v in vehicles
+        }
+        must = {
+            v
+            for v in vehicles
+            if twin.units[v].occupied_seen and not any(u.aboard == v for u in known)
+        }
+        need = {u: riders(twin, twin.units[u]) for u in free}
+
+        def fits(seats: Mapping[str, str]) -> bool:
+            load = dict.fromkeys(vehicles, 0)
+            for u, v in seats.items():
+                load[v] += need[u]
+            return all(load[v] <= room[v] for v in vehicles) and all(
+                any(s == v for s in seats.values()) for v in must
+            )
+
+        chosen: dict[str, str] | None = None
+        for _ in range(tries):
+            seats = {u: rng.choice(vehicles) for u in free}
+            if fits(seats):
+                chosen = seats
+                break
+        if chosen is None:
+            chosen = next(
+                seats
+                for seats in (
+                    dict(zip(free, pick, strict=True))
+                    for pick in itertools.product(vehicles, repeat=len(free))
+                )
+                if fits(seats)
+            )
+        for u, v in chosen.items():
+            twin.units[u].aboard = v
+        for v in vehicles:
+            carry(twin, twin.units[v])
 
     def _redeal(self, state: S, rng: random.Random, tries: int = 30) -> S:
         """A clone with the concealed insurgent units and dummies dealt anew among the markers,
@@ -1932,7 +2007,9 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         activation stays under its marker; and the deal must leave each side as able to act in
         this phase as it is in truth (a card the army saw called for the insurgents must find a
         unit of theirs able to use it). Deals are drawn uniformly and those that break the last
-        condition rejected; after ``tries`` rejections the true deal is kept."""
+        condition rejected; after ``tries`` rejections the first deal that keeps every
+        condition is taken, walking the deals in an order set by the markers' and units' ids
+        alone (never by the true deal, which keeps them all, so one is always found)."""
         fixed_units = set(state.acted) | {
             str(p.data.get("unit")) for p in state.flow.stack if isinstance(p, Pending)
         }
@@ -1945,6 +2022,12 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         to_act = self.to_act(state)
         phase = state.flow.phase
         able = {s: eligible(state, s) for s in SIDES} if phase in ("movement", "fire") else {}
+
+        def keeps(twin: S) -> bool:
+            if any(eligible(twin, s) != ok for s, ok in able.items()):
+                return False
+            return to_act is None or bool(self.legal_actions(twin))
+
         for _ in range(tries):
             twin = self.clone(state)
             deal = list(units)
@@ -1956,12 +2039,16 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             )
             contents.update(zip([m.id for m in quiet], rest, strict=True))
             self._place_deal(twin, contents)
-            if any(eligible(twin, s) != ok for s, ok in able.items()):
-                continue
-            if to_act is not None and not self.legal_actions(twin):
-                continue
-            return twin
-        return self.clone(state)
+            if keeps(twin):
+                return twin
+        order = [m.id for m in free]  # by marker id
+        need = {m.id for m in stirred}
+        for held in _deals(order, need, units, dummies):
+            twin = self.clone(state)
+            self._place_deal(twin, dict(zip(order, held, strict=True)))
+            if keeps(twin):
+                return twin
+        raise AssertionError("no deal keeps what the army knows, not even the true one")
 
     @staticmethod
     def _place_deal(twin: S, contents: Mapping[str, str | None]) -> None:
@@ -1988,6 +2075,14 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 unit.formation = "unformed"
                 place_outside(twin, unit, (m.x, m.y), 270.0)
 
+    @staticmethod
+    def result_headline(winner: str) -> str:
+        """The battle report's headline for ``winner``, as a sentence: the side names are a
+        collective noun and a plural (the army wins, the insurgents win)."""
+        return {"army": "The army wins", "insurgents": "The insurgents win"}.get(
+            winner, "A draw" if winner == "draw" else f"{winner} wins"
+        )
+
     def state_to_dict(self, state: S) -> dict[str, Any]:
         return state.to_dict()
 
@@ -2013,6 +2108,31 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 for side in (*SIDES, "civilians")
             },
         }
+
+
+def _deals(
+    markers: list[str], stirred: set[str], units: list[str], dummies: int
+) -> Iterator[list[str | None]]:
+    """Every deal of ``units`` and ``dummies`` dummies (None) to ``markers`` in turn, a unit under
+    each stirred marker, in a fixed order: units by id first, a dummy last, at each marker."""
+    left: dict[str | None, int] = {u: units.count(u) for u in sorted(set(units))}
+    left[None] = dummies
+    held: list[str | None] = []
+
+    def walk(i: int) -> Iterator[list[str | None]]:
+        if i == len(markers):
+            yield list(held)
+            return
+        for what, n in list(left.items()):
+            if n == 0 or (what is None and markers[i] in stirred):
+                continue
+            left[what] = n - 1
+            held.append(what)
+            yield from walk(i + 1)
+            held.pop()
+            left[what] = n
+
+    return walk(0)
 
 
 def _render(state: S, viewer: str | None) -> str:

@@ -91,6 +91,9 @@ class Unit:
     armoured: bool = False  # a closed vehicle: the enemy does not see its passengers
     aboard: str | None = None  # bookgun.move.mount: the vehicle unit carrying this one
     mounted: int = 0  # the turn it last mounted or dismounted (not both in one phase)
+    # a closed vehicle the enemy saw someone act from inside (a spotting roll) since a unit last
+    # got out of it: it is known to hold a rider (what re-sampling must keep, house)
+    occupied_seen: bool = False
     in_motion: bool = False  # a vehicle that used half or more of its rolled move (p.15)
     scout_of: str | None = None  # bookgun.move.scouts: the unit this scout ranges ahead of
     radio: bool = False
