@@ -18,10 +18,12 @@ import subprocess
 import sys
 from dataclasses import replace
 
+from tests.bookgun.test_rule_ids import _deployed as _deployed_raid_or_market
 from tests.bookgun.test_rule_ids import _state
 from tests.bookgun.test_rule_ids_terrain_weather import _with
 from tests.bookgun.test_rules import _deployed
 from umpire.core.events import Event
+from umpire.core.game import Game
 from umpire.rulesets.bookgun import RULESET, combat
 from umpire.rulesets.bookgun.ruleset import BookGun, passengers
 from umpire.rulesets.bookgun.state import BookGunState
@@ -29,6 +31,10 @@ from umpire.rulesets.bookgun.state import BookGunState
 SEEDS = 60
 BLACK = "5-spades"  # an army card in Night Raid (army black)
 RED = "5-hearts"
+
+
+def _deployed_raid() -> Game:
+    return _deployed_raid_or_market("night-raid", 1)
 
 
 def _seating(s: BookGunState) -> dict[str, str | None]:
@@ -104,6 +110,20 @@ def test_night_raid_riders_are_reseated_within_the_view_and_the_passenger_limit(
     }
     truth = _seating(s)
     assert 0 < sum(x == truth for x in seatings) < len(seatings)
+
+
+def test_the_search_view_of_the_stock_night_raid_keeps_the_insurgents_view() -> None:
+    """Through the game's own ``View.determinise`` (what the search AI calls): in Night Raid as
+    published there is one closed Humvee and the squad is the only army unit the insurgents
+    do not see, so the only seating that fits their view is the squad in the Humvee."""
+    game = _deployed_raid()
+    view = game.view("insurgents")
+    assert view.can_determinise
+    for k in range(5):
+        twin = view.determinise(random.Random(k))
+        assert isinstance(twin, BookGunState)
+        assert RULESET.observation(twin, "insurgents") == view.observation
+        assert twin.units["squad"].aboard == "humvee"
 
 
 def test_the_army_resample_keeps_its_own_riders_and_view() -> None:
