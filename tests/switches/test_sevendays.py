@@ -1,6 +1,6 @@
 """Rule switches in Seven Days to the River Rhine (issue 21): activation tests, who may
-assault, and reacting without tokens, each under enforce, advise and off. Seven Days words its
-advice in the log; its menu lines do not name the rule yet (see docs/rule-switches.md)."""
+assault, and reacting without tokens, each under enforce, advise and off. Under advise the
+rule is named in the menu line and in the log."""
 
 from __future__ import annotations
 
@@ -29,9 +29,7 @@ def test_only_infantry_and_support_assault(make_game: MakeGame, mode: str) -> No
         return game
 
     assault = Action("assault", unit="nato-c", target="pact-r")
-    check_modes(
-        build, assault, "sevendays.close_combat", mode, acting="nato", other="pact", menu=False
-    )
+    check_modes(build, assault, "sevendays.close_combat", mode, acting="nato", other="pact")
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -59,7 +57,6 @@ def test_a_reaction_spends_a_token(make_game: MakeGame, mode: str) -> None:
         mode,
         acting="pact",
         other="nato",
-        menu=False,
         refused_by=None,  # no reaction window opens at all: the flow refuses the kind
     )
     if mode != "enforce":

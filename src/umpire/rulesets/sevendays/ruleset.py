@@ -24,6 +24,7 @@ from umpire.core.ruleset import (
     ScenarioInfo,
     capability,
 )
+from umpire.core.switches import with_advice
 from umpire.rulesets.sevendays import cards, kinds, special, transport
 from umpire.rulesets.sevendays import scenario as scenarios
 from umpire.rulesets.sevendays.config import house_rules
@@ -412,7 +413,8 @@ class SevenDays(RulesetBase[SevenDaysState]):
         kind = self.engine.kinds.get(action.kind)
         if kind is None:
             return action.kind
-        return kind.describe(state, FLOW.decision(state)[0] or "", action)
+        text = kind.describe(state, FLOW.decision(state)[0] or "", action)
+        return with_advice(state.options, text, lambda: self.engine.check(state, action))
 
 
 def _imported_profiles(options: Mapping[str, Any]) -> dict[str, Any]:
