@@ -219,13 +219,15 @@ def test_battle_with_force_files_records_the_deployment(tmp_path: Path) -> None:
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
 
-def test_human_against_the_ai_sees_no_hidden_enemy_units() -> None:
+def test_human_against_the_ai_sees_no_hidden_enemy_units(tmp_path: Path) -> None:
     # PACT is the human in a Capture: NATO's hidden deployment must not be printed
+    # (quit saves the game in the working folder: a temporary one, not the checkout)
     out = subprocess.run(
         [sys.executable, "-m", "umpire", "battle", "sevendays/capture", "--pact", "human"],
         input="quit\n",
         capture_output=True,
         text=True,
+        cwd=tmp_path,
     )
     assert out.returncode == 130
     assert "NATO deploys 7 hidden markers" in out.stdout
@@ -235,6 +237,7 @@ def test_human_against_the_ai_sees_no_hidden_enemy_units() -> None:
         input="quit\n",
         capture_output=True,
         text=True,
+        cwd=tmp_path,
     )
     assert "deploys hidden as" in shown.stdout  # NATO sees its own markers
 
@@ -280,11 +283,14 @@ def _throwaway() -> Any:
     return CliRunner()
 
 
-def test_a_ruleset_registered_at_run_time_plays_battles_odds_and_simulations() -> None:
+def test_a_ruleset_registered_at_run_time_plays_battles_odds_and_simulations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from umpire.cli import app
     from umpire.core.ruleset import unregister
 
     runner = _throwaway()
+    monkeypatch.chdir(tmp_path)  # quit saves the game in the working folder
     try:
         listed = runner.invoke(app, ["scenarios"])
         assert "throwaway/short  — a short pile to empty" in listed.stdout
