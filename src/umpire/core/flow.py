@@ -131,11 +131,12 @@ def decision_from_dict(data: Mapping[str, Any]) -> Decision:
             committed={s: dict(a) for s, a in data.get("committed", {}).items()},
             data=plain_copy(dict(data.get("data", {}))),
         )
+    extra = data.get("data", {})
     return Pending(
         side=_text(data["side"]),
         kinds=tuple(data["kinds"]),
         stage=_text(data["stage"]),
-        data=plain_copy(dict(data.get("data", {}))),
+        data=plain_copy(extra if type(extra) is dict else dict(extra)),  # a copy either way
     )
 
 

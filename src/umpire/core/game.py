@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError, RecordMismatchError
@@ -19,9 +19,7 @@ from umpire.core.record import Record
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import Outcome, Ruleset, get_ruleset, split_game_id
 from umpire.core.switches import attach_switches, ruleset_options
-
-if TYPE_CHECKING:
-    from umpire.core.view import View
+from umpire.core.view import View  # imported once: a view is made at every decision
 
 
 class Game:
@@ -82,8 +80,6 @@ class Game:
         """What ``player``'s agent is handed: its observation (computed when first read), its
         log, and determinised states drawn from what it cannot see (``View.determinise``, via
         ``ruleset.resample``). Agents see nothing else of the game."""
-        from umpire.core.view import View
-
         return View(
             self.ruleset,
             player,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import compress, repeat
 from operator import is_not
 from typing import Any, NamedTuple, cast
@@ -98,11 +98,11 @@ def known_table(view: View) -> KnownTable:
         if line not in world.profiles:  # an imported catalogue's lines, of units this side sees
             world.add_profile(line, UnitProfile.model_validate(data))
     units, places, markers = _known_units(world, view.side, obs["units"])
-    raw_flow = dict(obs["flow"])
-    activation = raw_flow.pop("activation", None)
-    pending = raw_flow.pop("pending", None)
-    core = raw_flow.pop("core", None)
-    flow = Flow(**{k: v for k, v in raw_flow.items() if k in _FLOW_FIELDS})
+    raw_flow = obs["flow"]
+    activation = raw_flow.get("activation")
+    pending = raw_flow.get("pending")
+    core = raw_flow.get("core")
+    flow = Flow(**{k: v for k, v in raw_flow.items() if k in _FLOW_PLAIN})
     if core is not None:  # the core flow's position (turn phase, pending decisions)
         flow.core = FlowState.from_dict(core)  # type: ignore[attr-defined,unused-ignore]
     flow.pools = dict(flow.pools)
@@ -220,7 +220,8 @@ def _known_unit(world: World, raw: Mapping[str, Any]) -> tuple[Unit, tuple[objec
     return unit, place
 
 
-_FLOW_FIELDS = frozenset(Flow.__dataclass_fields__)
+# the flow's fields read from the observation as they are (the others are rebuilt below)
+_FLOW_PLAIN = frozenset(Flow.__dataclass_fields__) - {"activation", "pending", "core"}
 _WORLDS: dict[str, World] = {}  # scenario id -> its world without house-rule overrides
 _UNITS: dict[tuple[object, ...], Unit] = {}  # a unit's record as observed -> its Unit
 # id of a unit record -> the record, its Unit, its ``unit_place``
@@ -311,7 +312,9 @@ class SevenDaysScripted:
         kinds = list(world.shot_kinds(unit))  # "gun" too for an AA shot at a helicopter
         if "atgm" in kinds and (moved or actions_left < 2):
             kinds.remove("atgm")
-        enemies = [t for t in state.units.values() if t.alive and t.side != unit.side]
+        enemies = [
+            t for t in state.units.values() if t.status == "active" and t.side != unit.side
+        ]  # Unit.alive, written out
         prefetch_between(world, [unit], enemies)
         shots: list[tuple[float, int, ShotPlan, Unit, float, str]] = []
         for target in enemies:
@@ -435,7 +438,7 @@ class SevenDaysScripted:
         if not fresh:
             self.last_reason = "every unit has acted; keeping tokens for reactions"
             return Action("pass")
-        shaken = [u for u in fresh if self._shaken(world, u)]
+        shaken = [u for u in fresh if u.markers > 0 and self._shaken(world, u)]
         if shaken:
             unit = max(shaken, key=lambda u: u.markers)
             self.last_reason = f"{unit.name} is shaken ({unit.markers} markers): rally it first"
@@ -443,7 +446,8 @@ class SevenDaysScripted:
         # dearest units first: they carry the best guns, and ranking every unit by its best
         # shot before each activation costs more than it gains (the shot itself is chosen
         # when the unit acts)
-        unit = max(fresh, key=lambda u: (world.profile(u).points, u.uid))
+        profiles = world.profiles  # world.profile, written out
+        unit = max(fresh, key=lambda u: (profiles[u.profile].points, u.uid))
         self.last_reason = f"activate {unit.name}: the strongest unit that has not acted"
         return Action("activate", unit=unit.uid)
 
@@ -516,7 +520,9 @@ class SevenDaysScripted:
     def _best_move(self, world: World, state: SevenDaysState, unit: Unit) -> Action | None:
         objectives = [o.at for o in world.scenario.spec.objectives]
         # the enemy as this side knows it: units in the open and hidden markers' places
-        enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
+        enemies = [
+            u for u in state.units.values() if u.status == "active" and u.side != unit.side
+        ]  # Unit.alive, written out
         if not enemies:
             return None
         profile = world.profile(unit)
@@ -530,12 +536,10 @@ class SevenDaysScripted:
         scored: list[tuple[float, str, str, tuple[float, float]]] = []
         foes = [e.pos for e in enemies]
         vehicle = world.is_vehicle(unit)
-        places = _PLACES.setdefault(world, {})
-
-        def place_score(point: tuple[float, float]) -> float:
-            return self._place_score(
-                world, places, vehicle, point, objectives, foes, keep_off, weight
-            )
+        places = _PLACES.get(world)
+        if places is None:
+            places = _PLACES[world] = {}
+        place_score = self._place_scorer(world, places, vehicle, objectives, foes, keep_off, weight)
 
         for kind, speed in speeds:
             penalty = 0.0 if kind == "move" else 1.0  # a rapid move gives up the shot
@@ -558,42 +562,49 @@ class SevenDaysScripted:
         return None
 
     @staticmethod
-    def _place_score(
+    def _place_scorer(
         world: World,
         places: dict[tuple[float, float], tuple[float, bool]],
         vehicle: bool,
-        point: tuple[float, float],
         objectives: list[tuple[float, float]],
         foes: list[tuple[float, float]],
         keep_off: float,
         objective_weight: float,
-    ) -> float:
-        """How good a place is: near an objective, in cover, out of the enemy's reach."""
+    ) -> Callable[[tuple[float, float]], float]:
+        """How good a place is: near an objective, in cover, out of the enemy's reach (what
+        does not depend on the enemy is remembered per place: ``places``)."""
         dist = math.dist
-        place = places.get(point)
-        if place is None:
-            nearest_objective = min([dist(point, o) for o in objectives], default=0.0)
-            cover = any(a.kind.cover for a in world.table.areas_at(*point))
-            place = (nearest_objective, cover)
-            if len(places) > 100_000:
-                places.clear()
-            places[point] = place
-        nearest_objective, cover = place
-        score = 0.0
-        if objectives:
-            score -= nearest_objective * objective_weight
-            if nearest_objective <= world.house.objective_radius:
-                score += 4.0 * objective_weight
-        if cover:
-            score += 4.0
-        if keep_off <= 0.0 and not vehicle:
+        radius = world.house.objective_radius
+        areas_at = world.table.areas_at
+        near_only = keep_off <= 0.0 and not vehicle
+
+        def score_of(point: tuple[float, float]) -> float:
+            place = places.get(point)
+            if place is None:
+                nearest_objective = min([dist(point, o) for o in objectives], default=0.0)
+                cover = any(a.kind.cover for a in areas_at(*point))
+                place = (nearest_objective, cover)
+                if len(places) > 100_000:
+                    places.clear()
+                places[point] = place
+            nearest_objective, cover = place
+            score = 0.0
+            if objectives:
+                score -= nearest_objective * objective_weight
+                if nearest_objective <= radius:
+                    score += 4.0 * objective_weight
+            if cover:
+                score += 4.0
+            if near_only:
+                return score
+            nearest = min(map(dist, repeat(point), foes))
+            if nearest < keep_off:
+                score -= (keep_off - nearest) * 2
+            if vehicle and nearest < 6:
+                score -= 6 - nearest  # keep tanks out of LAW range
             return score
-        nearest = min(map(dist, repeat(point), foes))
-        if nearest < keep_off:
-            score -= (keep_off - nearest) * 2
-        if vehicle and nearest < 6:
-            score -= 6 - nearest  # keep tanks out of LAW range
-        return score
+
+        return score_of
 
     def _react(self, world: World, state: SevenDaysState) -> Action:
         act = state.flow.activation
