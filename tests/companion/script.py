@@ -1,9 +1,13 @@
-"""Driving a companion game from a script of entered positions and dice, as players would."""
+"""Driving a companion game from a script of entered positions and dice, as players would.
+
+The digital games and scripts are cached per (game, seed, side): callers must not change the
+lists they get (a Player copies them)."""
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +49,7 @@ class Spy:
         self.inner.shuffle(items)
 
 
+@cache
 def digital_game(
     game_id: str, seed: int, max_actions: int = 3000
 ) -> tuple[Game, list[Action], list[str | None], list[list[int]], list[list[str]]]:
@@ -143,6 +148,7 @@ def seen_ids(observation: Mapping[str, Any]) -> set[str]:
     return ids
 
 
+@cache
 def script_with_cards(
     game_id: str, seed: int, me: str
 ) -> tuple[Game, list[str], list[int], list[str], Callable[[Path], dict[str, str]]]:
