@@ -132,11 +132,11 @@ def decision_from_dict(data: Mapping[str, Any]) -> Decision:
             data=plain_copy(dict(data.get("data", {}))),
         )
     extra = data.get("data", {})
-    return Pending(
-        side=_text(data["side"]),
-        kinds=tuple(data["kinds"]),
-        stage=_text(data["stage"]),
-        data=plain_copy(extra if type(extra) is dict else dict(extra)),  # a copy either way
+    return Pending(  # side, kinds, stage, data (positional: quicker)
+        _text(data["side"]),
+        tuple(data["kinds"]),
+        _text(data["stage"]),
+        plain_copy(extra if type(extra) is dict else dict(extra)),  # a copy either way
     )
 
 
@@ -166,13 +166,13 @@ class FlowState:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> FlowState:
-        return cls(
-            turn=int(data.get("turn", 1)),
-            phase=_text(data.get("phase", "")),
-            stage=_text(data.get("stage", "")),
-            active=data.get("active"),
-            stack=[decision_from_dict(d) for d in data.get("stack", [])],
-            over=bool(data.get("over", False)),
+        return cls(  # turn, phase, stage, active, stack, over (positional: quicker)
+            int(data.get("turn", 1)),
+            _text(data.get("phase", "")),
+            _text(data.get("stage", "")),
+            data.get("active"),
+            [decision_from_dict(d) for d in data.get("stack", [])],
+            bool(data.get("over", False)),
         )
 
     def clone(self) -> FlowState:

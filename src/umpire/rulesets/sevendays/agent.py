@@ -119,8 +119,8 @@ def known_table(view: View) -> KnownTable:
         options=dict(options),
         actions_played=int(obs.get("actions_played", 0)),
         cards=_known_cards(obs.get("cards"), view.side),
-        smoke=[(float(x), float(y), float(r)) for x, y, r in smoke],
-        mortar_marks=[(float(x), float(y)) for x, y in marks],
+        smoke=[(float(x), float(y), float(r)) for x, y, r in smoke] if smoke else [],
+        mortar_marks=[(float(x), float(y)) for x, y in marks] if marks else [],
     )
     state.world_memo = world
     # the sight and plan caches key on the picture's arrangement of units (state.geometry):
