@@ -360,8 +360,11 @@ class SevenDaysScripted:
         phase = state.flow.phase
         if phase == "swap":
             return self._swap(world, state)
-        if phase == "card":
+        if phase in ("card", "rescue"):  # rescue: Against All Odds on a unit about to go
             return self._respond(legal)
+        if phase == "off_board":  # Divisional Artillery: stay off (listed first) or roll
+            self.last_reason = "keep the off-board unit out of the artillery's way"
+            return legal[0]
         if state.cards is not None and phase == "activate" and state.flow.initiative == self.side:
             play = self._card(world, state)
             if play is not None:
