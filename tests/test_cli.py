@@ -88,7 +88,7 @@ def test_malformed_scenario_file_names_file_and_field(tmp_path: Path) -> None:
 
 
 def test_unknown_unit_in_scenario(tmp_path: Path) -> None:
-    bad = edited_scenario(tmp_path / "bad-unit.yaml", "profile: t72a,", "profile: t99,")
+    bad = edited_scenario(tmp_path / "bad-unit.yaml", "profile: brm1,", "profile: t99,")
     out = umpire("battle", f"sevendays/{bad}")
     assert out.returncode != 0
     assert "sides.pact.units" in out.stderr and "t99" in out.stderr
