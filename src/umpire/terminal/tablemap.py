@@ -256,7 +256,8 @@ class TableMap:
                 if unit.get("markers"):
                     extras.append(f"{unit['markers']} morale")
                 if unit.get("tokens"):
-                    extras.append(f"{unit['tokens']} tokens")
+                    count = unit["tokens"]
+                    extras.append(f"{count} token" + ("" if count == 1 else "s"))
                 more = f" [{', '.join(extras)}]" if extras else ""
                 line.append(f" {unit.get('name', unit['id'])}{state}{more}, {where}")
             lines.append(line)
