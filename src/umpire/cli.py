@@ -868,9 +868,7 @@ def _check_port(host: str, port: int) -> None:
         except OSError as exc:
             busy = exc.errno == errno.EADDRINUSE
             why = "is busy (another server is listening there)" if busy else f"fails: {exc}"
-            raise UmpireError(
-                f"port {port} on {host} {why}; choose another with --port"
-            ) from None
+            raise UmpireError(f"port {port} on {host} {why}; choose another with --port") from None
 
 
 @app.command()

@@ -253,14 +253,17 @@ def rule_catalog() -> dict[str, RuleEntry]:
 
 def rules_markdown() -> str:
     """docs/rules/sevendays.md, generated from the catalogue."""
-    return catalog_markdown(
-        "Seven Days to the River Rhine",
-        "sevendays",
-        "Provenance: **published** (rulebook text or a page-cited transcription), "
-        "**reconstructed** (inferred from consistent sources), **house** (ours; the numbers "
-        "are in `house_rules.yaml` and can be overridden with `--house-rules FILE`).",
-        rule_catalog(),
-    ) + _changes()
+    return (
+        catalog_markdown(
+            "Seven Days to the River Rhine",
+            "sevendays",
+            "Provenance: **published** (rulebook text or a page-cited transcription), "
+            "**reconstructed** (inferred from consistent sources), **house** (ours; the numbers "
+            "are in `house_rules.yaml` and can be overridden with `--house-rules FILE`).",
+            rule_catalog(),
+        )
+        + _changes()
+    )
 
 
 def _changes() -> str:
