@@ -110,3 +110,18 @@ def test_a_ruleset_without_the_capability_counts_the_first_decision() -> None:
     agents = {side: make_agent("random", "tiny", side, 4) for side in ruleset.meta.players}
     assert play_noting_first(game, agents) == before
     assert game.is_over  # and the game was played to its end
+
+
+def test_book_and_gun_names_the_owner_of_the_first_card_not_the_deploying_side() -> None:
+    """The Book and The Gun p.8: the movement phase draws a card per unit and its owner moves;
+    the insurgents' concealed deployment, cache and IED choices before turn 1 are set-up."""
+    game_id = "bookgun/market-day"
+    firsts = []
+    for seed in range(1, 5):
+        game = new_game(game_id, seed=seed)
+        assert game.to_act == "insurgents"  # the first decision is their hidden deployment
+        first = play_noting_first(game, _scripted(game_id, seed))
+        drawn = [e for e in game.events if e.kind == "card" and e.rule == "bookgun.cards.deck"]
+        assert first == drawn[0]["side"]
+        firsts.append(first)
+    assert "army" in firsts  # not always the deploying side

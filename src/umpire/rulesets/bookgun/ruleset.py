@@ -1622,6 +1622,9 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             Option("double-ranges", "Double every range band (p.5).", type="bool", default=False),
         ),
         side_colours={"army": "#2c3e50", "insurgents": "#c0392b"},
+        # set-up (concealed deployment, cache, IED, commander) is not play: the first player
+        # of `umpire simulate` is the owner of the first card drawn (bookgun.cards.deck)
+        in_play=lambda state: state.flow.phase != "setup",
     )
 
     def __init__(self) -> None:
