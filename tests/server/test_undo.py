@@ -200,3 +200,40 @@ def test_a_moved_stream_or_a_shorter_draw_pile_is_seen_on_the_state():
     stream.dice(1, 6)
     as_dict["rng"] = stream.to_dict()
     assert chance_mark(as_dict) != before
+
+
+def test_a_finished_hot_seat_game_keeps_its_result(client: TestClient):
+    """Issue 20: at the end of the game the battle report stands; undo is hidden on the page
+    and refused by the server, in one readable line."""
+    from umpire.core.ruleset import register, unregister
+
+    register("throwaway", "tests.server.throwaway:Pile")
+    try:
+        r = client.post(
+            "/api/games",
+            json={
+                "ruleset": "throwaway",
+                "scenario": "short",
+                "seed": 5,
+                "players": {"north": "here", "south": "here"},
+            },
+        )
+        assert r.status_code == 200, r.text
+        game = r.json()
+        seat = next(s for s in game["seats"] if s["here"])
+        url = f"/api/games/{game['id']}/seats/{seat['token']}"
+        view = client.get(url + "/view").json()
+        while view["outcome"] is None:
+            out = client.post(
+                url + "/actions",
+                json={"index": view["index"], "action": view["actions"][0]["action"]},
+            )
+            assert out.status_code == 200, out.text
+            view = client.get(url + "/view").json()
+        assert view["index"] > 0 and view["seat"]["can_undo"] is False
+        refused = client.post(url + "/undo", json={"index": view["index"]})
+        assert refused.status_code == 409
+        assert "the game is over" in refused.text
+        assert client.get(url + "/view").json()["index"] == view["index"]
+    finally:
+        unregister("throwaway")

@@ -568,6 +568,8 @@ class Service:
         mine = [i for i, s in enumerate(live.sides) if s in seat.sides]
         if not mine:
             return False, None
+        if live.game.is_over:  # the battle report is final: no taking back after the end
+            return False, "the game is over: its battle report stands"
         if all(k == "here" for k in live.row.players.values()):
             return True, None
         for i in range(mine[-1], live.index):
