@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -352,6 +352,20 @@ class _CardKind(ActionKind[S]):
     def done(self, state: S, unit: Unit) -> list[Event]:
         state.acted.append(unit.id)
         return _after(state) + (next_card(state) if state.over is None else [])
+
+    def per_mover(
+        self, state: S, side: str, spots: Callable[[S, Unit], Iterable[str]]
+    ) -> list[Action]:
+        """On ``side``'s movement card: this kind for each of its units that may move, once
+        per place ``spots`` offers it (a window's room, a wall to breach), in unit-id order."""
+        if not self.has_card(state, side) or state.flow.phase != "movement":
+            return []
+        return [
+            Action(self.name, unit=u.id, option=r)
+            for u in sorted(state.units.values(), key=lambda u: u.id)
+            if u.side == side and may_move(state, u)
+            for r in spots(state, u)
+        ]
 
 
 class Deploy(ActionKind[S]):
@@ -1151,13 +1165,7 @@ class Window(_CardKind):
     name, rule = "window", "bookgun.building.windows"
 
     def options(self, state: S, side: str) -> Iterable[Action]:
-        if not self.has_card(state, side) or state.flow.phase != "movement":
-            return []
-        out = []
-        for u in sorted(state.units.values(), key=lambda u: u.id):
-            if u.side == side and may_move(state, u):
-                out += [Action("window", unit=u.id, option=r) for r in window_entries(state, u)]
-        return out
+        return self.per_mover(state, side, window_entries)
 
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
         unit = state.units[str(action.unit)]
@@ -1241,13 +1249,7 @@ class Breach(_CardKind):
     name, rule = "breach", "bookgun.building.breach"
 
     def options(self, state: S, side: str) -> Iterable[Action]:
-        if not self.has_card(state, side) or state.flow.phase != "movement":
-            return []
-        out = []
-        for u in sorted(state.units.values(), key=lambda u: u.id):
-            if u.side == side and may_move(state, u):
-                out += [Action("breach", unit=u.id, option=r) for r in breach_spots(state, u)]
-        return out
+        return self.per_mover(state, side, breach_spots)
 
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
         unit = state.units[str(action.unit)]
