@@ -568,8 +568,8 @@ class Service:
         mine = [i for i, s in enumerate(live.sides) if s in seat.sides]
         if not mine:
             return False, None
-        if live.game.is_over:  # the battle report is final: no taking back after the end
-            return False, "the game is over: its battle report stands"
+        if live.game.is_over:  # the battle report is final (the page hides undo: no reason)
+            return False, None
         if all(k == "here" for k in live.row.players.values()):
             return True, None
         for i in range(mine[-1], live.index):
@@ -602,6 +602,8 @@ class Service:
             if not mine:
                 raise ApiError(409, "nothing of yours to take back")
             allowed, why = self._undo_allowed(seat, live)
+            if not allowed and live.game.is_over:
+                raise ApiError(409, "the game is over: its battle report stands")
             if not allowed:
                 raise ApiError(409, why or "undo is not possible here")
             keep = mine[-1]
