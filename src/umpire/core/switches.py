@@ -9,7 +9,7 @@ Every guarded rule id is in one of three modes:
 - ``off`` — the action is offered and allowed without a word (where the ruleset can play
   without the rule).
 
-A game's switches are a table of ``rule-id: mode`` (wildcards such as ``sevendays.cards.*``
+A game's switches are a table of ``rule-id: mode`` (wildcards such as ``RULESET.TOPIC.*``
 allowed) kept in the game's options under :data:`OPTION_KEY`, so the record stores them and a
 replay, a branch or a simulated game applies the same ones. Rule code asks at each guarded
 check::

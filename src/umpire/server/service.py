@@ -416,7 +416,7 @@ class Service:
         ids = views.card_ids(view["board"], actions)
         if ids:
             view["card_info"] = views.card_info(game, ids)
-        # a deployment step: every order open to the seat places a piece (bookgun.setup.deploy)
+        # a deployment step: every order open to the seat is of kind "deploy" (places a piece)
         view["deploying"] = bool(actions) and all(
             a["action"].get("kind") == "deploy" for a in actions
         )
