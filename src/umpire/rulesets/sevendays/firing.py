@@ -412,6 +412,28 @@ def _enemy_foot_close(
 
 
 def _foot_close(world: World, state: SevenDaysState, firer: Unit, known_only: bool) -> bool:
+    if world.holds(state, firer):
+        # only the units within close range, from the unit index (a friend farther away than
+        # the nearest enemy within close range cannot change the answer)
+        nearest_enemy = nearest_friend = math.inf
+        fx, fy = firer.x, firer.y
+        side, me = firer.side, firer.uid
+        for x, y, p in world.unit_index(state).around(fx, fy, CLOSE_RANGE):
+            if not p.alive or not p.foot or p.uid == me:
+                continue
+            if known_only and p.hidden and p.side != side:
+                continue
+            d = math.hypot(x - fx, y - fy)
+            if p.side == side:
+                nearest_friend = min(nearest_friend, d)
+            else:
+                nearest_enemy = min(nearest_enemy, d)
+        return nearest_enemy <= CLOSE_RANGE and nearest_friend > nearest_enemy
+    return _foot_close_scan(world, state, firer, known_only)
+
+
+def _foot_close_scan(world: World, state: SevenDaysState, firer: Unit, known_only: bool) -> bool:
+    """``_foot_close`` by a scan of every unit (what the unit index must answer alike)."""
     nearest_enemy = math.inf
     nearest_friend = math.inf
     fx, fy = firer.x, firer.y

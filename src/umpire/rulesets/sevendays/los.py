@@ -47,6 +47,33 @@ def _bodies(
     y1 += reach
     blocking: list[Vec] = []
     obscuring: list[Vec] = []
+    if world.holds(state, firer) and world.holds(state, target):
+        # only the units in the box around the line, from the unit index (same units, same
+        # order as the scan below)
+        skip = (firer.uid, target.uid)
+        side = firer.side
+        for x, y, p in world.unit_index(state).box(x0, y0, x1, y1):
+            if p.hidden or p.uid in skip:
+                continue
+            if p.wreck:
+                blocking.append((x, y))
+            elif p.alive and p.ground_vehicle:
+                (obscuring if p.side == side else blocking).append((x, y))
+        return blocking, obscuring
+    return _bodies_scan(world, state, firer, target, (x0, y0, x1, y1))
+
+
+def _bodies_scan(
+    world: World,
+    state: SevenDaysState,
+    firer: Unit,
+    target: Unit,
+    box: tuple[float, float, float, float],
+) -> tuple[list[Vec], list[Vec]]:
+    """``_bodies`` by a scan of every unit (what the unit index must answer alike)."""
+    x0, y0, x1, y1 = box
+    blocking: list[Vec] = []
+    obscuring: list[Vec] = []
     for u in state.units.values():
         if u is firer or u is target or u.hidden or not (x0 <= u.x <= x1 and y0 <= u.y <= y1):
             continue

@@ -50,6 +50,19 @@ def _too_close(
     world: World, state: SevenDaysState, unit: Unit, x: float, y: float, assaulting: str | None
 ) -> bool:
     limit = world.house.proximity
+    side = unit.side
+    hypot = math.hypot
+    for ux, uy, p in world.unit_index(state).around(x, y, limit):
+        if p.alive and p.side != side and hypot(ux - x, uy - y) < limit and p.uid != assaulting:
+            return True
+    return False
+
+
+def _too_close_scan(
+    world: World, state: SevenDaysState, unit: Unit, x: float, y: float, assaulting: str | None
+) -> bool:
+    """``_too_close`` by a scan of every unit (what the unit index must answer alike)."""
+    limit = world.house.proximity
     for u in state.units.values():
         near = u.alive and u.side != unit.side and math.hypot(u.x - x, u.y - y) < limit
         if near and u.uid != assaulting:

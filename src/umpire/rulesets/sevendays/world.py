@@ -6,10 +6,11 @@ Rule modules take ``(world, state, ...)``: the world never changes during a game
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from shapely.geometry.base import BaseGeometry
 
+from umpire.geometry.spatial import GridIndex
 from umpire.geometry.table import Area, Table, Vec
 from umpire.rulesets.sevendays.config import HouseRules
 from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
@@ -20,6 +21,23 @@ if TYPE_CHECKING:
     from umpire.rulesets.sevendays.los import Sight
     from umpire.rulesets.sevendays.odds import ShotOdds
     from umpire.rulesets.sevendays.shots import Refusal, ShotPlan
+
+
+class Placed(NamedTuple):
+    """What the unit index holds of a unit on the table (all read from its place, see
+    ``state.unit_place``, so it is the same in every state of one arrangement of units)."""
+
+    uid: str
+    side: str
+    alive: bool  # status "active"
+    wreck: bool
+    hidden: bool
+    ground_vehicle: bool  # blocks or obscures sight (World.is_ground_vehicle)
+    foot: bool  # World.is_foot
+
+
+INDEX_CELL = 6.0  # inches: the side of a cell of the unit index
+_INDEXES_KEPT = 64  # unit indexes kept per world (the latest arrangements)
 
 
 class World:
@@ -50,10 +68,52 @@ class World:
         self.move_cache: dict[tuple[object, ...], tuple[list[Vec], list[Vec]]] = {}
         self.foot_close_cache: dict[tuple[int, str, bool], bool] = {}
         self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
+        # the scripted player's plans by what they read (agent.known_plan)
+        self.known_plans: dict[tuple[object, ...], ShotPlan | Refusal] = {}
         self.odds_cache: dict[tuple[object, ...], ShotOdds] = {}
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
         self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
         self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...] | None]] = {}
+        self._indexes: dict[int, GridIndex[Placed]] = {}
+
+    def unit_index(self, state: SevenDaysState) -> GridIndex[Placed]:
+        """A grid index of the units of ``state`` that are on the table or wrecks on it (the
+        others are neither seen, nor in the way, nor close to anyone), in table order: the
+        answer to "which units are near here" without a scan of every unit. One per
+        arrangement of units (``state.geometry``), so every state, clone and side's picture
+        that shares the arrangement shares it; built on first use (one pass over the units)."""
+        key = state.geometry
+        found = self._indexes.get(key)
+        if found is None:
+            if len(self._indexes) >= _INDEXES_KEPT:
+                self._indexes.clear()
+            vehicle, air, profiles = self._vehicle, self._air, self.profiles
+            found = self._indexes[key] = GridIndex(
+                INDEX_CELL,
+                (
+                    (
+                        u.x,
+                        u.y,
+                        Placed(
+                            u.uid,
+                            u.side,
+                            u.status == "active",
+                            u.wreck,
+                            u.hidden,
+                            vehicle[u.profile] and not air[u.profile],
+                            profiles[u.profile].is_foot,
+                        ),
+                    )
+                    for u in state.units.values()
+                    if u.status == "active" or u.wreck
+                ),
+            )
+        return found
+
+    def holds(self, state: SevenDaysState, unit: Unit) -> bool:
+        """Whether ``unit`` is the state's own unit of that uid (not a copy standing in for
+        it): only then may the unit index tell it apart from the others by its uid."""
+        return state.units.get(unit.uid) is unit
 
     def add_profile(self, key: str, profile: UnitProfile) -> None:
         """A profile brought in during play (a Reserves card)."""

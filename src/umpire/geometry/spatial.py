@@ -1,0 +1,87 @@
+"""A grid bucket index of points on a table: which items lie in a box or near a point.
+
+Items are bucketed in square cells of side ``cell``; a query visits only the cells that its
+box overlaps, so its cost grows with the items near it, not with every item on the table.
+Answers are exact (every item is tested against the query's own condition) and come back in
+the order the items were added, so a caller that used to scan a list in order and now asks
+the index gets the same items in the same order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class GridIndex(Generic[T]):
+    """Points (x, y) with a payload each, bucketed by grid cell."""
+
+    __slots__ = ("cell", "_cells", "_count")
+
+    def __init__(self, cell: float, items: Iterable[tuple[float, float, T]] = ()) -> None:
+        if cell <= 0:
+            raise ValueError("the cell size must be positive")
+        self.cell = float(cell)
+        # cell -> [(order, x, y, payload)]
+        self._cells: dict[tuple[int, int], list[tuple[int, float, float, T]]] = {}
+        self._count = 0
+        for x, y, item in items:
+            self.add(x, y, item)
+
+    def __len__(self) -> int:
+        return sum(len(bucket) for bucket in self._cells.values())
+
+    def _cell_of(self, x: float, y: float) -> tuple[int, int]:
+        return (math.floor(x / self.cell), math.floor(y / self.cell))
+
+    def add(self, x: float, y: float, item: T) -> None:
+        """Add ``item`` at (x, y) (after every item added before it, in answer order)."""
+        key = self._cell_of(x, y)
+        bucket = self._cells.get(key)
+        if bucket is None:
+            bucket = self._cells[key] = []
+        bucket.append((self._count, x, y, item))
+        self._count += 1
+
+    def box(self, x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float, T]]:
+        """The items with ``x0 <= x <= x1`` and ``y0 <= y <= y1``, in the order added."""
+        if x0 > x1 or y0 > y1:
+            return []
+        cell = self.cell
+        i0, i1 = math.floor(x0 / cell), math.floor(x1 / cell)
+        j0, j1 = math.floor(y0 / cell), math.floor(y1 / cell)
+        cells = self._cells
+        found: list[tuple[int, float, float, T]] = []
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > len(cells):
+            # a box wider than the occupied cells: visit those instead
+            for (i, j), bucket in cells.items():
+                if i0 <= i <= i1 and j0 <= j <= j1:
+                    found += [e for e in bucket if x0 <= e[1] <= x1 and y0 <= e[2] <= y1]
+        else:
+            for i in range(i0, i1 + 1):
+                for j in range(j0, j1 + 1):
+                    near = cells.get((i, j))
+                    if near is not None:
+                        found += [e for e in near if x0 <= e[1] <= x1 and y0 <= e[2] <= y1]
+        if len(found) > 1:
+            found.sort(key=_order)
+        return [(e[1], e[2], e[3]) for e in found]
+
+    def around(self, x: float, y: float, radius: float) -> list[tuple[float, float, T]]:
+        """Every item with ``math.hypot(ix - x, iy - y) <= radius`` and maybe a few more just
+        outside (the box around the circle, widened by a rounding margin), in the order
+        added: callers test their own distance condition on these candidates."""
+        reach = radius + 1e-9 * (1.0 + abs(radius) + abs(x) + abs(y))
+        return self.box(x - reach, y - reach, x + reach, y + reach)
+
+    def near(self, x: float, y: float, radius: float) -> list[tuple[float, float, T]]:
+        """The items with ``math.hypot(ix - x, iy - y) < radius``, in the order added."""
+        hypot = math.hypot
+        return [e for e in self.around(x, y, radius) if hypot(e[0] - x, e[1] - y) < radius]
+
+
+def _order(entry: tuple[int, float, float, object]) -> int:
+    return entry[0]
