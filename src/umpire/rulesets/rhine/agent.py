@@ -421,9 +421,9 @@ class RhineScripted:
             best = options[0]
             top = score(best.cell) + (0.01 if best.option == "normal" else 0.0)
             for a in options:
-                s = score(a.cell) + (0.01 if a.option == "normal" else 0.0)
-                if s > top:
-                    best, top = a, s
+                this = score(a.cell) + (0.01 if a.option == "normal" else 0.0)
+                if this > top:
+                    best, top = a, this
             value = score(best.cell)
             if value > stay + 0.25:
                 self.last_reason = f"{unit} to {best.cell} ({value:.1f} over {stay:.1f})"
