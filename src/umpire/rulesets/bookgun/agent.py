@@ -20,6 +20,7 @@ Vec = tuple[float, float]
 AMBUSH_RANGE = 12.0
 DISMOUNT_RANGE = 12.0  # passengers dismount when the enemy is this near their vehicle
 STOP_RANGE = 8.0  # a vehicle carrying troops stops this near the enemy
+DOOR = "door:"  # a fire target naming a locked door (bookgun.building.door_fire)
 
 
 def _dist(a: Vec, b: Vec) -> float:
@@ -103,6 +104,20 @@ class BookGunScripted:
 
     # -- fire ------------------------------------------------------------------------------
     def _fire(self, obs: Mapping[str, Any], fires: list[Action], holds: list[Action]) -> Action:
+        # bookgun.building.door_fire: HE at a locked door only to get into rooms still to
+        # search, and only when nobody is in the sights; the insurgents never blast doors open
+        doors = [a for a in fires if str(a.target).startswith(DOOR)]
+        fires = [a for a in fires if a not in doors]
+        if not fires:
+            searched = set(obs["searched"])
+            useful = [a for a in doors if str(a.target)[len(DOOR) :] not in searched]
+            if self.side == "army" and useful:
+                self.last_reason = "blow the locked door open with HE"
+                return useful[0]
+            if holds:
+                self.last_reason = "hold fire: nothing worth a round"
+                return holds[0]
+            fires = doors
         if self.side == "insurgents":
             units = obs["units"]
             near = []

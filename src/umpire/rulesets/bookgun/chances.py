@@ -242,3 +242,23 @@ def mount_chance(count: int, reach: float, farthest: float) -> Chance[bool]:
     """Exact odds that a unit whose farthest figure stands ``farthest`` in. from the vehicle
     gets aboard this move (the same roll and judge as play)."""
     return mount_roll(count, "mount").map(lambda faces: boards(faces, reach, farthest))
+
+
+# -- HE at a locked door (bookgun.building.door_fire) -------------------------------------------
+def door_shot(need: int, text: str = "") -> RollUnder:
+    """One HE round at a door: the blast's on-target d20 (bookgun.fire.blast), ``need`` or
+    less - on target, the door is blown open."""
+    return RollUnder(20, need, "bookgun.building.door_fire", text=text)
+
+
+def door_opens(needs: Sequence[int]) -> Chance[bool]:
+    """Exact odds that a fire action opens the door: the unit's HE rounds, ``needs`` in the
+    order play fires them, one after another until one lands (the same rolls play samples)."""
+    if not needs:
+        return Fixed(False)
+    first, rest = door_shot(needs[0]), tuple(needs[1:])
+
+    def after(ok: bool) -> Chance[bool]:
+        return Fixed(True) if ok else door_opens(rest)
+
+    return first.then(after)

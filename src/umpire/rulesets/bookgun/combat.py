@@ -8,11 +8,13 @@ from dataclasses import dataclass
 
 from umpire.core.chance import Modifier, Roll
 from umpire.core.events import Event, note
+from umpire.core.switches import switches_in
 from umpire.geometry.table import Vec, angle_between, bearing, segment_point_distance
 from umpire.rulesets.bookgun.chances import (
     HitsUnder,
     RollUnder,
     casualty_effect,
+    door_shot,
     draw_card,
     pair_roll,
 )
@@ -24,7 +26,7 @@ from umpire.rulesets.bookgun.common import (
     secret,
     world,
 )
-from umpire.rulesets.bookgun.movement import flee, place_outside, unit_room
+from umpire.rulesets.bookgun.movement import flee, locked, place_outside, unit_room
 from umpire.rulesets.bookgun.state import (
     CAPTURED,
     FIT,
@@ -45,6 +47,14 @@ from umpire.rulesets.bookgun.world import World
 
 BANDS = ("short", "medium", "long")
 CATS = ("I", "II", "III", "IV")
+DOOR = "door:"  # a fire target naming a door: ``door:ROOM`` (bookgun.building.door_fire)
+DOOR_RULE = "bookgun.building.door_fire"
+
+
+def relaxed(state: BookGunState, rule: str, detail: str) -> bool:
+    """Whether a rule the action breaks lets it through all the same (issue 21's switches:
+    never under ``enforce``; under ``advise`` the breach is noted for the menu and the log)."""
+    return switches_in(state.options).allows(rule, False, detail)
 
 
 # -- concealment ----------------------------------------------------------------------------------
@@ -307,11 +317,24 @@ def visible_targets(
     for t in state.unit_figures(target):
         if t.role in ("gun", "vehicle"):
             continue  # fire against guns and vehicles is out of scope (spec §4.8)
-        if not any_arc and f.room is None and angle_between(f.facing, bearing(f.pos, t.pos)) > 90.0:
+        if not any_arc and not in_view(state, f, t.pos, target.name):
             continue
         if sees(w, f, t):
             out.append(t)
     return out
+
+
+def in_view(state: BookGunState, f: Figure, p: Vec, what: str) -> bool:
+    """bookgun.move.facing (p.15): a figure outside a building sees, and so fires, only within
+    180 degrees of its front (switchable: under ``advise``/``off`` it fires all round)."""
+    if f.room is None and angle_between(f.facing, bearing(f.pos, p)) > 90.0:
+        who = state.units[f.unit].name
+        return relaxed(
+            state,
+            "bookgun.move.facing",
+            f"{who} fires at {what} with figures facing away (outside their 180-degree view)",
+        )
+    return True
 
 
 def plan_shots(
@@ -389,6 +412,31 @@ def targetable(unit: Unit) -> bool:
 
 def roe_problem(state: BookGunState, unit: Unit, figs: list[Figure], target_id: str) -> str | None:
     """Why the rules of engagement forbid this fire (army only), or None."""
+    found = _roe(state, unit, figs, target_id)
+    return None if found is None else f"{found[1]} [rule {found[0]}]"
+
+
+def roe_allows(state: BookGunState, unit: Unit, figs: list[Figure], target_id: str) -> bool:
+    """The rules of engagement let this fire through: kept, or switched to advise/off."""
+    found = _roe(state, unit, figs, target_id)
+    if found is None:
+        return True
+    rule, why = found
+    return relaxed(state, rule, f"{unit.name} fires at {_target_words(state, target_id)}: {why}")
+
+
+def _target_words(state: BookGunState, target_id: str) -> str:
+    if target_id.startswith(DOOR):
+        return f"the door of {target_id[len(DOOR) :]}"
+    if target_id in state.markers:
+        return f"marker {target_id}"
+    return state.units[target_id].name
+
+
+def _roe(
+    state: BookGunState, unit: Unit, figs: list[Figure], target_id: str
+) -> tuple[str, str] | None:
+    """(rule, why) when the rules of engagement forbid this fire (army only)."""
     if unit.side != "army":
         return None
     roe = world(state).spec.roe
@@ -397,17 +445,34 @@ def roe_problem(state: BookGunState, unit: Unit, figs: list[Figure], target_id: 
         return (
             None
             if roe == 4
-            else f"no speculative fire at markers under ROE {roe} [rule bookgun.roe.3]"
+            else ("bookgun.roe.3", f"no speculative fire at markers under ROE {roe}")
         )
+    civs = [f for f in state.figures.values() if f.side == "civilians" and f.present]
+    if target_id.startswith(DOOR):  # an HE round at a locked door (bookgun.building.door_fire)
+        door = door_at(state, target_id[len(DOOR) :])
+        if roe <= 2 and door is not None:
+            for f in figs:
+                if any(
+                    segment_point_distance(f.pos, door, c.pos) <= w.tables.collateral.line
+                    for c in civs
+                ):
+                    return (
+                        f"bookgun.roe.{roe}",
+                        f"civilians near the line of fire under ROE {roe}",
+                    )
+        if roe == 1:
+            return ("bookgun.roe.1", "ROE 1: fire only back at a spotted unit that fired on us")
+        if roe == 2 and state.leader_of(unit) is None:
+            return ("bookgun.roe.2", "ROE 2: no leader to authorise fire")
+        return None
     target = state.units[target_id]
     if target.side == "civilians":
         return (
             None
             if roe == 4
-            else f"civilians may not be targeted under ROE {roe} [rule bookgun.roe.{roe}]"
+            else (f"bookgun.roe.{roe}", f"civilians may not be targeted under ROE {roe}")
         )
     if roe <= 2:
-        civs = [f for f in state.figures.values() if f.side == "civilians" and f.present]
         for f in figs:
             for t in state.unit_figures(target):
                 if any(
@@ -415,12 +480,13 @@ def roe_problem(state: BookGunState, unit: Unit, figs: list[Figure], target_id: 
                     for c in civs
                 ):
                     return (
-                        f"civilians near the line of fire under ROE {roe} [rule bookgun.roe.{roe}]"
+                        f"bookgun.roe.{roe}",
+                        f"civilians near the line of fire under ROE {roe}",
                     )
     if roe == 1 and not (target.spotted and fired_on(target, "army", state)):
-        return "ROE 1: fire only back at a spotted unit that fired on us [rule bookgun.roe.1]"
+        return ("bookgun.roe.1", "ROE 1: fire only back at a spotted unit that fired on us")
     if roe == 2 and state.leader_of(unit) is None:
-        return "ROE 2: no leader to authorise fire [rule bookgun.roe.2]"
+        return ("bookgun.roe.2", "ROE 2: no leader to authorise fire")
     return None
 
 
@@ -433,23 +499,226 @@ def fireable(state: BookGunState, target: Unit, shots: list[Shot]) -> bool:
 
 
 def fire_targets(state: BookGunState, unit: Unit, figs: list[Figure]) -> list[str]:
+    """What ``figs`` of ``unit`` may fire at: seen enemy units (and, for the army, civilians
+    and markers where its rules of engagement allow), then locked doors an HE weapon can open
+    (``door:ROOM``, bookgun.building.door_fire)."""
     out: list[str] = []
     enemies = [e for e in known_enemies(state, unit.side) if targetable(e)]
     if unit.side == "army":
         enemies += [u for u in active_units(state, "civilians")]
     for target in enemies:
-        shots = plan_shots(state, unit, figs, target, False)
-        if (
-            shots
-            and fireable(state, target, shots)
-            and roe_problem(state, unit, figs, target.id) is None
-        ):
+        if target_allowed(state, unit, figs, target.id):
             out.append(target.id)
-    if unit.side == "army" and world(state).spec.roe == 4:
+    if unit.side == "army":
         for m in state.markers.values():
-            if any(dist(f.pos, (m.x, m.y)) <= 32 for f in figs):
+            if any(dist(f.pos, (m.x, m.y)) <= 32 for f in figs) and roe_allows(
+                state, unit, figs, m.id
+            ):
                 out.append(m.id)
+    if any(he_weapon(state, unit, f) for f in figs):
+        for room in sorted(locked_doors(state, unit.side)):
+            if target_allowed(state, unit, figs, DOOR + room):
+                out.append(DOOR + room)
     return out
+
+
+def target_allowed(state: BookGunState, unit: Unit, figs: list[Figure], target_id: str) -> bool:
+    """Whether ``figs`` may fire at one target: a shot, fireable (bookgun.spot.static), allowed
+    by the rules of engagement; each guard may be switched (issue 21)."""
+    if target_id.startswith(DOOR):
+        room = target_id[len(DOOR) :]
+        return bool(door_shots(state, unit, figs, room)) and roe_allows(
+            state, unit, figs, target_id
+        )
+    if target_id in state.markers:
+        return roe_allows(state, unit, figs, target_id)
+    target = state.units[target_id]
+    shots = plan_shots(state, unit, figs, target, False)
+    if not shots:
+        return False
+    if not fireable(state, target, shots):
+        static = world(state).tables.spotting.static_range
+        if not relaxed(
+            state,
+            "bookgun.spot.static",
+            f"{unit.name} fires at {target.name}, unspotted and still, from beyond {static:g} in.",
+        ):
+            return False
+    return roe_allows(state, unit, figs, target_id)
+
+
+# -- HE at a locked door (bookgun.building.door_fire) ------------------------------------------
+@dataclass(frozen=True)
+class DoorShot:
+    """One figure's HE round at a door: the weapon, its range band and the d20 it needs."""
+
+    firer: str
+    weapon: str
+    band: str
+    need: int
+    distance: float
+
+
+def he_weapon(state: BookGunState, unit: Unit, f: Figure) -> str | None:
+    """The HE weapon ``f`` can fire (p.19: an HE/HEAT hit opens a locked door): a served gun,
+    an RPG with a round left, a grenade launcher; hand grenades are thrown, not fired."""
+    types = world(state).tables.weapons.types
+    if f.role == "gun":
+        return f.weapon if gun_serves(state, unit) and types[f.weapon].blast else None
+    if f.second == "rpg" and f.rounds > 0:
+        return "rpg"
+    if f.second == "grenade_launcher":
+        return "grenade_launcher"
+    return None
+
+
+def door_at(state: BookGunState, room: str) -> Vec | None:
+    w = world(state)
+    r = w.rooms.get(room)
+    return r.doors[0] if r is not None and r.doors else None
+
+
+def locked_doors(state: BookGunState, side: str) -> dict[str, tuple[Vec, Vec]]:
+    """bookgun.building.doors (p.19): the doors locked to ``side`` (the enemy is seen to hold
+    the building) and not yet opened, by the room they lead into: (the door, just outside)."""
+    w = world(state)
+    opened = {br["room"] for br in state.breaches if br["blown"]}
+    out: dict[str, tuple[Vec, Vec]] = {}
+    for b in sorted(w.buildings.values(), key=lambda b: b.id):
+        doors = [(at, room) for at, room in b.doors if room not in opened]
+        if doors and locked(state, side, b.id):
+            for at, room in doors:
+                out.setdefault(room, (at, w.door_outside(at, b)))
+    return out
+
+
+def door_shots(state: BookGunState, unit: Unit, figs: list[Figure], room: str) -> list[DoorShot]:
+    """Who of ``figs`` can put an HE round on the locked door of ``room``: outside a building,
+    the door in view (bookgun.move.facing) and in sight (bookgun.los.*), within the weapon's
+    range; each needs the blast weapon's on-target number for its band (bookgun.fire.blast,
+    spec §4.1: 10 at short range, 6 beyond) - the door is the aim point."""
+    doors = locked_doors(state, unit.side)
+    if room not in doors:
+        return []
+    at, outside = doors[room]
+    w = world(state)
+    tb = w.tables
+    ground = 2.0 if state.options.get("double_ranges") else 1.0
+    any_arc = unit.concealed or charged_by(state, unit)
+    out: list[DoorShot] = []
+    for f in figs:
+        weapon = he_weapon(state, unit, f)
+        if weapon is None or f.room is not None or not f.fit:
+            continue
+        if not w.sight_for(unit.side, f.pos, outside):
+            continue
+        if not any_arc and not in_view(state, f, at, f"the door of {room}"):
+            continue
+        d = dist(f.pos, at)
+        wt = tb.weapons.types[weapon]
+        band_index = next((i for i, edge in enumerate(wt.bands) if d <= edge * ground), None)
+        if band_index is None or (wt.min_range and d < wt.min_range):
+            continue
+        band = BANDS[band_index]
+        need = tb.blast.on_target_short if band == "short" else tb.blast.on_target_beyond
+        out.append(DoorShot(f.id, weapon, band, need, d))
+    return out
+
+
+def resolve_door_fire(
+    state: BookGunState, unit: Unit, figs: list[Figure], room: str
+) -> list[Event]:
+    """bookgun.building.door_fire (house on p.19's "an HE/HEAT hit"): the unit's HE weapons
+    fire at the door one after another until one round lands on it (the blast's on-target d20,
+    bookgun.fire.blast); that round blows the door open for good (an entry never locked, like
+    a breach) and everyone in the room within the blast radius of it rolls as Category II
+    (spec §4.1, a burst inside a room); hidden occupants are revealed. A round that misses
+    scatters 1D6 in. in the d10's direction and bursts there. Reload markers as for blast
+    weapons (bookgun.fire.reload)."""
+    w = world(state)
+    events: list[Event] = []
+    if unit.concealed and unit.marker is not None and unit.marker in state.markers:
+        events += reveal(state, state.markers[unit.marker], "opens fire")
+    doors = locked_doors(state, unit.side)
+    at, outside = doors[room]
+    shots = door_shots(state, unit, figs, room)
+    events.append(
+        note(
+            "fire",
+            f"{unit.name} fires HE at the locked door of {room}",
+            DOOR_RULE,
+            unit=unit.id,
+            target=DOOR + room,
+        )
+    )
+    extra = 0
+    fired: list[Figure] = []
+    for s in shots:
+        f = state.figures[s.firer]
+        fired.append(f)
+        if s.weapon == "rpg":
+            f.rounds -= 1
+        extra = max(extra, w.tables.weapons.types[s.weapon].reload_extra)
+        f.facing = bearing(f.pos, at)
+        text = f"{f.name}'s {s.weapon} at the door of {room} ({s.band}, {s.distance:.1f} in.)"
+        if door_shot(s.need, text).sample(state.rng, events):
+            state.breaches.append(
+                {
+                    "room": room,
+                    "x": float(at[0]),
+                    "y": float(at[1]),
+                    "turn": state.flow.turn,
+                    "side": unit.side,
+                    "blown": True,
+                    "how": "he",
+                }
+            )
+            events.append(
+                note(
+                    "breach",
+                    f"the door of {room} is blown open at ({at[0]:.1f}, {at[1]:.1f})",
+                    DOOR_RULE,
+                    room=room,
+                    x=float(at[0]),
+                    y=float(at[1]),
+                )
+            )
+            for g in sorted(state.figures.values(), key=lambda x: x.id):
+                owner = state.units[g.unit]
+                if (
+                    g.room == room
+                    and g.present
+                    and owner.concealed
+                    and owner.marker in state.markers
+                ):
+                    events += reveal(state, state.markers[str(owner.marker)], "is blown open")
+            events += room_blast(state, room, at, unit.side, DOOR_RULE, f"the {s.weapon} round")
+            break
+        drift = Roll(1, 6, "bookgun.fire.blast", "scatter distance").sample(state.rng, events)[0]
+        way = Roll(1, 10, "bookgun.fire.blast", "scatter direction").sample(state.rng, events)[0]
+        ang = math.radians(90 - 36 * (way - 1))
+        aim = (outside[0] + math.cos(ang) * drift, outside[1] + math.sin(ang) * drift)
+        events.append(
+            note(
+                "burst",
+                f"the {s.weapon} misses the door and bursts at ({aim[0]:.1f}, {aim[1]:.1f})",
+                "bookgun.fire.blast",
+                x=aim[0],
+                y=aim[1],
+            )
+        )
+        events += burst(state, aim, unit.side, f.pos)
+    tm = w.tables.fire_mods
+    moved = tm.reload_moved if unit.moved else 0
+    if unit.moved and any(f.role == "gun" for f in fired):
+        moved = w.tables.artillery.push_reload
+    unit.reload += tm.reload_base + moved + extra
+    if any(f.prone for f in fired):
+        unit.reload += tm.reload_prone
+    unit.fired = True
+    for f in fired[:1]:
+        state.fire_points.append([float(state.flow.turn), f.x, f.y])
+    return events
 
 
 def choose_victim(
@@ -532,13 +801,20 @@ def resolve_fire(
     state: BookGunState, unit: Unit, figs: list[Figure], target_id: str, blast: bool
 ) -> list[Event]:
     w = world(state)
+    if target_id.startswith(DOOR):
+        return resolve_door_fire(state, unit, figs, target_id[len(DOOR) :])
     events: list[Event] = []
     if unit.concealed and unit.marker is not None and unit.marker in state.markers:
         events += reveal(state, state.markers[unit.marker], "opens fire")
     if target_id in state.markers:
         marker = state.markers[target_id]
+        roe = w.spec.roe
         events.append(
-            note("fire", f"{unit.name} fires on marker {marker.id} (ROE 4)", "bookgun.roe.4")
+            note(
+                "fire",
+                f"{unit.name} fires on marker {marker.id} (ROE {roe})",
+                f"bookgun.roe.{roe}",
+            )
         )
         events += reveal(state, marker, "is fired on")
         if marker.unit is None:
@@ -696,9 +972,17 @@ def burst(state: BookGunState, at: Vec, by: str, origin: Vec) -> list[Event]:
     return events
 
 
-def room_blast(state: BookGunState, room: str, at: Vec, by: str) -> list[Event]:
+def room_blast(
+    state: BookGunState,
+    room: str,
+    at: Vec,
+    by: str,
+    rule: str = "bookgun.building.breach",
+    what: str = "the breaching charge",
+) -> list[Event]:
     """bookgun.building.breach (house): figures in ``room`` within the blast radius of the
-    charge at ``at`` roll a d20 as Category II (a burst inside a room, spec §4.1)."""
+    charge (or HE round, bookgun.building.door_fire) at ``at`` roll a d20 as Category II (a
+    burst inside a room, spec §4.1)."""
     w = world(state)
     b = w.tables.blast
     events: list[Event] = []
@@ -707,8 +991,8 @@ def room_blast(state: BookGunState, room: str, at: Vec, by: str) -> list[Event]:
             continue
         u = state.units[fig.unit]
         number = dict(b.numbers)["II"]
-        text = f"{fig.name} by the breaching charge (Cat II)"
-        if RollUnder(20, number, "bookgun.building.breach", text=text).sample(state.rng, events):
+        text = f"{fig.name} by {what} (Cat II)"
+        if RollUnder(20, number, rule, text=text).sample(state.rng, events):
             casualty_cards(state, u, 1, [fig], by, f"blast on {fig.name}", events)
     return events
 

@@ -10,11 +10,21 @@ from typing import Any
 
 from umpire.core.errors import UmpireError
 from umpire.core.ruleset import Option
-from umpire.rulesets.bookgun.chances import HitsUnder, close_combat_casualties, fire_casualties
+from umpire.rulesets.bookgun.chances import (
+    HitsUnder,
+    close_combat_casualties,
+    door_opens,
+    fire_casualties,
+)
 from umpire.rulesets.bookgun.tables import Tables, tables_with
 
 OPTIONS: tuple[Option, ...] = (
-    Option("mode", "fire | close-combat", choices=("fire", "close-combat"), default="fire"),
+    Option(
+        "mode",
+        "fire | close-combat | door (HE rounds at a locked door, bookgun.building.door_fire)",
+        choices=("fire", "close-combat", "door"),
+        default="fire",
+    ),
     Option("weapons", "Fire: firing weapons, e.g. assault_rifle*5,lmg*2.", default="assault_rifle"),
     Option("range", "Fire: range in inches.", type="float", default=10.0),
     Option("category", "Fire: target category I | II | III | IV.", default="II"),
@@ -84,6 +94,24 @@ def fire_parts(
     return parts
 
 
+def door_needs(tables: Tables, weapons: str, range_: float) -> list[int]:
+    """The on-target number each HE round at a door needs, in firing order (as play: the
+    blast's 10 at short range, 6 beyond - bookgun.building.door_fire)."""
+    needs: list[int] = []
+    for item in [w for w in weapons.split(",") if w.strip()]:
+        name, _, times = item.strip().partition("*")
+        weapon = tables.weapons.types.get(name)
+        if weapon is None or not weapon.blast or name == "grenade":
+            known = ", ".join(k for k, v in tables.weapons.types.items() if v.blast)
+            raise UmpireError(f"{name!r} fires no HE at a door; HE weapons: {known}")
+        band = next((i for i, edge in enumerate(weapon.bands) if range_ <= edge), None)
+        if band is None or (weapon.min_range and range_ < weapon.min_range):
+            raise UmpireError(f"{name} does not reach a door at {range_:g} in.")
+        need = tables.blast.on_target_short if band == 0 else tables.blast.on_target_beyond
+        needs += [need] * int(times or 1)
+    return needs
+
+
 def _pct(dist: Mapping[Any, Fraction]) -> dict[str, float]:
     return {str(k): float(v) for k, v in sorted(dist.items())}
 
@@ -130,6 +158,14 @@ class BookGunOdds:
                 "expected_casualties": float(sum(n * p for n, p in hit.items())),
             }
             lines = [f"fire: {', '.join(dice)} at Cat {cat}"]
+        elif mode == "door":
+            needs = door_needs(
+                tables, str(values.get("weapons") or "rpg"), float(values.get("range") or 10.0)
+            )
+            opened = door_opens(needs).probability(lambda ok: ok)
+            dice = [f"1d20 <= {n}" for n in needs]
+            data = {"rounds": dice, "door_opens": float(opened)}
+            lines = [f"HE at a locked door, rounds until one lands: {', '.join(dice)}"]
         else:
             pairs = []
             for item in str(values.get("pairs") or "1:0").split(","):

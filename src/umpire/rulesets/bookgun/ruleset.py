@@ -25,6 +25,15 @@ from umpire.core.ruleset import (
     RulesetMeta,
     ScenarioInfo,
 )
+from umpire.core.switches import (
+    OPTION_KEY,
+    Advice,
+    advice_events,
+    advice_suffix,
+    collect_advice,
+    quiet_advice,
+    switches_in,
+)
 from umpire.geometry.table import bearing
 from umpire.rulesets.bookgun import combat
 from umpire.rulesets.bookgun.chances import RollUnder
@@ -111,7 +120,11 @@ def fire_group(state: S, unit: Unit) -> list[list[Figure]]:
     every fit figure within 6 in.; otherwise each figure on its own card."""
     if not state.on_table(unit) or unit.side not in SIDES or unit.status in (ROUTED, SHAKEN, OUT):
         return []
-    if unit.reload > 0 or unit.id in state.acted:
+    if unit.id in state.acted:
+        return []
+    if unit.reload > 0 and not combat.relaxed(
+        state, "bookgun.fire.reload", f"{unit.name} fires with a reload marker on it"
+    ):
         return []
     figs = [f for f in combat.firing_figures(state, unit) if f.id not in state.acted]
     if not figs:
@@ -342,6 +355,41 @@ def finish(state: S, how: str, sudden: str | None = None) -> list[Event]:
 class _CardKind(ActionKind[S]):
     joker = False
 
+    def advise(self, state: S, side: str, action: Action) -> None:
+        """Run the switchable guards (issue 21) of this one action, so that the rules under
+        ``advise`` it breaks are noted (by :func:`umpire.core.switches.collect_advice`)."""
+
+    def check(self, state: S, side: str, action: Action) -> None:
+        """Allowed exactly when offered; a refusal names the switchable rule that forbids the
+        action when relaxing the rules would let it through (else the kind's own rule)."""
+        if action in set(self.options(state, side)):
+            return
+        found = self._forbidding(state, side, action)
+        if found is not None:
+            raise IllegalActionError(found.detail, found.rule)
+        raise IllegalActionError(self.refusal(state, side, action), self.rule)
+
+    def _forbidding(self, state: S, side: str, action: Action) -> Advice | None:
+        """The first switchable rule that forbids ``action``: the action is tried with every
+        Book and Gun rule under ``advise`` (nothing is played, the options are restored)."""
+        saved = state.options.get(OPTION_KEY)
+        state.options[OPTION_KEY] = {"bookgun.*": "advise"}
+        try:
+            with quiet_advice():
+                offered = action in set(self.options(state, side))
+            if not offered:
+                return None
+            with collect_advice() as notes:
+                self.advise(state, side, action)
+            return notes[0] if notes else None
+        except (KeyError, ValueError, IllegalActionError):
+            return None
+        finally:
+            if saved is None:
+                state.options.pop(OPTION_KEY, None)
+            else:
+                state.options[OPTION_KEY] = saved
+
     def has_card(self, state: S, side: str) -> bool:
         if state.card is None or state.flow.stack:
             return False
@@ -508,7 +556,6 @@ def passengers(state: S, vehicle: Unit) -> int:
 def mount_choices(state: S, unit: Unit) -> list[Unit]:
     """Friendly vehicles ``unit`` could board this move: room for all its figures (p.15), and
     every figure able to reach the vehicle within the most a 1D6 move can give (p.16)."""
-    w = world(state)
     if (
         unit.vehicle is not None
         or unit.aboard is not None
@@ -521,17 +568,31 @@ def mount_choices(state: S, unit: Unit) -> list[Unit]:
         or (unit.gun is not None and (not unit.limbered or unit.limbering is not None))
     ):
         return []
-    figs = state.unit_figures(unit)
+    return [
+        v
+        for v in sorted(state.units.values(), key=lambda u: u.id)
+        if v.side == unit.side and v.vehicle is not None and state.on_table(v)
+        if may_board(state, unit, v)
+    ]
+
+
+def may_board(state: S, unit: Unit, v: Unit) -> bool:
+    """Whether ``unit`` can get into vehicle ``v`` this move: every figure within reach of it
+    (bookgun.move.mount) and room aboard for all (bookgun.move.vehicles, p.15 - switchable:
+    under ``advise``/``off`` a vehicle takes more than its kind's passengers)."""
+    w = world(state)
     reach = 6 * w.tables.mount.dice + w.tables.mount.reach
-    out = []
-    for v in sorted(state.units.values(), key=lambda u: u.id):
-        if v.side != unit.side or v.vehicle is None or not state.on_table(v):
-            continue
-        room = w.tables.vehicles.kinds[v.vehicle].passengers - passengers(state, v)
-        model = state.unit_figures(v)[0]
-        if riders(state, unit) <= room and all(dist(f.pos, model.pos) <= reach for f in figs):
-            out.append(v)
-    return out
+    model = state.unit_figures(v)[0]
+    if not all(dist(f.pos, model.pos) <= reach for f in state.unit_figures(unit)):
+        return False
+    cap = w.tables.vehicles.kinds[str(v.vehicle)].passengers
+    if riders(state, unit) <= cap - passengers(state, v):
+        return True
+    return combat.relaxed(
+        state,
+        "bookgun.move.vehicles",
+        f"{unit.name} crowds into {v.name} beyond its {cap} passengers",
+    )
 
 
 def mount(state: S, unit: Unit, vehicle: Unit) -> list[Event]:
@@ -856,6 +917,10 @@ class Activate(_CardKind):
         if not unit.concealed:
             return events
         return [secret(unit.side, e, f"marker {unit.marker} stirs") for e in events]
+
+    def advise(self, state: S, side: str, action: Action) -> None:
+        if action.option and str(action.option).startswith("mount:"):
+            may_board(state, state.units[str(action.unit)], state.units[str(action.option)[6:]])
 
     def describe(self, state: S, side: str, action: Action) -> str:
         return f"activate {action.unit}" + (f" ({action.option})" if action.option else "")
@@ -1572,13 +1637,21 @@ class Fire(_CardKind):
                             )
         return out
 
+    @staticmethod
+    def _firers(state: S, action: Action) -> list[Figure]:
+        unit = state.units[str(action.unit)]
+        if action.units:
+            return [state.figures[f] for f in action.units]
+        return next(iter(fire_group(state, unit)), [])
+
+    def advise(self, state: S, side: str, action: Action) -> None:
+        unit = state.units[str(action.unit)]
+        figs = self._firers(state, action)  # a reload marker (bookgun.fire.reload)
+        combat.target_allowed(state, unit, figs, str(action.target))
+
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
         unit = state.units[str(action.unit)]
-        figs = (
-            [state.figures[f] for f in action.units]
-            if action.units
-            else next(iter(fire_group(state, unit)), [])
-        )
+        figs = self._firers(state, action)
         events = combat.resolve_fire(
             state, unit, figs, str(action.target), action.option == "blast"
         )
@@ -1590,6 +1663,22 @@ class Fire(_CardKind):
 
     def describe(self, state: S, side: str, action: Action) -> str:
         who = ", ".join(action.units) if action.units else action.unit
+        target = str(action.target)
+        if target.startswith(combat.DOOR):
+            from umpire.rulesets.bookgun.chances import door_opens
+
+            room = target[len(combat.DOOR) :]
+            unit = state.units.get(str(action.unit))
+            shots = (
+                combat.door_shots(state, unit, self._firers(state, action), room)
+                if unit is not None
+                else []
+            )
+            p = door_opens([s.need for s in shots]).probability(lambda ok: ok)
+            return (
+                f"{who} fire HE at the locked door of {room} "
+                f"({len(shots)} round(s), P(door opens) {float(p):.0%})"
+            )
         return (
             f"{who} fire{' blast weapons' if action.option == 'blast' else ''} at {action.target}"
         )
@@ -1685,6 +1774,37 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             Fire(),
         ]
         FlowRules.__init__(self, flow, kinds)
+
+    # -- rule switches (issue 21) ------------------------------------------------------------
+    def _advice(self, state: S, action: Action) -> tuple[str, list[Advice]]:
+        """The side acting and the rules under ``advise`` that ``action`` breaks (only its
+        own: listing every option to check it notes nothing)."""
+        with quiet_advice():
+            side, kind = FlowRules.check(self, state, action)
+        with collect_advice() as notes:
+            if isinstance(kind, _CardKind):
+                kind.advise(state, side, action)
+        return side, notes
+
+    def apply(self, state: S, action: Action) -> list[Event]:
+        """The core's apply; under rule switches set to ``advise`` the log first warns of each
+        rule the action breaks (the acting side reads what it did, the other the rule)."""
+        if not switches_in(state.options):
+            return FlowRules.apply(self, state, action)
+        side, notes = self._advice(state, action)
+        events = FlowRules.apply(self, state, action)
+        return advice_events(notes, rule_catalog(), side) + events
+
+    def describe(self, state: S, action: Action) -> str:
+        """The menu line, naming the rules under ``advise`` the action breaks."""
+        text = FlowRules.describe(self, state, action)
+        if not switches_in(state.options):
+            return text
+        try:
+            _, notes = self._advice(state, action)
+        except IllegalActionError:
+            return text
+        return text + advice_suffix(notes)
 
     def _card_side(self, state: S) -> str | None:
         if state.flow.stack:
