@@ -51,6 +51,7 @@ class RhineScripted:
         self._goal_key: tuple[Any, ...] = ()
         self._goal_all: dict[str, float] = {}
         self._hexes: dict[str, tuple[int, tuple[str, ...], int, int]] = {}
+        self._held: frozenset[str] | None = None
 
     # -- entry point -----------------------------------------------------------------------
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
@@ -60,6 +61,7 @@ class RhineScripted:
         self._goal = {}  # goal distances for this decision's board
         self._near = {}  # NATO: distance to the nearest enemy, and the spearhead's column
         self._hexes = {}  # what each hex offers a unit (_score)
+        self._held = None  # the objectives the Pact holds on this decision's board
         key = (obs["flow"]["turn"], obs["flow"]["phase"])
         if key != self._phase:
             self._phase, self._stay = key, set()
@@ -123,7 +125,12 @@ class RhineScripted:
         is remembered by them across decisions."""
         if self.side != "pact":
             return 0.0
-        held = frozenset(c for c, _ in self._objectives(w, board) if board.control.get(c) == "pact")
+        held = self._held
+        if held is None:
+            control = board.control
+            held = self._held = frozenset(
+                c for c, _ in self._objectives(w, board) if control.get(c) == "pact"
+            )
         if self._goal_key != (id(w), held):
             self._goal_key, self._goal_all = (id(w), held), {}
         found = self._goal_all.get(h)
@@ -222,10 +229,18 @@ class RhineScripted:
         return next(a for a in legal if a.kind == "stop_ew")
 
     def _crt_value(self, w: World, column: int, drm: int) -> tuple[float, Fraction]:
-        dist = R.crt_distribution(w, column, drm)
-        value = sum(float(p) * GOOD[r] for r, p in dist.items())
-        vacate = sum((p for r, p in dist.items() if r in ("DR1", "DR2", "DE", "EX")), Fraction(0))
-        return value, vacate
+        """The worth and the chance the defender leaves of one column and DRM (exact and
+        fixed per map's tables: remembered by them)."""
+        key = ("crt", id(w), column, drm)
+        found = _STATIC.get(key)
+        if found is None or found[0] is not w:
+            dist = R.crt_distribution(w, column, drm)
+            value = sum(float(p) * GOOD[r] for r, p in dist.items())
+            vacate = sum(
+                (p for r, p in dist.items() if r in ("DR1", "DR2", "DE", "EX")), Fraction(0)
+            )
+            found = _STATIC[key] = (w, value, vacate)
+        return found[1], found[2]
 
     def _attack_score(self, w: World, board: _Board, a: Action, cs_guess: int) -> float:
         target = a.cell or ""
@@ -402,10 +417,13 @@ class RhineScripted:
                     found = scores[h] = self._score(w, board, unit, h, enemy, enemy_adj, occ)
                 return found
 
-            best = max(
-                options,
-                key=lambda a: score(a.cell) + (0.01 if a.option == "normal" else 0.0),
-            )
+            # the first option of the highest score (normal mode by a hair), as max() picks
+            best = options[0]
+            top = score(best.cell) + (0.01 if best.option == "normal" else 0.0)
+            for a in options:
+                this = score(a.cell) + (0.01 if a.option == "normal" else 0.0)
+                if this > top:
+                    best, top = a, this
             value = score(best.cell)
             if value > stay + 0.25:
                 self.last_reason = f"{unit} to {best.cell} ({value:.1f} over {stay:.1f})"
