@@ -1,17 +1,85 @@
 """The ruleset-agnostic random agent and ``make_agent``; the agent contract and the ``View`` an
-agent is handed live in :mod:`umpire.core.view` (re-exported here)."""
+agent is handed live in :mod:`umpire.core.view` (re-exported here).
+
+Every built-in agent is held to the book (:func:`held_to_the_book`, applied by ``make_agent``):
+where a game puts rules under ``advise`` its menus also offer what those rules forbid, for the
+players at a table to judge, but an agent chooses only among the actions every rule allows.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar, overload
 
 from umpire.core.actions import Action
 from umpire.core.errors import UmpireError
 from umpire.core.ruleset import capability, get_ruleset
+from umpire.core.switches import book_only
 from umpire.core.view import Agent, View
 
-__all__ = ["AGENT_KINDS", "Agent", "RandomAgent", "View", "make_agent"]
+__all__ = ["AGENT_KINDS", "Agent", "RandomAgent", "View", "held_to_the_book", "make_agent"]
+
+A = TypeVar("A", bound=Agent)
+
+
+class BookActions(Sequence[Action]):
+    """The actions an agent is offered when the game advises on rules: those of ``legal``
+    that every rule allows, in the book's order, listed on first use (a scripted player that
+    knows what it wants need not pay for them). ``legal`` as a list or tuple is the menu it
+    was given; otherwise (the game's own lazy listing) the view's book-only list is used as
+    it is."""
+
+    def __init__(self, view: View, legal: Sequence[Action]) -> None:
+        self._view = view
+        self._legal = legal
+        self._items: list[Action] | None = None
+
+    def _list(self) -> list[Action]:
+        if self._items is None:
+            book = self._view.legal_actions(book_only=True)
+            if isinstance(self._legal, list | tuple):
+                offered = set(self._legal)
+                book = [a for a in book if a in offered]
+            if not book:
+                # the players' advised actions took the game where the book offers this side
+                # nothing (a phase the book would have ended): it plays on from the menu
+                book = list(self._legal)
+            self._items = book
+        return self._items
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        return self._list()[index]
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+
+def held_to_the_book(agent: A) -> A:
+    """``agent``, choosing only among the actions every rule allows: when the game puts some
+    rule under ``advise`` (``view.advised``) its ``choose`` is handed the book's actions and
+    runs inside :func:`umpire.core.switches.book_only`, so whatever it lists or searches
+    itself (a search player's playouts, a scripted player's own options) is the book's too.
+    Rules switched ``off`` stay off. The same object is returned (its type unchanged)."""
+    if getattr(agent, "_held_to_the_book", False):
+        return agent
+    inner: Callable[[View, Sequence[Action]], Action] = agent.choose
+
+    def choose(view: View, legal: Sequence[Action]) -> Action:
+        if not view.advised:
+            return inner(view, legal)
+        with book_only():
+            return inner(view, BookActions(view, legal))
+
+    agent.choose = choose  # type: ignore[method-assign]
+    agent._held_to_the_book = True  # type: ignore[attr-defined]
+    return agent
 
 
 class RandomAgent:
@@ -35,7 +103,12 @@ AGENT_KINDS = ("scripted", "random", "search")
 def make_agent(kind: str, ruleset: str, side: str, seed: int, think: float | None = None) -> Agent:
     """An agent by name: ``random``, ``scripted`` (the ruleset's own scripted player) or
     ``search[:PRESET][@SECONDS]`` (the search player, a personality preset and its think time;
-    ``think`` sets the time when the spec does not, default 1 s)."""
+    ``think`` sets the time when the spec does not, default 1 s); held to the book
+    (:func:`held_to_the_book`)."""
+    return held_to_the_book(_make_agent(kind, ruleset, side, seed, think))
+
+
+def _make_agent(kind: str, ruleset: str, side: str, seed: int, think: float | None) -> Agent:
     salt = sum(ord(c) for c in side) * 7919
     if kind == "search" or kind.startswith(("search:", "search@")):
         from umpire.agents.search import DEFAULT_THINK, SearchAgent, parse_spec

@@ -18,7 +18,13 @@ from umpire.core.events import Event, seen_by
 from umpire.core.record import Record
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import Outcome, Ruleset, get_ruleset, split_game_id
-from umpire.core.switches import attach_switches, ruleset_options
+from umpire.core.switches import (
+    advising,
+    attach_switches,
+    book_bound,
+    book_only,
+    ruleset_options,
+)
 from umpire.core.view import View  # imported once: a view is made at every decision
 
 
@@ -47,6 +53,7 @@ class Game:
         )
         self.events: list[Event] = ruleset.setup_events(self.state)
         self._event_marks: list[int] = []
+        self._advising = advising(self.options)  # some rule under advise (rule switches)
 
     # -- queries ---------------------------------------------------------------------------
     @property
@@ -86,6 +93,8 @@ class Game:
             lambda: self.observation(player),
             lambda: self.log(player),
             lambda rng: self._determinise(player, rng),
+            legal=self.legal_actions,
+            advised=self._advising,
         )
 
     def _determinise(self, player: str, rng: random.Random) -> Any:
@@ -114,7 +123,13 @@ class Game:
         """Play ``action``; raises ``IllegalActionError``, state unchanged, if rules forbid it."""
         if not isinstance(action, Action):
             action = Action.from_dict(dict(action))
-        new_events = self.ruleset.apply(self.state, action)
+        if self._advising and book_bound(self.record.players.get(str(self.to_act))):
+            # a side played by a built-in agent keeps to the book under advise: its action
+            # resolves as with every advised rule enforced (tests it fails, turns it ends)
+            with book_only():
+                new_events = self.ruleset.apply(self.state, action)
+        else:
+            new_events = self.ruleset.apply(self.state, action)
         self._event_marks.append(len(self.events))
         self.events.extend(new_events)
         self.record.actions.append(action)

@@ -26,6 +26,14 @@ checking an action, to word the menu line (:func:`advice_suffix`) and the log
 Which rules have a switch is data in each ruleset's rule catalogue (``switchable: true``);
 rules that cannot be switched (turn structure, victory...) say why (``switchable: false`` with
 ``fixed_because``); a rule the catalogue does not mark is always enforced.
+
+Built-in agents are held to the book: under ``advise`` a side's menu offers what a rule forbids,
+but an agent (scripted, random, search, an RL env's learner) chooses only among the actions
+every rule allows. Inside :func:`book_only` every rule under ``advise`` reads as ``enforce``
+(rules switched ``off`` stay off: the players took them out of the game), so the legal
+actions listed there are exactly the book's; :class:`umpire.core.view.View` lists them with
+``legal_actions(book_only=True)`` and :func:`umpire.agents.base.held_to_the_book` hands them to
+every built-in agent.
 """
 
 from __future__ import annotations
@@ -121,7 +129,7 @@ class RuleSwitches:
     """A game's table of rule modes, wildcards resolved (exact id, else the most specific
     matching pattern, else ``enforce``)."""
 
-    __slots__ = ("_table", "_order", "_memo")
+    __slots__ = ("_table", "_order", "_memo", "_book")
 
     def __init__(self, table: Mapping[str, Mode | str] | None = None) -> None:
         self._table = {key: Mode(value) for key, value in (table or {}).items()}
@@ -131,6 +139,7 @@ class RuleSwitches:
             reverse=True,
         )
         self._memo: dict[str, Mode] = {}
+        self._book: RuleSwitches | None = None
 
     # -- building ---------------------------------------------------------------------------
     @classmethod
@@ -218,6 +227,26 @@ class RuleSwitches:
         return self.mode(rule) is not Mode.ENFORCE
 
     @property
+    def advises(self) -> bool:
+        """Whether some rule is under ``advise`` (menus may offer what the book forbids)."""
+        return any(mode is Mode.ADVISE for mode in self._table.values())
+
+    def book(self) -> RuleSwitches:
+        """These switches with every ``advise`` read as ``enforce`` (``off`` stays off): what
+        an agent held to the book plays under."""
+        if self._book is None:
+            if not self.advises:
+                self._book = self
+            else:
+                self._book = RuleSwitches(
+                    {
+                        key: Mode.ENFORCE if mode is Mode.ADVISE else mode
+                        for key, mode in self._table.items()
+                    }
+                )
+        return self._book
+
+    @property
     def table(self) -> dict[str, str]:
         return {key: str(mode) for key, mode in self._table.items()}
 
@@ -247,10 +276,50 @@ def _parsed(items: tuple[tuple[str, str], ...]) -> RuleSwitches:
     return RuleSwitches(dict(items))
 
 
+_BOOK_ONLY: ContextVar[bool] = ContextVar("umpire_book_only", default=False)
+
+
+@contextmanager
+def book_only() -> Iterator[None]:
+    """Inside the block every rule under ``advise`` is enforced (see :meth:`RuleSwitches.book`):
+    the legal actions listed there are the ones every rule allows, as an agent is offered
+    them. Nothing is noted as advice inside it (nothing advised is allowed)."""
+    token = _BOOK_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _BOOK_ONLY.reset(token)
+
+
 def switches_in(options: Mapping[str, Any]) -> RuleSwitches:
-    """The switches of a game, from its options (all enforced when it has none)."""
+    """The switches of a game, from its options (all enforced when it has none; inside
+    :func:`book_only`, with ``advise`` read as ``enforce``)."""
     raw = options.get(OPTION_KEY)
-    return ENFORCE_ALL if not raw else RuleSwitches.from_option(raw)
+    if not raw:
+        return ENFORCE_ALL
+    found = RuleSwitches.from_option(raw)
+    return found.book() if _BOOK_ONLY.get() else found
+
+
+AGENT_KINDS = ("scripted", "random", "search")  # built-in players (``umpire.agents``)
+
+
+def book_bound(kind: str | None) -> bool:
+    """Whether a side recorded as played by ``kind`` (a record's ``players``) is held to the
+    book under ``advise``: a built-in agent (``scripted``, ``random``, ``search[:P][@S]``) is;
+    a person (``human``, ``me``) or an unrecorded player is not. The game resolves such a
+    side's actions inside :func:`book_only`, so its failed tests and finished phases are the
+    book's, and the record (which keeps ``players``) replays them alike."""
+    if not kind:
+        return False
+    return kind.split(":")[0].split("@")[0] in AGENT_KINDS
+
+
+def advising(options: Mapping[str, Any]) -> bool:
+    """Whether a game's options put some rule under ``advise`` (its menus may then offer
+    actions the book forbids, which agents are not offered)."""
+    raw = options.get(OPTION_KEY)
+    return bool(raw) and RuleSwitches.from_option(raw).advises
 
 
 def with_switches(options: Mapping[str, Any], switches: RuleSwitches | None) -> dict[str, Any]:

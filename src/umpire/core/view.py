@@ -29,7 +29,17 @@ class View:
     ``observation`` is computed on first use (a player that does not read it does not pay for
     it); ``log`` holds the events as this side read them."""
 
-    __slots__ = ("ruleset", "side", "_observe", "_observation", "_read_log", "_log", "_determinise")
+    __slots__ = (
+        "ruleset",
+        "side",
+        "_observe",
+        "_observation",
+        "_read_log",
+        "_log",
+        "_determinise",
+        "_legal",
+        "advised",
+    )
 
     def __init__(
         self,
@@ -38,6 +48,9 @@ class View:
         observe: Callable[[], Mapping[str, Any]],
         log: Callable[[], Sequence[Event]] = tuple,
         determinise: Callable[[random.Random], Any] | None = None,
+        *,
+        legal: Callable[[], Sequence[Action]] | None = None,
+        advised: bool = False,
     ) -> None:
         self.ruleset = ruleset
         self.side = side
@@ -46,6 +59,10 @@ class View:
         self._read_log = log
         self._log: Sequence[Event] | None = None
         self._determinise = determinise
+        self._legal = legal
+        # whether the game puts some rule under ``advise``: its menu may then offer actions
+        # the book forbids, which a built-in agent is not offered (``legal_actions``)
+        self.advised = advised
 
     @property
     def log(self) -> Sequence[Event]:
@@ -72,6 +89,20 @@ class View:
         if self._determinise is None:
             raise UmpireError(f"this view of {self.side} cannot be determinised")
         return self._determinise(rng)
+
+    def legal_actions(self, book_only: bool = True) -> list[Action]:
+        """The side's legal actions now. ``book_only`` (the default, what agents are offered):
+        only those every rule allows, rules under ``advise`` read as ``enforce`` (see
+        :func:`umpire.core.switches.book_only`); False: the menu a person is shown, with the
+        actions a rule under ``advise`` forbids. Raises if the view was built without them."""
+        if self._legal is None:
+            raise UmpireError(f"this view of {self.side} does not list the legal actions")
+        if not (book_only and self.advised):
+            return list(self._legal())
+        from umpire.core.switches import book_only as held
+
+        with held():
+            return list(self._legal())
 
 
 class Agent(Protocol):

@@ -27,7 +27,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from umpire.agents.base import RandomAgent
+from umpire.agents.base import RandomAgent, held_to_the_book
 from umpire.core.ruleset import capability
 from umpire.core.view import Agent
 from umpire.rl.session import Session, side_name
@@ -83,10 +83,10 @@ class UmpireGymEnv(gym.Env[np.ndarray, np.int64]):
                 continue
             spec = self.opponent_spec
             if spec == "random":
-                out[p] = RandomAgent(seed + i)
+                out[p] = held_to_the_book(RandomAgent(seed + i))
             elif spec == "scripted":
                 factory = capability(self.session.ruleset, "scripted")
-                out[p] = factory(p, seed + i)
+                out[p] = held_to_the_book(factory(p, seed + i))
             elif isinstance(spec, str):
                 raise ValueError("opponent is 'scripted', 'random' or an Agent")
             else:
