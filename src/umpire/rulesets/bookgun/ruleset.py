@@ -1918,7 +1918,6 @@ class BookGun(FlowRules[S], RulesetBase[S]):
     def observation(self, state: S, player: str) -> dict[str, Any]:
         """What ``player`` sees: the army never sees concealed insurgents, what a marker holds,
         the cache room, the IED or the deck order; the insurgents never see who commands."""
-        deployment=Lazy("umpire.rulesets.bookgun.deployment:step"),
         hidden_units = {
             u.id
             for u in state.units.values()
