@@ -113,3 +113,8 @@ class TableDice:
 
     def shuffle(self, items: list[Any]) -> None:
         self.inner.shuffle(items)
+
+    def to_dict(self) -> Any:
+        """The game's own stream's state (an observation asked for at a dice prompt, e.g. the
+        measuring aids, copies the state with its stream)."""
+        return self.inner.to_dict()

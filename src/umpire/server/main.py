@@ -39,6 +39,7 @@ from umpire.server.guard import (
     check_origin,
     parse_body,
 )
+from umpire.server.companion import register as register_companion
 from umpire.server.service import Service
 from umpire.server.store import Store
 
@@ -299,6 +300,9 @@ def create_app(
     @app.get(base + "/sight")
     async def sight(game_id: str, token: str, unit: str) -> Response:
         return _json(await service.sight(game_id, token, unit))
+
+    # the companion page (a physical table), the rule-switch list and a game's rules page
+    register_companion(app, db_path.parent / "companion", store, STATIC, _body, _json)
 
     return app
 

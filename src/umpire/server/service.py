@@ -814,6 +814,11 @@ def lobby_options(ruleset: Ruleset[Any], raw: Any, scenario: str | None = None) 
         if option.type == "path":
             if option.per_side:
                 if not isinstance(value, dict) or not value:
+        if name == "rule_switches":  # the rule-switches field: umpire.server.companion
+            from umpire.server.companion import lobby_switches
+
+            out.update(lobby_switches(ruleset, value))
+            continue
                     raise ApiError(
                         400, f"options.{name}: give each side's uploaded file, e.g. {{side: file}}"
                     )

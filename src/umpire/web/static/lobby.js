@@ -35,7 +35,8 @@ async function showGames() {
     a.dataset.game = g.id;
     const against = Object.entries(g.players).filter(([s]) => !g.sides.includes(s)).map(([s, k]) => `${s.toUpperCase()} ${k === "ai" ? "AI" : k === "remote" ? "another browser" : "here"}`);
     const when = new Date(g.updated * 1000).toLocaleString();
-    ul.append(h("li", {}, a, h("span", { className: "hint", textContent: `${against.length ? "against " + against.join(", ") + " · " : ""}${g.actions} actions · last played ${when}` })));
+    const rules = h("a", { href: g.url.replace(/^\/play\//, "/rules/"), className: "game-rules", textContent: "rules" });
+    ul.append(h("li", {}, a, " ", rules, h("span", { className: "hint", textContent: `${against.length ? "against " + against.join(", ") + " · " : ""}${g.actions} actions · last played ${when}` })));
   }
 }
 
@@ -65,6 +66,7 @@ function fillScenarios() {
     $("sides").append(label);
   });
   fillOptions(rs);
+  switchesField($("switches"), rs.id);  // companion.js: a YAML file or a mode per rule
 }
 
 // the ruleset's declared options: yes/no, numbers, choices, and files from this computer
@@ -181,6 +183,8 @@ async function start() {
   const body = { ruleset: $("ruleset").value, scenario: $("scenario").value, players };
   try {
     const options = await chosenOptions();
+    const switches = await readSwitches($("switches"));
+    if (switches) options.rule_switches = switches;
     if (Object.keys(options).length) body.options = options;
   } catch (e) { $("error").textContent = e.message; $("error").hidden = false; return; }
   if ($("seed").value !== "") body.seed = Number($("seed").value);
