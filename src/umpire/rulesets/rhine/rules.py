@@ -214,6 +214,70 @@ Searched = tuple[dict[Cell, float], dict[Cell, Cell], dict[Cell, tuple[str, ...]
 _SEARCHES: dict[tuple[Any, ...], Searched] = {}
 
 
+# a step's entry in a search table: (hex, its index, cost out of a hex outside an EZOC, cost
+# out of one inside, ends movement, hex in an EZOC)
+Step = tuple[str, int, float, float, bool, bool]
+_TABLES: dict[tuple[Any, ...], tuple[list[tuple[Step, ...]], list[bool]]] = {}
+
+
+def _index(world: World) -> tuple[dict[str, int], list[str]]:
+    """Each hex's number (the virtual entry hex last), made once per map."""
+    found = _STATIC_INDEX.get(id(world))
+    if found is None or found[0] is not world:
+        ids = list(world.ids) + [OFF]
+        found = _STATIC_INDEX[id(world)] = (world, {h: i for i, h in enumerate(ids)}, ids)
+    return found[1], found[2]
+
+
+_STATIC_INDEX: dict[int, tuple[Any, ...]] = {}
+
+
+def _table(
+    world: World, zone: frozenset[str], refugees: frozenset[str], enemy_air: frozenset[str]
+) -> tuple[list[tuple[Step, ...]], list[bool]]:
+    """The map's steps with what zones, refugees and air range add to each, in the order
+    :func:`step_cost` adds them (so each sum is the same float), per hex number; and which
+    hexes are in an EZOC. These change only when the enemy moves or markers change: made once
+    for each such set and shared by every search over it."""
+    key = (world, zone, refugees, enemy_air)
+    found = _TABLES.get(key)
+    if found is not None:
+        return found
+    if len(_TABLES) > 256:
+        _TABLES.clear()
+    edges = static_edges(world)
+    tec = world.tables.tec
+    ezoc_cost = tec.ezoc_cost
+    refugee_cost = tec.refugee_cost
+    air_cost = tec.air_range_cost
+    index, ids = _index(world)
+
+    def row(h: str, steps: Iterable[tuple[str, float, bool]]) -> tuple[Step, ...]:
+        out = []
+        for n, base, ends in steps:
+            n_zone = n in zone
+            costs = []
+            for h_zone in (False, True):
+                step = base
+                if h_zone:
+                    step += ezoc_cost
+                if n_zone:
+                    step += ezoc_cost
+                if n in refugees:
+                    step += refugee_cost
+                if n in enemy_air:
+                    step += air_cost
+                costs.append(step)
+            out.append((n, index[n], costs[0], costs[1], ends, n_zone))
+        return tuple(out)
+
+    rows = [row(h, edges.out[h]) for h in ids[:-1]]
+    rows.append(())  # the entry hex: its steps depend on the entry hexes (see search)
+    in_zone = [h in zone for h in ids]
+    found = _TABLES[key] = (rows, in_zone)
+    return found
+
+
 def search(
     world: World,
     origin_hex: str,
@@ -229,7 +293,8 @@ def search(
     """One Dijkstra over (hex, must-stop) cells: the cells settled (cheapest first) with their
     cost, each cell's parent and room for the routes walked to them. It is the search of
     ``geometry.reach`` (same queue order, same tie rule: the first path found among equal
-    costs wins) written out over the map's precomputed edges, and remembered by its inputs:
+    costs wins) written out over the map's precomputed steps (:func:`_table`), with cells
+    numbered (hex number * 2 + must-stop) while it runs, and remembered by its inputs:
     within a phase most units' searches do not change when another unit moves (callers must
     not mutate the result)."""
     key = (world, origin_hex, entry, budget, blocked, zone, recon, night, refugees, enemy_air)
@@ -238,66 +303,71 @@ def search(
         return found
     if len(_SEARCHES) > 1024:  # bounded: each holds a whole search
         _SEARCHES.clear()
-    edges = static_edges(world)
-    tec = world.tables.tec
-    ezoc_cost = tec.ezoc_cost
-    refugee_cost = tec.refugee_cost
-    air_cost = tec.air_range_cost
-    terrain_cost = edges.terrain_cost
-    origin: tuple[str, bool] = (origin_hex, False)
-    best_key: dict[tuple[str, bool], float] = {origin: 0.0}
-    parents: dict[tuple[str, bool], tuple[str, bool]] = {}
-    settled: dict[tuple[str, bool], float] = {}
-    order = 0
-    queue: list[tuple[float, float, int, tuple[str, bool]]] = [(0.0, 0.0, 0, origin)]
-    pop, push = heapq.heappop, heapq.heappush
-    while queue:
-        spent0, _, _, cell = pop(queue)
-        if cell in settled:
-            continue
-        settled[cell] = spent0
-        h, stopped = cell
-        if stopped:
-            continue
-        if h == OFF:
-            if entry is None:
-                continue
-            steps: Sequence[tuple[str, float, bool]] = [(n, terrain_cost[n], False) for n in entry]
-            h_zone = False
-        else:
-            steps = edges.out[h]
-            h_zone = h in zone
-            if h_zone and not recon and not night:
-                # every step out of an EZOC is forbidden by day to non-recon units (the
-                # neighbours are still listed, but step_cost refuses them)
-                continue
-        for n, base, ends in steps:
-            if n in blocked:
-                continue
-            stop = False
+    rows, in_zone = _table(world, zone, refugees, enemy_air)
+    index, ids = _index(world)
+    if entry is not None:
+        # stepping in from off the map: the entry hex's terrain cost, no zone to leave
+        terrain_cost = static_edges(world).terrain_cost
+        ezoc_cost = world.tables.tec.ezoc_cost
+        refugee_cost = world.tables.tec.refugee_cost
+        air_cost = world.tables.tec.air_range_cost
+        entry_row = []
+        for n in entry:
+            step = terrain_cost[n]
             n_zone = n in zone
-            if n_zone:
-                if h_zone:
-                    if not recon:
-                        continue  # no ZOC-to-ZOC
-                    stop = True  # recon stops after ZOC-to-ZOC
-                elif not recon:
-                    stop = True  # rhine.zoc.nonrecon: must stop
-            if ends:
-                stop = True
-            nxt = (n, stop)
-            if nxt in settled:
-                continue
-            step = base
-            if h_zone:
-                step += ezoc_cost
             if n_zone:
                 step += ezoc_cost
             if n in refugees:
                 step += refugee_cost
             if n in enemy_air:
                 step += air_cost
-            total = spent0 + step
+            entry_row.append((n, index[n], step, step, False, n_zone))
+        rows = rows[:-1] + [tuple(entry_row)]
+    off = len(ids) - 1
+    origin = index[origin_hex] * 2
+    may_leave_zone = recon or night
+    best_key: dict[int, float] = {origin: 0.0}
+    parents: dict[int, int] = {}
+    settled: dict[int, float] = {}
+    order = 0
+    queue: list[tuple[float, int, int]] = [(0.0, 0, origin)]
+    pop, push = heapq.heappop, heapq.heappush
+    while queue:
+        spent0, _, cell = pop(queue)
+        if cell in settled:
+            continue
+        settled[cell] = spent0
+        if cell & 1:
+            continue  # must stop here
+        i = cell >> 1
+        if i == off:
+            if entry is None:
+                continue
+            h_zone = False
+        else:
+            h_zone = in_zone[i]
+            if h_zone and not may_leave_zone:
+                # every step out of an EZOC is forbidden by day to non-recon units
+                continue
+        for n, ni, out_cost, zone_cost, ends, n_zone in rows[i]:
+            if n in blocked:
+                continue
+            if n_zone:
+                if h_zone:
+                    if not recon:
+                        continue  # no ZOC-to-ZOC
+                    nxt = ni * 2 + 1  # recon stops after ZOC-to-ZOC
+                elif not recon or ends:
+                    nxt = ni * 2 + 1  # rhine.zoc.nonrecon: must stop
+                else:
+                    nxt = ni * 2
+            elif ends:
+                nxt = ni * 2 + 1
+            else:
+                nxt = ni * 2
+            if nxt in settled:
+                continue
+            total = spent0 + (zone_cost if h_zone else out_cost)
             if total > budget:
                 continue
             known = best_key.get(nxt)
@@ -306,10 +376,27 @@ def search(
             best_key[nxt] = total
             parents[nxt] = cell
             order += 1
-            push(queue, (total, 0.0, order, nxt))
+            push(queue, (total, order, nxt))
 
-    found = _SEARCHES[key] = (settled, parents, {})
+    cells = _cells(world)
+    found = _SEARCHES[key] = (
+        {cells[c]: v for c, v in settled.items()},
+        {cells[c]: cells[p] for c, p in parents.items()},
+        {},
+    )
     return found
+
+
+_CELLS: dict[int, tuple[Any, list[Cell]]] = {}
+
+
+def _cells(world: World) -> list[Cell]:
+    """Each cell number's (hex, must-stop) pair, made once per map."""
+    found = _CELLS.get(id(world))
+    if found is None or found[0] is not world:
+        _, ids = _index(world)
+        found = _CELLS[id(world)] = (world, [(h, stop) for h in ids for stop in (False, True)])
+    return found[1]
 
 
 def move_options(
@@ -497,22 +584,7 @@ def _ground_answer(
     )
 
     def route(cell: Cell) -> tuple[str, ...]:
-        """The hexes from the start to ``cell`` (the virtual entry hex left out), remembered
-        with the search so each is walked once."""
-        known = routes.get(cell)
-        if known is not None:
-            return known
-        chain = [cell]
-        while chain[-1] != origin and chain[-1] not in routes:
-            chain.append(parents[chain[-1]])
-        base = routes.get(chain[-1], ())
-        if chain[-1] == origin:
-            base = () if origin_hex == OFF else (origin_hex,)
-            routes[origin] = base
-        for c in reversed(chain[:-1]):
-            base = base + (c[0],)
-            routes[c] = base
-        return base
+        return _walk(cell, parents, routes, origin_hex)
 
     found = settled
     # the cheapest cell reaching each destination; routes are walked only for the winners
@@ -541,8 +613,69 @@ def _ground_answer(
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
         _FOOTPRINTS.clear()
-    # every hex whose inputs the search and the listing read: the cells settled and the
-    # neighbours of those expanded (a superset: some are never looked at)
+        _WINNERS.clear()
+    _FOOTPRINTS[answer_key] = shared[("footprint", unit, mode)] = _footprint(
+        world, settled, origin_hex
+    )
+    answer = _ANSWERS[answer_key] = tuple(out)
+    if not paths:
+        # what a move's route is walked from later (answer_route), kept with the answer
+        cells = {dest: cell for dest, (cell, _) in best.items()}
+        _WINNERS[id(answer)] = (answer, cells, parents, routes, origin_hex)
+    return answer
+
+
+def _walk(
+    cell: Cell, parents: dict[Cell, Cell], routes: dict[Cell, tuple[str, ...]], origin_hex: str
+) -> tuple[str, ...]:
+    """The hexes from the start to ``cell`` (the virtual entry hex left out), remembered
+    with the search in ``routes`` so each is walked once."""
+    known = routes.get(cell)
+    if known is not None:
+        return known
+    origin: Cell = (origin_hex, False)
+    chain = [cell]
+    while chain[-1] != origin and chain[-1] not in routes:
+        chain.append(parents[chain[-1]])
+    base = routes.get(chain[-1], ())
+    if chain[-1] == origin:
+        base = () if origin_hex == OFF else (origin_hex,)
+        routes[origin] = base
+    for c in reversed(chain[:-1]):
+        base = base + (c[0],)
+        routes[c] = base
+    return base
+
+
+# each remembered ground answer's cheapest cell per destination and its search's parents, by
+# the answer's identity: a move's route is walked from them (answer_route)
+_WINNERS: dict[int, tuple[Any, ...]] = {}
+
+
+def answer_route(answer: tuple[MoveOption, ...], dest: str) -> tuple[str, ...] | None:
+    """The route of the option to ``dest`` in a ground ``answer`` of :func:`move_answers`
+    (the route the same listing walks with ``paths``); ``None`` if it is no longer known."""
+    found = _WINNERS.get(id(answer))
+    if found is None or found[0] is not answer:
+        return None
+    _, cells, parents, routes, origin_hex = found
+    cell = cells.get(dest)
+    if cell is None:
+        return None
+    return _walk(cell, parents, routes, origin_hex)
+
+
+# each search's footprint, by the identity of its settled cells (see _footprint)
+_SEARCH_FOOTPRINTS: dict[int, tuple[dict[Cell, float], frozenset[str]]] = {}
+
+
+def _footprint(world: World, settled: dict[Cell, float], origin_hex: str) -> frozenset[str]:
+    """Every hex whose inputs a search and its listing read: the cells settled and the
+    neighbours of those expanded (a superset: some are never looked at). Made once per
+    search."""
+    found = _SEARCH_FOOTPRINTS.get(id(settled))
+    if found is not None and found[0] is settled:
+        return found[1]
     footprint = {origin_hex}
     neighbours = world.neighbours
     for h, stopped in settled:
@@ -550,9 +683,11 @@ def _ground_answer(
             footprint.add(h)
             if not stopped:
                 footprint.update(neighbours[h])
-    _FOOTPRINTS[answer_key] = shared[("footprint", unit, mode)] = frozenset(footprint)
-    _ANSWERS[answer_key] = tuple(out)
-    return _ANSWERS[answer_key]
+    if len(_SEARCH_FOOTPRINTS) > 2048:
+        _SEARCH_FOOTPRINTS.clear()
+    frozen = frozenset(footprint)
+    _SEARCH_FOOTPRINTS[id(settled)] = (settled, frozen)
+    return frozen
 
 
 # the hexes each remembered ground answer read (see _ground_answer)

@@ -447,16 +447,21 @@ class MoveKind(ActionKind[ST]):
         u = action.unit
         if u is None or u not in movable(state, side):
             raise IllegalActionError(f"{u} cannot move now (moved, static or not yours)", self.rule)
-        # the route is walked only to the destination asked for, by the mode asked for (a
-        # destination is listed once per mode, so the option found is the same)
-        found = (
-            unit_moves(state, u, True, action.cell, _modes_for(action.option))
-            if paths
-            else unit_moves(state, u)
-        )
-        for opt in found:
-            if opt.dest == action.cell and opt.mode == action.option:
-                return opt
+        for answer in unit_answers(state, u):
+            for opt in answer:
+                if opt.dest == action.cell and opt.mode == action.option:
+                    if not paths or opt.mode == "heli":
+                        return opt  # a flight's route is listed with it
+                    # the route is walked only to the destination asked for, from the
+                    # search the listing made; should that be forgotten, by a listing of
+                    # the mode asked for walked to that destination (the same option)
+                    route = R.answer_route(answer, opt.dest)
+                    if route is not None:
+                        return opt._replace(path=route)
+                    found = unit_moves(state, u, True, action.cell, _modes_for(action.option))
+                    for walked in found:
+                        if walked.dest == action.cell and walked.mode == action.option:
+                            return walked
         raise IllegalActionError(
             f"{u} cannot reach {action.cell} by {action.option} movement", self.rule
         )
