@@ -153,6 +153,25 @@ class ForcesCapability(Protocol):
 
 
 @dataclass(frozen=True)
+class DeployStep:
+    """A deployment step (the ``deployment`` capability): the decision now due places one of
+    ``side``'s pieces before play. ``kinds`` are the action kinds that place a piece (every
+    legal action of the step is one of them); ``zone`` is where the side may place, as the web
+    table draws it: ``{"rects": [[x0, y0, x1, y1], ...]}`` on a continuous table (inches),
+    ``{"cells": [id, ...]}`` on a grid, ``{"sites": [id, ...]}`` for named sites; ``pieces``
+    are the side's own pieces still to place, as its own actions name them (the side's
+    knowledge: adapters show them to that side only); ``hidden`` says the enemy sees only
+    markers for (some of) them."""
+
+    side: str
+    kinds: tuple[str, ...]
+    zone: Mapping[str, Any] = field(default_factory=dict)
+    pieces: tuple[str, ...] = ()
+    hidden: bool = False
+    rule: str | None = None
+
+
+@dataclass(frozen=True)
 class Capabilities:
     """What a ruleset offers beyond the core functions; ``None`` where it has nothing."""
 
@@ -175,6 +194,10 @@ class Capabilities:
     # every side makes together before the order of play is known; the first player of
     # ``umpire simulate`` is the side of the first decision in play (None: of the first one)
     in_play: Callable[[Any], bool] | None = None
+    # whether the decision now due in a state is a placement of a deployment step, and whose,
+    # where and with which action kinds (None: it is not); the web table's "deploy for me"
+    # and zone drawing read it instead of guessing from action kinds
+    deployment: Callable[[Any], DeployStep | None] | None = None
 
 
 class Ruleset(Protocol[S]):

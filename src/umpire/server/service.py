@@ -416,10 +416,12 @@ class Service:
         ids = views.card_ids(view["board"], actions)
         if ids:
             view["card_info"] = views.card_info(game, ids)
-        # a deployment step: every order open to the seat is of kind "deploy" (places a piece)
-        view["deploying"] = bool(actions) and all(
-            a["action"].get("kind") == "deploy" for a in actions
-        )
+        # a deployment step, as the ruleset's ``deployment`` capability declares it: the page
+        # draws the zone for every seat; the deploying seat also reads its pieces to place
+        step = views.deploy_step(game)
+        view["deploying"] = step is not None and yours and step.side == to_act
+        if step is not None:
+            view["deployment"] = views.deployment(step, step.side in seat.sides)
         if ended is not None:
             view["summary"] = game.ruleset.summary(game.state)
             view["report"] = battle_report(game)
@@ -505,8 +507,9 @@ class Service:
 
     async def deploy_for_me(self, game_id: str, token: str, body: Any) -> dict[str, Any]:
         """ "Deploy for me": the ruleset's scripted player places the seat's pieces, one
-        placement after another, while every order open to the seat is a placement (the
-        deployment step); each placement is recorded like any action of the seat's."""
+        placement after another, while the decision due is a placement of the seat's side
+        (the ruleset's ``deployment`` capability); each placement is recorded like any action
+        of the seat's."""
         if not isinstance(body, dict):
             raise ApiError(400, 'give a JSON object {"index": N}')
         index = body.get("index")
@@ -540,8 +543,8 @@ class Service:
             side = game.to_act
             if side is None or not self._controls(seat, live, side) or result(game) is not None:
                 break
-            legal = game.legal_actions()
-            if not legal or any(a.kind != "deploy" for a in legal):
+            step = views.deploy_step(game)
+            if step is None or step.side != side:
                 break
             agent = live.agents.get(side)
             if agent is None:
@@ -549,7 +552,7 @@ class Service:
                     "scripted", live.row.ruleset, side, live.row.seed
                 )
             action = agent.choose(game.view(side), LazyActions(game))
-            if action.kind != "deploy":
+            if action.kind not in step.kinds:
                 break
             self._play(live, live.index, action, side, seat)
             placed += 1

@@ -18,6 +18,7 @@ from typing import Any
 from umpire.core.actions import Action
 from umpire.core.events import Event, seen_by
 from umpire.core.game import Game
+from umpire.core.ruleset import DeployStep
 
 
 def visible_events(events: Iterable[Event], player: str) -> list[Event]:
@@ -129,4 +130,29 @@ def card_info(game: Game, ids: Iterable[str]) -> dict[str, dict[str, str]]:
         if not text:
             name, text = card.replace("_", " ").capitalize(), summary
         out[card] = {"name": name, "text": text, "rule": rule if entry is not None else ""}
+    return out
+
+
+def deploy_step(game: Game) -> DeployStep | None:
+    """The deployment step now due, as the ruleset's ``deployment`` capability declares it
+    (``None``: the ruleset has none, the game is over, or the decision is not a placement)."""
+    cap = game.ruleset.capabilities.deployment
+    if cap is None or game.is_over:
+        return None
+    found = cap(game.state)
+    return found if isinstance(found, DeployStep) else None
+
+
+def deployment(step: DeployStep, own: bool) -> dict[str, Any]:
+    """The deployment step for a page: whose, where (the zone), with which action kinds and,
+    for the deploying side's own seat only (``own``), the pieces still to place."""
+    out: dict[str, Any] = {
+        "side": step.side,
+        "kinds": list(step.kinds),
+        "zone": json.loads(json.dumps(step.zone, default=str)),
+        "hidden": step.hidden,
+        "rule": step.rule,
+    }
+    if own:
+        out["pieces"] = list(step.pieces)
     return out

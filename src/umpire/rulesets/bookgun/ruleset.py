@@ -1801,6 +1801,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         if not switches_in(state.options):
             return text
         try:
+        deployment=Lazy("umpire.rulesets.bookgun.deployment:step"),
             _, notes = self._advice(state, action)
         except IllegalActionError:
             return text

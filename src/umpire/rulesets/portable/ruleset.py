@@ -13,8 +13,16 @@ from umpire.core.events import Event, note
 from umpire.core.flow import FlowRules, FlowState
 from umpire.core.lazy import Lazy
 from umpire.core.rng import RandomStream
-from umpire.core.ruleset import Capabilities, Outcome, RulesetBase, RulesetMeta, ScenarioInfo
+from umpire.core.ruleset import (
+    Capabilities,
+    Option,
+    Outcome,
+    RulesetBase,
+    RulesetMeta,
+    ScenarioInfo,
+)
 from umpire.core.switches import advice_events, collect_advice, with_advice
+from umpire.rulesets.portable import deployment
 from umpire.rulesets.portable import scenario as scenarios
 from umpire.rulesets.portable.common import cargo_of, kind
 from umpire.rulesets.portable.config import HOUSE_RULES, rule_catalog, rules_markdown
@@ -66,14 +74,24 @@ class Portable(RulesetBase[PortableState]):
     capabilities = Capabilities(
         board=Lazy("umpire.rulesets.portable.board:BOARD"),
         odds=Lazy("umpire.rulesets.portable.odds_cli:ODDS"),
-        scripted=Lazy("umpire.rulesets.portable.agent:PortableScripted"),
+        scripted=Lazy("umpire.rulesets.portable.deployment:DeployingScripted"),
         house_rules=HOUSE_RULES,
         catalog=rule_catalog,
         rules_markdown=rules_markdown,
         render=draw,
-        status_line=status_line,
+        status_line=lambda state: deployment.status_line(state, status_line),
         side_colours={"blue": "#1f4e9c", "red": "#b22222"},
         in_play=Lazy("umpire.rulesets.portable.turns:in_play"),
+        options=(
+            Option(
+                "deployment",
+                "fixed: units stand on the scenario's squares; free: each side places its own "
+                "in its zone (its first rows) before turn 1",
+                choices=("fixed", "free"),
+                default="fixed",
+            ),
+        ),
+        deployment=Lazy("umpire.rulesets.portable.deployment:step"),
     )
 
     engine: FlowRules[PortableState] = FlowRules(FLOW, KINDS)
@@ -168,11 +186,16 @@ class Portable(RulesetBase[PortableState]):
             )
         ]
         update_holders(world, state)
-        state.setup_events += begin(state)
+        if deployment.free(options):  # portable.setup.free_deployment: turn 1 waits for it
+            state.setup_events += deployment.set_up(world, state)
+        else:
+            state.setup_events += begin(state)
         return state
 
     # -- queries ---------------------------------------------------------------------------
     def to_act(self, state: PortableState) -> str | None:
+        if deployment.deploying(state):
+            return deployment.side_to_place(state)
         return self.engine.to_act(state)
 
     def outcome(self, state: PortableState) -> Outcome | None:
@@ -185,6 +208,8 @@ class Portable(RulesetBase[PortableState]):
     def legal_actions(self, state: PortableState) -> list[Action]:
         """The options of every kind the decision allows, in the order a menu lists them
         (in the artillery phase gun by gun, holding fire last)."""
+        if deployment.deploying(state):
+            return deployment.options(state, str(deployment.side_to_place(state)))
         side, allowed = FLOW.decision(state)
         if side is None:
             return []
@@ -197,6 +222,16 @@ class Portable(RulesetBase[PortableState]):
     # -- applying --------------------------------------------------------------------------
     def apply(self, state: PortableState, action: Action) -> list[Event]:
         """Check ``action`` (raising IllegalActionError, state untouched) and play it."""
+        if deployment.deploying(state):  # portable.setup.free_deployment, then turn 1
+            placer = str(deployment.side_to_place(state))
+            placed = deployment.check(state, placer, action)
+            events = deployment.resolve(state, placed, action)
+            if not deployment.deploying(state):
+                update_holders(self.world(state), state)
+                events += begin(state)
+            update_holders(self.world(state), state)
+            state.actions_played += 1
+            return events
         side, allowed = FLOW.decision(state)
         if side is None:
             raise IllegalActionError("the battle is over", "portable.exhaustion.end")
@@ -247,7 +282,8 @@ class Portable(RulesetBase[PortableState]):
         data = state.to_dict()
         data.pop("rng")
         data.pop("seed")
-        data["flow"] = flow_summary(state)
+        deploying = deployment.deploying(state)
+        data["flow"] = deployment.flow_summary(state) if deploying else flow_summary(state)
         data["player"] = player
         return data
 
@@ -262,6 +298,8 @@ class Portable(RulesetBase[PortableState]):
 
     def describe(self, state: PortableState, action: Action) -> str:
         """A line for menus and logs (with the odds of a shot)."""
+        if deployment.deploying(state):
+            return deployment.describe(state, action)
         kind = self.engine.kinds.get(action.kind)
         if kind is None:
             return action.kind

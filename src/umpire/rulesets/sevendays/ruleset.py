@@ -25,7 +25,7 @@ from umpire.core.ruleset import (
     capability,
 )
 from umpire.core.switches import with_advice
-from umpire.rulesets.sevendays import cards, kinds, special, transport
+from umpire.rulesets.sevendays import cards, deployment, kinds, special, transport
 from umpire.rulesets.sevendays import scenario as scenarios
 from umpire.rulesets.sevendays.config import house_rules
 from umpire.rulesets.sevendays.kinds import KINDS
@@ -47,10 +47,11 @@ from umpire.rulesets.sevendays.world import World
 if TYPE_CHECKING:
     from umpire.core.catalog import RuleEntry
 
-OPTIONS = {"house_rules", "forces", "cards"}  # what a game's options may set
+OPTIONS = {"house_rules", "forces", "cards", "deployment"}  # what a game's options may set
 # what a side must do at each decision instead of an action of another kind, and the rule
 NOT_NOW = {
     Phase.SWAP: ("swap cards", "sevendays.cards.play"),
+    Phase.DEPLOY: ("place a unit in its deployment zone", deployment.RULE),
     Phase.CARD: ("answer the card or decline", "sevendays.cards.play"),
     Phase.RESCUE: (
         "play Against All Odds on its unit or let it go",
@@ -99,7 +100,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
     capabilities = Capabilities(
         board=Lazy("umpire.rulesets.sevendays.board:BOARD"),
         odds=Lazy("umpire.rulesets.sevendays.odds_cli:ODDS"),
-        scripted=Lazy("umpire.rulesets.sevendays.agent:SevenDaysScripted"),
+        scripted=Lazy("umpire.rulesets.sevendays.deployment:DeployingScripted"),
         house_rules=HouseRulesFile(),
         forces=Lazy("umpire.importers.roster:FORCES"),
         options=(
@@ -111,6 +112,13 @@ class SevenDays(RulesetBase[SevenDaysState]):
                 key="forces",
                 per_side=True,
             ),
+            Option(
+                "deployment",
+                "fixed: units stand where the scenario puts them; free: each side places its "
+                "own in its zone before play (hidden units as markers)",
+                choices=("fixed", "free"),
+                default="fixed",
+            ),
         ),
         catalog=_catalog,
         rules_markdown=_rules_markdown,
@@ -119,6 +127,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
         side_colours={"nato": "#1f4e9c", "pact": "#b22222"},
         balance=Lazy("umpire.rulesets.sevendays.balance_cli:DUELS"),
         in_play=Lazy("umpire.rulesets.sevendays.turns:in_play"),
+        deployment=Lazy("umpire.rulesets.sevendays.deployment:step"),
     )
 
     meta = RulesetMeta(
@@ -133,7 +142,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
         rank=0,  # the README's first game
     )
 
-    engine: FlowRules[SevenDaysState] = FlowRules(FLOW, KINDS)
+    engine: FlowRules[SevenDaysState] = FlowRules(FLOW, (*KINDS, deployment.PLACE))
     _shared: SevenDays | None = None
 
     def __init__(self) -> None:
@@ -232,6 +241,8 @@ class SevenDays(RulesetBase[SevenDaysState]):
             state.setup_events += cards.deal(state)
             # sevendays.cards.deal: NATO, then PACT, may exchange cards before turn 1
             state.flow.core.stack += [Pending(s, SWAP_KINDS, Phase.SWAP) for s in reversed(SIDES)]
+        # sevendays.scenario.free_deployment: with the option, each side places its units first
+        state.setup_events += deployment.set_up(world, state)
         state.setup_events += FLOW.start(state)
         sync(state)
         return state

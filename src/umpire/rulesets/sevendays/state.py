@@ -46,6 +46,7 @@ class Phase(StrEnum):
     ``act``, ``react`` and ``card`` are the stages of the pending decisions on its stack."""
 
     SWAP = "swap"
+    DEPLOY = "deploy"  # free deployment before the swap (deployment.py; option deployment)
     ACTIVATE = "activate"
     ACT = "act"
     REACT = "react"

@@ -17,6 +17,7 @@ const S = {
   sight: null,     // {unit, lines}
   frame: null,     // a replay frame while replaying
   busy: false,
+  placing: null,   // the piece to place at a deployment step (deployment.pieces)
 };
 
 // -- helpers ------------------------------------------------------------------------------------
@@ -286,7 +287,7 @@ function drawUnit(layer, u, G, board, ctx) {
 function render() {
   const source = S.frame || S.view;
   if (!source) return;
-  const board = source.board;
+  const board = onTableOnly(source.board);
   S.viewer = S.frame ? S.frame.viewer : S.view.seat.viewer;
   const svg = $("table");
   svg.innerHTML = "";
@@ -302,6 +303,7 @@ function render() {
   else if (board.cells) drawCells(svg, board, G);
   if (board.buildings) drawBuildings(svg, board, G);
   if (board.layout === "hex") { drawHexFeatures(svg, board, G); drawZoc(svg, board, G); drawAirEw(svg, board, G); }
+  if (!S.frame) drawZone(svg, board, G, S.view.deployment);
   const ctx = { targets: {}, attacked: {} };
   const live = !S.frame && S.view.your_turn;
   const acts = live ? S.view.actions : [];
@@ -314,7 +316,9 @@ function render() {
   // movement: reach circles and the legal destinations the rules offer
   const sel = board.units.find((u) => u.id === S.selected);
   if (board.layout === "hex") hexIndex(board);
-  const moves = acts.filter((a) => a.action.point && (!a.action.unit || a.action.unit === (sel ? sel.id : a.action.unit)));
+  const moves = S.view.deploying && !S.frame
+    ? acts.filter((a) => a.action.point && a.action.unit === S.placing)  // the piece being placed
+    : acts.filter((a) => a.action.point && (!a.action.unit || a.action.unit === (sel ? sel.id : a.action.unit)));
   if (sel && sel.move && board.layout === "continuous" && moves.length) {
     const [x, y] = G.pt(sel.x, sel.y);
     for (const [speed, dist] of Object.entries(sel.move)) {
@@ -647,7 +651,8 @@ function renderStatus() {
   const turn = $("turn");
   const you = v.seat.sides.length ? v.seat.sides.map(up).join(" + ") : "watching";
   if (v.outcome) turn.innerHTML = `<b>Game over</b>: ${up(v.outcome.winner)} — ${v.outcome.how}`;
-  else if (v.your_turn && v.deploying) turn.innerHTML = `<b>${up(v.to_act)}: deployment</b> — your decision: click a site on the table to place ${deployingWhat(v)}, or let the rules' player deploy for you`;
+  else if (v.your_turn && v.deploying) turn.innerHTML = `<b>${up(v.to_act)}: deployment</b> — your decision: ${deployHow(v)} ${deployingWhat(v)}, or let the rules' player deploy for you`;
+  else if (v.deployment) turn.innerHTML = `Waiting for <b>${up(v.deployment.side)}</b> to deploy` + (v.deployment.hidden && v.deployment.side !== v.seat.viewer ? " (you see only its markers)" : "");
   else if (v.your_turn) turn.innerHTML = `<b>${up(v.to_act)} to act</b> — your decision`;
   else if (v.ai_thinking) turn.innerHTML = `<b>${up(v.to_act)}</b> (AI) is acting…`;
   else turn.innerHTML = `Waiting for <b>${up(v.to_act)}</b>`;
@@ -727,6 +732,7 @@ function renderActions() {
   const v = S.view;
   if (S.frame) { box.append(h("p", { className: "hint", textContent: "Replaying: orders are given on the live table." })); return; }
   if (!v.your_turn) { box.append(h("p", { className: "hint", textContent: v.outcome ? "The game is over." : "Not your decision." })); return; }
+  deployTray(box, v);
   // the card swap is made in the card tray (every combination of cards would be an order)
   const acts = v.actions.filter((a) => !(a.action.kind === "swap" && a.action.option));
   if (acts.length < v.actions.length) box.append(h("p", { className: "hint", textContent: "Swap cards in the card tray: click the cards to give back, then Swap." }));
@@ -741,7 +747,10 @@ function renderActions() {
   const mine = S.selected ? others.filter((a) => a.action.unit === S.selected || a.action.target === S.selected || (a.action.units || []).includes(S.selected)) : [];
   const rest = others.filter((a) => !mine.includes(a));
   if (mine.length) { box.append(h("div", { className: "group-title", textContent: "Selected unit" })); for (const a of mine) box.append(actionButton(a)); }
-  if (points.length) box.append(h("p", { className: "hint", textContent: `${points.length} destinations marked on the table — click one, or click any point (the rules decide).` }));
+  if (v.deploying && S.placing) {
+    const spots = points.filter((a) => a.action.unit === S.placing).length;
+    box.append(h("p", { className: "hint", textContent: `${spots} places for ${pieceName(S.placing)} marked on the table — click one, or any point of your zone (the rules decide).` }));
+  } else if (points.length) box.append(h("p", { className: "hint", textContent: `${points.length} destinations marked on the table — click one, or click any point (the rules decide).` }));
   const dists = rest.filter((a) => a.odds && a.odds.results);
   if (dists.length) { box.append(h("div", { className: "group-title", textContent: "Exact odds (before it is made)" })); for (const a of dists) box.append(actionButton(a)); }
   const shots = rest.filter((a) => a.odds && !a.odds.results), plain = rest.filter((a) => !a.odds);
@@ -811,6 +820,8 @@ function apply(v, reset) {
     const active = v.board.units.find((u) => u.active && u.side === v.seat.viewer);
     if (active && v.your_turn) S.selected = active.id;
   }
+  const pieces = (v.deploying && v.deployment && v.deployment.pieces) || [];
+  if (!pieces.includes(S.placing)) S.placing = pieces.length ? pieces[0] : null;
   renderStatus();
   render();
   renderCard();
@@ -878,6 +889,11 @@ function onTableClick(ev) {
   if (S.frame || !v.your_turn) return;
   const [sx, sy] = tablePoint(ev);
   const board = v.board;
+  const dep = v.deploying ? v.deployment : null;
+  if (dep && S.placing && !dep.zone.sites) {  // a deployment step: place the picked piece here
+    placeAt(board, sx, sy, dep);
+    return;
+  }
   if (board.layout === "continuous") {
     const x = sx, y = board.height - sy;
     const sel = board.units.find((u) => u.id === S.selected);
@@ -902,6 +918,26 @@ function onTableClick(ev) {
     if (here.length === 1) order(here[0].action);
     else if (here.length > 1) { const box = $("actions"); box.prepend(...here.map(actionButton)); toast(`Several orders for ${best.label}: pick one in the list`, false); }
   }
+}
+
+function placeAt(board, sx, sy, dep) {
+  const kind = dep.kinds[0];
+  if (board.layout === "continuous") {
+    const x = sx, y = board.height - sy;
+    order({ kind, unit: S.placing, point: [Math.round(x * 10) / 10, Math.round(y * 10) / 10] });
+    return;
+  }
+  let best = null, bestD = 1e9;
+  for (const c of board.cells || []) {
+    const [cx, cy] = S.G.pt(c.x, c.y);
+    const dd = Math.hypot(cx - sx, cy - sy);
+    if (dd < bestD) { bestD = dd; best = c; }
+  }
+  if (!best) return;
+  const name = best.label || `${best.x},${best.y}`;
+  const found = S.view.actions.find((a) => dep.kinds.includes(a.action.kind) && a.action.unit === S.placing && a.action.cell === name);
+  if (found) order(found.action);
+  else toast(`${pieceName(S.placing)} cannot be placed at ${name}: outside your zone or taken`);
 }
 
 async function showFrame(at) {
@@ -1096,13 +1132,68 @@ function renderReport() {
 }
 
 // -- deployment --------------------------------------------------------------------------------
+function pieceName(id) {
+  const u = S.view.board.units.find((x) => x.id === id);
+  return u && u.name ? u.name : String(id).replace(/[-_]/g, " ");
+}
+
 function deployingWhat(v) {
-  const a = v.actions.find((x) => x.action.kind === "deploy");
-  return a && a.action.unit ? String(a.action.unit).replace(/[-_]/g, " ") : "your pieces";
+  const id = S.placing || (v.deployment && (v.deployment.pieces || [])[0]);
+  return id ? pieceName(id) : "your pieces";
+}
+
+function deployHow(v) {
+  const zone = (v.deployment && v.deployment.zone) || {};
+  if (zone.sites) return "click a site on the table to place";
+  if (zone.cells) return "pick a unit in the deployment tray, then click a square of your zone (yellow) to place";
+  return "pick a unit in the deployment tray, then click a point in your zone (yellow) to place";
+}
+
+// a unit or marker off the table (a piece not yet placed) is not drawn on it
+function onTableOnly(board) {
+  if (!board.units) return board;
+  const inside = (u) => typeof u.x !== "number" || typeof u.y !== "number" || (u.x >= 0 && u.y >= 0 && u.x <= board.width && u.y <= board.height);
+  return { ...board, units: board.units.filter(inside), hidden_markers: (board.hidden_markers || []).filter(inside) };
+}
+
+// the deploying side's zone: rectangles on a table, cells on a grid (named sites: see below)
+function drawZone(svg, board, G, dep) {
+  if (!dep || !dep.zone) return;
+  const layer = el("g", { class: "deploy-zone", "data-side": dep.side }, svg);
+  for (const [x0, y0, x1, y1] of dep.zone.rects || []) {
+    const [ax, ay] = G.pt(x0, y1), [bx, by] = G.pt(x1, y0);
+    const r = el("rect", { x: Math.min(ax, bx), y: Math.min(ay, by), width: Math.abs(bx - ax), height: Math.abs(by - ay), class: "zone-rect" }, layer);
+    el("title", {}, r).textContent = `${up(dep.side)} deployment zone`;
+  }
+  if (dep.zone.cells && board.cells) {
+    const wanted = new Set(dep.zone.cells);
+    for (const c of board.cells) {
+      if (!wanted.has(c.label || `${c.x},${c.y}`)) continue;
+      const z = cellShape(G, c.x, c.y, { class: "zone-cell" }, layer);
+      if (z) el("title", {}, z).textContent = `${up(dep.side)} deployment zone`;
+    }
+  }
+}
+
+// the deploying seat's pieces still to place: click one, then a point or square of the zone
+function deployTray(box, v) {
+  const dep = v.deployment;
+  if (!v.deploying || !dep || !dep.pieces || dep.zone.sites) return false;
+  box.append(h("div", { className: "group-title", textContent: `Deployment — ${dep.pieces.length} to place: pick one, then click your zone` }));
+  const tray = h("div", { className: "deploy-tray" });
+  for (const id of dep.pieces) {
+    const b = h("button", { className: "piece" + (id === S.placing ? " picked" : ""), textContent: pieceName(id) });
+    b.dataset.piece = id;
+    b.addEventListener("click", () => { S.placing = id; render(); renderActions(); renderStatus(); });
+    tray.append(b);
+  }
+  box.append(tray);
+  return true;
 }
 
 function drawDeploySites(svg, board, G, acts) {
-  const deploys = acts.filter((a) => a.action.kind === "deploy");
+  const kinds = (S.view.deployment && S.view.deployment.kinds) || [];
+  const deploys = acts.filter((a) => kinds.includes(a.action.kind));
   if (!deploys.length || !board.deploy_sites) return;
   const layer = el("g", { class: "deploy-sites" }, svg);
   for (const site of board.deploy_sites) {
