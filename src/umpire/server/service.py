@@ -538,10 +538,13 @@ class Service:
 
     def _deploy_for_me(self, live: Live, seat: Seat) -> int:
         placed = 0
+        first = live.game.to_act  # the side whose pieces are placed (not the next side's too)
         while placed < MAX_AUTODEPLOY:
             game = live.game
             side = game.to_act
-            if side is None or not self._controls(seat, live, side) or result(game) is not None:
+            if side is None or side != first or not self._controls(seat, live, side):
+                break
+            if result(game) is not None:
                 break
             step = views.deploy_step(game)
             if step is None or step.side != side:
@@ -811,17 +814,17 @@ def lobby_options(ruleset: Ruleset[Any], raw: Any, scenario: str | None = None) 
         if name == "house_rules" and ruleset.capabilities.house_rules is not None:
             house = check_upload(value, "options.house_rules")
             continue
+        if name == "rule_switches":  # the rule-switches field: umpire.server.companion
+            from umpire.server.companion import lobby_switches
+
+            out.update(lobby_switches(ruleset, value))
+            continue
         option = declared.get(name)
         if option is None:
             raise ApiError(400, f"options: {ruleset.meta.id} has no option {name!r}")
         if option.type == "path":
             if option.per_side:
                 if not isinstance(value, dict) or not value:
-        if name == "rule_switches":  # the rule-switches field: umpire.server.companion
-            from umpire.server.companion import lobby_switches
-
-            out.update(lobby_switches(ruleset, value))
-            continue
                     raise ApiError(
                         400, f"options.{name}: give each side's uploaded file, e.g. {{side: file}}"
                     )
