@@ -49,8 +49,14 @@ def dice_for(w: World, unit: Unit, column: str, formation: str | None = None) ->
         return {"cross": kind.cross, "road": kind.road}.get(column, 0)
     if unit.scout_of is not None and column == "cross":
         return w.tables.scouts.dice  # bookgun.move.scouts: a scout moves 3D6 (p.17)
-    table = w.tables.movement.dice[unit.troop]
     form = formation or unit.formation
+    if unit.ride is not None:  # bookgun.move.cavalry / bookgun.move.bicycles (p.14)
+        from umpire.rulesets.bookgun.mounts import mounted_dice
+
+        found = mounted_dice(w, unit, column, form)
+        if found is not None:
+            return found
+    table = w.tables.movement.dice[unit.troop]
     row = table.get(form) or table.get("unformed") or next(iter(table.values()))
     return int(getattr(row, column))
 
@@ -89,6 +95,12 @@ def roll_allowance(
     w = world(state)
     mv = w.tables.movement
     start = centre(state, unit)
+    if unit.vehicle is not None:
+        from umpire.rulesets.bookgun.watercraft import special_allowance
+
+        special = special_allowance(state, unit, events)
+        if special is not None:
+            return special
     if prone:
         count_cross = count_road = mv.prone_dice
     else:
@@ -120,6 +132,15 @@ def roll_allowance(
         reasons.append(f"bookgun.move.weather: {w.spec.ground} drops a die")
     drop = rough_drop(w, unit)
     rough = [] if drop == "prohibited" else keep_dice(cross, drop)
+    cross_for_dense = cross
+    if unit.ride == "bicycle" and not prone:
+        # bookgun.move.bicycles (p.14 2.5): cyclists must dismount in rough terrain and lose
+        # the highest die of their dismounted (pushing) movement as well, army or insurgent
+        drop = "highest"
+        if unit.riding:
+            cross_for_dense = cross[: w.tables.bicycles.pushing.cross]
+            reasons.append("bookgun.move.bicycles: in rough ground the cyclists push")
+        rough = keep_dice(cross_for_dense, drop)
     minus = 0
     if unit.minus_d6:
         minus = state.rng.d(6)
@@ -127,7 +148,11 @@ def roll_allowance(
     floor = mv.minimum_move
     dense = None
     if w.dense:
-        dense = 0.0 if drop == "prohibited" else max(floor, dense_move(cross, drop, floor) - minus)
+        dense = (
+            0.0
+            if drop == "prohibited"
+            else max(floor, dense_move(cross_for_dense, drop, floor) - minus)
+        )
     allowance = Allowance(
         clear=max(floor, sum(cross) - minus),
         rough=0.0 if drop == "prohibited" else max(floor, sum(rough) - minus),
@@ -185,6 +210,8 @@ def _legal_spot(w: World, p: Vec, fallback: Vec) -> Vec:
     x, y = w.table.clamp(p[0], p[1], 0.5)
     if w.building_at((x, y)) is not None or w.in_area((x, y), w.high_walls):
         return fallback
+    if w.water and w.in_water((x, y)) and not w.in_water(fallback):
+        return fallback  # bookgun.move.boats: nobody stands in the water
     return (x, y)
 
 
@@ -300,6 +327,11 @@ def path_length(state: BookGunState, unit: Unit, al: Allowance, dest: Vec) -> tu
     w = world(state)
     start = centre(state, unit)
     length = dist(start, dest)
+    if unit.vehicle is not None:
+        medium = w.tables.vehicles.kinds[unit.vehicle].medium
+        if medium != "land" or (unit.amphibious and w.in_water(start)):
+            # boats, swimmers and aircraft pay no terrain (p.14-15)
+            return length, al.clear
     if w.dense and (w.crosses(start, dest, w.dense) or w.in_area(dest, w.dense)):
         allowed = al.in_dense
     elif w.crosses(start, dest, w.rough) or w.in_rough(dest):
@@ -312,7 +344,22 @@ def path_length(state: BookGunState, unit: Unit, al: Allowance, dest: Vec) -> tu
         allowed = al.clear
     if not al.prone and slope_halves(w, start, dest):
         allowed /= 2.0
+    elif unit.ride == "bicycle" and unit.riding and downhill(w, start, dest):
+        allowed *= w.tables.bicycles.downhill  # bookgun.move.slope: bicycles double downhill
     return length, allowed
+
+
+def downhill(w: World, start: Vec, dest: Vec) -> bool:
+    """A move straight down a steep slope (within ``downhill_cone`` of the fall line)."""
+    if not w.slopes or dist(start, dest) < 1e-9:
+        return False
+    way = bearing(start, dest)
+    cone = w.tables.slopes.downhill_cone
+    return any(
+        (area.touches_segment(start[0], start[1], dest[0], dest[1]) or area.contains(*start))
+        and angle_between(way, (uphill + 180.0) % 360.0) <= cone
+        for area, uphill in w.slopes
+    )
 
 
 def slope_halves(w: World, start: Vec, dest: Vec) -> bool:
@@ -339,6 +386,18 @@ def move_problem(
     here = unit_room(state, unit)
     if unit.aboard is not None:
         return "aboard a vehicle: dismount first (bookgun.move.mount)"
+    if unit.rides is not None:
+        return "riding on a vehicle: jump off first (bookgun.move.tank_riders)"
+    if unit.vehicle is not None:
+        from umpire.rulesets.bookgun.watercraft import craft_problem
+
+        verdict = craft_problem(state, unit, al, point, room)
+        if verdict is not None:
+            return verdict or None
+    if room is not None and unit.ride is not None and unit.riding:
+        return "dismount before going into a building (bookgun.move.cavalry)"
+    if point is not None and w.touches_water(start, point):
+        return "water: only boats and amphibious vehicles go on it (bookgun.move.boats)"
     if room is not None and unit.vehicle is not None:
         return "vehicles may not enter buildings (bookgun.building.capacity)"
     if room is not None and unit.gun is not None:
@@ -405,6 +464,8 @@ def move_problem(
         return problem
     for wall in w.low_walls:
         if wall.touches_segment(start[0], start[1], point[0], point[1]):
+            if unit.ride == "bicycle" and unit.riding:
+                return f"{wall.id}: cyclists get off to cross a wall (bookgun.move.bicycles, house)"
             if unit.vehicle is not None or unit.gun is not None:
                 return f"{wall.id}: guns and vehicles may not cross walls (bookgun.obstacle.cross)"
             if wall.polygon.distance(_pt(start)) > 1.5:
@@ -467,6 +528,11 @@ def candidate_moves(
                 rooms.append(room)
             if unit.vehicle is None:  # bookgun.building.windows: move up to a window first
                 goals += [window_outside(w, at, b) for at, _ in b.windows]
+        if unit.vehicle is not None and unit.vehicle in w.tables.vehicles.kinds:
+            from umpire.rulesets.bookgun.watercraft import craft_points, medium, swimming
+
+            if medium(state, unit) != "land" or swimming(state, unit):
+                points += craft_points(state, unit, al.clear)
         exit_edge = w.spec.victory.exit_edge
         if unit.side == "army" and exit_edge != "none":
             goals.append(_edge_point(w, start, exit_edge))
@@ -510,13 +576,13 @@ def carry(state: BookGunState, vehicle: Unit) -> None:
     v = state.unit_figures(vehicle)
     if not v:  # the vehicle is gone (off the table): its passengers go with it
         for u in state.units.values():
-            if u.aboard == vehicle.id:
+            if u.aboard == vehicle.id or u.rides == vehicle.id:
                 u.status = OUT
                 for f in state.unit_figures(u):
                     f.status = GONE
         return
     for u in state.units.values():
-        if u.aboard == vehicle.id:
+        if u.aboard == vehicle.id or u.rides == vehicle.id:  # passengers and tank riders
             for f in state.unit_figures(u):
                 f.x, f.y, f.facing, f.room, f.prone = v[0].x, v[0].y, v[0].facing, None, False
 
@@ -548,10 +614,26 @@ def do_move(state: BookGunState, unit: Unit, point: Vec | None, room: str | None
     )
     if unit.formation == "unformed" and unit.troop not in ("civilians", "vehicle"):
         unit.formation = "open"
+    w = world(state)
+    old = state.figures[unit.figures[0]].facing
+    if (
+        unit.vehicle is not None
+        and w.tables.vehicles.kinds[unit.vehicle].medium == "air"
+        and angle_between(facing, old) <= 90.0 + 1e-6
+    ):
+        # bookgun.move.helicopters (p.15): a helicopter may fly sideways or diagonally and keep
+        # facing its way (house: it keeps its facing when the move is within 90 degrees of it)
+        facing = old
+    crossed = unit.ride == "bicycle" and unit.riding and w.crosses(start, point, w.rough)
+    crossed = crossed or (unit.ride == "bicycle" and unit.riding and w.in_rough(point))
     place_outside(state, unit, point, facing)
     if unit.vehicle is not None:
         carry(state, unit)
-    return f"to ({point[0]:.1f}, {point[1]:.1f})"
+    where = f"to ({point[0]:.1f}, {point[1]:.1f})"
+    if crossed:  # bookgun.move.bicycles (p.14): cyclists must dismount in rough terrain
+        unit.riding = False
+        where += ", pushing their bicycles in the rough ground"
+    return where
 
 
 def flee(

@@ -35,7 +35,8 @@ from umpire.core.switches import (
     switches_in,
 )
 from umpire.geometry.table import bearing
-from umpire.rulesets.bookgun import combat
+from umpire.rulesets.bookgun import aircraft, combat, mounts
+from umpire.rulesets.bookgun.aircraft import vehicle_activations
 from umpire.rulesets.bookgun.chances import RollUnder
 from umpire.rulesets.bookgun.common import (
     active_units,
@@ -48,6 +49,10 @@ from umpire.rulesets.bookgun.common import (
     secret,
     world,
 )
+from umpire.rulesets.bookgun.convoy import convoy_options, convoy_points, convoy_problem
+from umpire.rulesets.bookgun.convoy import move_all as convoy_move_all
+from umpire.rulesets.bookgun.convoy import start as convoy_start
+from umpire.rulesets.bookgun.mounts import mount_options
 from umpire.rulesets.bookgun.movement import (
     Allowance,
     back_moves,
@@ -64,6 +69,7 @@ from umpire.rulesets.bookgun.movement import (
     room_space,
     unit_room,
 )
+from umpire.rulesets.bookgun.riders import climb_on, ride_options
 from umpire.rulesets.bookgun.scenario import load_scenario, scenario_ids
 from umpire.rulesets.bookgun.state import (
     CAPTURED,
@@ -82,6 +88,13 @@ from umpire.rulesets.bookgun.state import (
     Unit,
 )
 from umpire.rulesets.bookgun.tables import DATA, HOUSE_RULES
+from umpire.rulesets.bookgun.watercraft import (
+    landing_facing,
+    landing_point,
+    may_dismount,
+    record_load,
+    transport_ok,
+)
 
 VERSION = "0.1"
 TURN_MINUTES = 2  # bookgun.scale.time: one full turn is two minutes (p.5)
@@ -263,6 +276,11 @@ def _after(state: S) -> list[Event]:
     """Checks after anything happens: sudden death, a side with nothing left."""
     if state.over is not None:
         return []
+    from umpire.rulesets.bookgun.riders import check_hits
+
+    jumped = check_hits(state)  # bookgun.move.tank_riders: a hit rider, all riders off
+    if jumped:
+        return jumped + _after(state)
     if not active_units(state, "army") or all(
         u.status == ROUTED for u in active_units(state, "army")
     ):
@@ -566,6 +584,8 @@ def mount_choices(state: S, unit: Unit) -> list[Unit]:
         or unit_room(state, unit) is not None
         or unit.side not in SIDES
         or (unit.gun is not None and (not unit.limbered or unit.limbering is not None))
+        or unit.rides is not None
+        or unit.ride is not None
     ):
         return []
     return [
@@ -573,6 +593,7 @@ def mount_choices(state: S, unit: Unit) -> list[Unit]:
         for v in sorted(state.units.values(), key=lambda u: u.id)
         if v.side == unit.side and v.vehicle is not None and state.on_table(v)
         if may_board(state, unit, v)
+        and transport_ok(state, unit, v)  # boats at the shore, helicopters landed (p.15)
     ]
 
 
@@ -612,6 +633,7 @@ def mount(state: S, unit: Unit, vehicle: Unit) -> list[Event]:
     if boards(faces, w.tables.mount.reach, farthest):
         unit.aboard = vehicle.id
         unit.mounted = state.flow.turn
+        record_load(state, vehicle, "mount")  # boats and helicopters (p.15-16)
         carry(state, vehicle)
         events.append(
             note(
@@ -645,17 +667,20 @@ def dismount(state: S, unit: Unit, events: list[Event], dice: int) -> float:
     its vehicle and may move the ``dice`` D6 rolled (1D6, or 2D6 to charge)."""
     from umpire.rulesets.bookgun.chances import movement_roll
 
-    vehicle = state.units[str(unit.aboard)]
+    vehicle = state.units[str(unit.aboard or unit.rides)]
     model = state.unit_figures(vehicle)[0]
     faces = movement_roll(dice, "bookgun.move.mount", f"{unit.name} dismounts").sample(
         state.rng, events
     )
     vehicle.occupied_seen = False  # who is left inside is unknown again
-    unit.aboard = None
+    if unit.aboard is not None:
+        record_load(state, vehicle, "dismount")  # boats and helicopters (p.15-16)
+    unit.aboard = unit.rides = None
     unit.mounted = state.flow.turn
     if unit.formation in ("unformed", "column"):
         unit.formation = "open"
-    place_outside(state, unit, model.pos, model.facing)
+    at = landing_point(state, vehicle) or model.pos
+    place_outside(state, unit, at, landing_facing(state, vehicle, at))
     events.append(
         note(
             "dismount",
@@ -795,22 +820,27 @@ class Activate(_CardKind):
         for u in sorted(state.units.values(), key=lambda u: u.id):
             if u.side != side or not may_move(state, u):
                 continue
-            if u.aboard is not None:  # bookgun.move.mount: passengers may only dismount
-                out.append(Action("activate", unit=u.id, option="dismount"))
+            if u.aboard is not None or u.rides is not None:
+                # bookgun.move.mount: passengers (and tank riders) may only dismount - from a
+                # boat at the shore, a landed helicopter, an amphibious vehicle on land
+                if may_dismount(state, u):
+                    out.append(Action("activate", unit=u.id, option="dismount"))
                 continue
             if u.gun is not None:  # a gun and its crew move only as the artillery rules allow
                 out += gun_options(state, u)
                 continue
-            out.append(Action("activate", unit=u.id))
-            if u.vehicle is not None:
-                if world(state).tables.vehicles.kinds[u.vehicle].back > 0:
-                    out.append(Action("activate", unit=u.id, option="back"))
+            if u.vehicle is not None:  # drive, back up, sail, fly, land, lift off
+                out += vehicle_activations(state, u)
                 continue
+            out.append(Action("activate", unit=u.id))
             out += [
                 Action("activate", unit=u.id, option=f"mount:{v.id}")
                 for v in mount_choices(state, u)
             ]
-            if unit_room(state, u) is None and not u.concealed:
+            in_room = unit_room(state, u) is not None
+            out += mount_options(state, u, in_room)  # horses and bicycles
+            out += ride_options(state, u, in_room)  # tank riders
+            if not in_room and not u.concealed and not u.riding:
                 prone = any(f.prone for f in state.unit_figures(u))
                 out.append(Action("activate", unit=u.id, option="stand" if prone else "prone"))
                 out += [
@@ -818,11 +848,33 @@ class Activate(_CardKind):
                     for f in FORMATIONS
                     if f != u.formation and u.troop != "civilians"
                 ]
-        return out
+        # bookgun.move.road_column: contiguous units on road rate move on one card
+        return out + convoy_options(state, side, lambda u: may_move(state, u))
 
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
         unit = state.units[str(action.unit)]
         events: list[Event] = []
+        if action.option == "convoy":
+            others = [state.units[str(x)] for x in action.units]
+            data = convoy_start(state, unit, others, events)
+            state.flow.stack.append(Pending(side, ("move_to", "stay"), "move", data))
+            return events
+        if action.option == "land":
+            return aircraft.land(state, unit) + self.done(state, unit)
+        if action.option == "take_off":
+            events += aircraft.take_off(state, unit)
+            al = roll_allowance(state, unit, None, False, events)
+            state.flow.stack.append(
+                Pending(side, ("move_to", "stay"), "move", {"unit": unit.id, **al.to_dict()})
+            )
+            return events
+        if action.option in ("get_on", "get_off"):
+            rolled = mounts.change(state, unit, world(state), events)
+            return self._hide(unit, events + [self._pending(state, side, unit, rolled)])
+        if action.option and str(action.option).startswith("ride:"):
+            events += climb_on(state, unit, state.units[str(action.option)[5:]])
+            unit.moved = True
+            return events + _post_move(state, unit) + self.done(state, unit)
         if unit.concealed and unit.marker in state.markers:
             state.markers[str(unit.marker)].stirred = True  # the enemy reads "marker .. stirs"
         if unit.status in (SHAKEN, PINNED):  # rally first, whatever the move (p.18 7.2)
@@ -952,6 +1004,12 @@ class MoveTo(ActionKind[S]):
         unit, al = self._ctx(state)
         if state.flow.stack[-1].data.get("back"):
             return [Action("move_to", unit=unit.id, point=p) for p in back_moves(state, unit, al)]
+        if "convoy" in state.flow.stack[-1].data:  # bookgun.move.road_column
+            others = [state.units[x] for x in state.flow.stack[-1].data["convoy"]]
+            return [
+                Action("move_to", unit=unit.id, point=p)
+                for p in convoy_points(state, unit, others, al)
+            ]
         out = []
         for point, room in candidate_moves(state, unit, al):
             if unit.concealed and room is None:
@@ -968,6 +1026,14 @@ class MoveTo(ActionKind[S]):
             raise IllegalActionError(f"{unit.name} is the unit moving", self.rule)
         if (action.point is None) == (action.option is None):
             raise IllegalActionError("give a point or a room", self.rule)
+        if "convoy" in state.flow.stack[-1].data:  # bookgun.move.road_column
+            if action.point is None:
+                raise IllegalActionError("a road column moves to a point", self.rule)
+            others = [state.units[x] for x in state.flow.stack[-1].data["convoy"]]
+            problem = convoy_problem(state, unit, others, al, action.point)
+            if problem is not None:
+                raise IllegalActionError(problem, "bookgun.move.road_column")
+            return
         if state.flow.stack[-1].data.get("back"):
             if action.point is None:
                 raise IllegalActionError("a vehicle backs up to a point", "bookgun.move.vehicles")
@@ -982,8 +1048,13 @@ class MoveTo(ActionKind[S]):
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
         unit, al = self._ctx(state)
         backing = bool(state.flow.stack[-1].data.get("back"))
+        convoy = state.flow.stack[-1].data.get("convoy")
         state.flow.stack.pop()
         events: list[Event] = []
+        if convoy is not None and action.point is not None:  # bookgun.move.road_column
+            others = [state.units[x] for x in convoy]
+            events += convoy_move_all(state, unit, others, al, action.point)
+            return events + _post_move(state, unit) + Activate().done(state, unit)
         if unit.vehicle is not None and action.point is not None:
             return drive(state, unit, al, action.point, backing) + Activate().done(state, unit)
         was_concealed = unit.concealed
@@ -1039,6 +1110,8 @@ def drive(
     unit.moved = True
     share = world(state).tables.vehicles.in_motion
     unit.in_motion = allowed > 0 and length >= share * allowed - 1e-9
+    if world(state).tables.vehicles.kinds[str(unit.vehicle)].unlimited:
+        unit.in_motion = length > 0.05  # a helicopter that moved; hovering it is not (house)
     words = "backs" if back else "drives"
     motion = "in motion" if unit.in_motion else "not in motion (under half its move)"
     ev = note(
@@ -1067,8 +1140,10 @@ class Stay(ActionKind[S]):
         return [Action("stay", unit=top.data["unit"])]
 
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
-        state.flow.stack.pop()
+        top = state.flow.stack.pop()
         unit = state.units[str(action.unit)]
+        if isinstance(top, Pending):  # bookgun.move.road_column: the whole set stays
+            state.acted.extend(str(x) for x in top.data.get("convoy", ()))
         if any(f.prone for f in state.unit_figures(unit)):
             unit.moved = False
         ev = note("stay", f"{unit.name} stays where it is", self.rule, unit=unit.id)
@@ -1193,6 +1268,8 @@ def window_entries(state: S, unit: Unit) -> dict[str, list[tuple[Figure, tuple[f
         unit.vehicle is not None
         or unit.gun is not None
         or unit.aboard is not None
+        or unit.rides is not None  # tank riders (bookgun.move.tank_riders)
+        or unit.riding  # on horses or bicycles (bookgun.move.cavalry / bicycles, house)
         or unit.concealed
         or unit.status != OK
         or unit.side not in SIDES
@@ -1284,6 +1361,8 @@ def breach_spots(state: S, unit: Unit) -> dict[str, tuple[Figure, tuple[float, f
         unit.vehicle is not None
         or unit.gun is not None
         or unit.aboard is not None
+        or unit.rides is not None  # tank riders (bookgun.move.tank_riders)
+        or unit.riding  # on horses or bicycles (bookgun.move.cavalry / bicycles, house)
         or unit.concealed
         or unit.status != OK
         or unit.side not in SIDES
@@ -1378,6 +1457,8 @@ class Charge(_CardKind):
     def targets(self, state: S, unit: Unit) -> list[Unit]:
         w = world(state)
         dice = w.tables.mount.charge_dice if unit.aboard is not None else charge_reach(w, unit)
+        if dice <= 0:  # no charge column (bicycles, p.14)
+            return []
         reach = 6 * dice + w.tables.command.charge_stop
         out = []
         c = centre(state, unit)
@@ -1406,6 +1487,8 @@ class Charge(_CardKind):
             and not u.concealed
             and u.vehicle is None
             and u.gun is None
+            and u.rides is None  # tank riders jump off first (house)
+            and (u.aboard is None or may_dismount(state, u))
             and unit_room(state, u) is None
             for t in self.targets(state, u)
         ]
@@ -1421,9 +1504,11 @@ class Charge(_CardKind):
             model = state.unit_figures(vehicle)[0]
             vehicle.occupied_seen = False
             unit.aboard, unit.mounted = None, state.flow.turn
+            record_load(state, vehicle, "dismount")  # boats and helicopters (p.15-16)
             if unit.formation in ("unformed", "column"):
                 unit.formation = "open"
-            place_outside(state, unit, model.pos, model.facing)
+            at = landing_point(state, vehicle) or model.pos
+            place_outside(state, unit, at, landing_facing(state, vehicle, at))
             events.append(
                 note(
                     "dismount",
@@ -1716,6 +1801,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         # set-up (concealed deployment, cache, IED, commander) is not play: the first player
         # of `umpire simulate` is the owner of the first card drawn (bookgun.cards.deck)
         in_play=lambda state: state.flow.phase != "setup",
+        deployment=Lazy("umpire.rulesets.bookgun.deployment:step"),
     )
 
     def __init__(self) -> None:
@@ -1801,7 +1887,6 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         if not switches_in(state.options):
             return text
         try:
-        deployment=Lazy("umpire.rulesets.bookgun.deployment:step"),
             _, notes = self._advice(state, action)
         except IllegalActionError:
             return text
@@ -1872,14 +1957,20 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 aboard=us.aboard,
                 scout_of=us.scout_of,
                 radio=us.radio,
+                ride=us.ride,
+                riding=us.ride is not None and us.riding,
+                amphibious=us.amphibious,
+                landed=us.landed,
+                rides=us.rides,
+                rides_fit=len(us.figures) if us.rides is not None else 0,
             )
             if us.arrives_on is not None:
                 units[us.id].arrives = us.arrives_on.latest or w.spec.turns + 1
                 units[us.id].arrive_cards = list(us.arrives_on.cards)
                 units[us.id].arrive_from = us.arrives_on.from_turn
         for u in units.values():
-            if u.aboard is not None:  # bookgun.move.mount: riding from the start
-                v = figures[units[u.aboard].figures[0]]
+            if u.aboard is not None or u.rides is not None:  # riding from the start
+                v = figures[units[str(u.aboard or u.rides)].figures[0]]
                 for fid in u.figures:
                     figures[fid].x, figures[fid].y, figures[fid].facing = v.x, v.y, v.facing
         state = BookGunState(
@@ -1981,6 +2072,11 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "gun": u.gun,
                 "limbered": u.limbered,
                 "limbering": u.limbering,
+                "ride": u.ride,
+                "riding": u.riding,
+                "amphibious": u.amphibious,
+                "landed": u.landed,
+                "rides": u.rides,
             }
         markers = {
             m.id: {

@@ -49,8 +49,9 @@ def _check_polygon(points: list[Point] | None) -> None:
 class TerrainSpec(_Model):
     id: str
     # steep: bookgun.move.slope (p.18), with the compass bearing that climbs it (0 = east,
-    # 90 = north); smoke: bookgun.los.smoke (p.11), blocks sight except to thermal sights
-    kind: Literal["road", "rough", "dense", "wall", "high_wall", "steep", "smoke"]
+    # 90 = north); smoke: bookgun.los.smoke (p.11), blocks sight except to thermal sights;
+    # water: bookgun.move.boats (p.15), for boats and amphibious vehicles only
+    kind: Literal["road", "rough", "dense", "wall", "high_wall", "steep", "smoke", "water"]
     rect: Rect | None = None
     polygon: list[Point] | None = None
     conceal: bool = False
@@ -162,6 +163,10 @@ VehicleKind = Literal[
     "light_tracked",
     "heavy_tracked",
     "horse_drawn",
+    "armoured_car",
+    "light_boat",
+    "patrol_boat",
+    "helicopter",
 ]
 
 
@@ -190,6 +195,16 @@ class UnitSpec(_Model):
     # and its crew) and whether it starts limbered (hooked to its tow)
     gun: Literal["recoilless_rifle", "light_gun", "heavy_gun"] | None = None
     limbered: bool = False
+    # bookgun.move.cavalry / bookgun.move.bicycles: the unit's mounts, and whether it starts
+    # on them (riding) or on foot with them at hand
+    ride: Literal["horse", "bicycle"] | None = None
+    riding: bool = True
+    # bookgun.move.amphibious: a land vehicle that may also swim
+    amphibious: bool = False
+    # bookgun.move.helicopters: a helicopter that starts on the ground (else hovering)
+    landed: bool = False
+    # bookgun.move.tank_riders: a unit that starts riding on the outside of this vehicle unit
+    rides: str | None = None
     figures: list[FigureSpec] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -221,7 +236,30 @@ class UnitSpec(_Model):
             raise ValueError("a scout unit is one figure on foot")
         if self.aboard is not None and (self.concealed or self.troop == "vehicle"):
             raise ValueError("only a unit on foot and not concealed may start aboard")
-        if self.at is None and not self.concealed and self.aboard is None:
+        if self.ride is not None and (
+            self.troop in ("vehicle", "civilians") or self.gun is not None
+        ):
+            raise ValueError("only army or insurgent troops on foot ride horses or bicycles")
+        if self.amphibious and self.vehicle not in (
+            "light_wheeled",
+            "medium_wheeled",
+            "heavy_wheeled",
+            "light_tracked",
+            "heavy_tracked",
+            "armoured_car",
+        ):
+            raise ValueError("only a wheeled or tracked vehicle may be amphibious")
+        if self.landed and self.vehicle != "helicopter":
+            raise ValueError("only a helicopter lands (landed)")
+        if self.rides is not None and (
+            self.aboard is not None
+            or self.concealed
+            or self.troop == "vehicle"
+            or self.gun is not None
+            or (self.ride is not None and self.riding)
+        ):
+            raise ValueError("tank riders (rides) are a unit on foot, not aboard or concealed")
+        if self.at is None and not self.concealed and self.aboard is None and self.rides is None:
             raise ValueError("a unit that is not concealed needs at: [x, y]")
         if self.arrives is not None and self.arrives_on is not None:
             raise ValueError("give arrives (a turn) or arrives_on (cards), not both")

@@ -101,6 +101,18 @@ class Unit:
     limbered: bool = False
     limbering: str | None = None  # "limber" or "unlimber" under way ...
     limber_until: int = 0  # ... done at the end of this turn
+    # bookgun.move.cavalry / bookgun.move.bicycles: the unit's mounts ("horse" or "bicycle")
+    # and whether it is on them now; mounts_turn: the turn it last got on or off
+    ride: str | None = None
+    riding: bool = False
+    amphibious: bool = False  # bookgun.move.amphibious: a land vehicle that swims at 1D6
+    landed: bool = False  # bookgun.move.helicopters: a helicopter on the ground (else hovering)
+    rides: str | None = None  # bookgun.move.tank_riders: the vehicle it rides on the outside
+    rides_fit: int = 0  # ... and its fit figures when it climbed on (a hit: all jump off)
+    # bookgun.move.boats / helicopters: passengers this boat or helicopter took on ("mount") or
+    # landed ("dismount") in turn ``loaded_turn`` (not both in one turn)
+    loaded: str | None = None
+    loaded_turn: int = 0
 
 
 @dataclass

@@ -173,11 +173,22 @@ class VehicleKind(_Model):
     rough: Literal["highest", "lowest", "none", "prohibited"]
     back: int = Field(ge=0)
     passengers: int = Field(ge=0)
+    # bookgun.move.tank_riders (p.15 2.9): figures carried on the outside
+    riders: int = Field(default=0, ge=0)
+    # bookgun.move.boats / bookgun.move.helicopters: where the kind moves; aircraft have an
+    # unlimited move (p.14) and pay no terrain
+    medium: Literal["land", "water", "air"] = "land"
+    unlimited: bool = False
 
 
 class Vehicles(_Section):
     kinds: dict[str, VehicleKind]
     in_motion: float = Field(ge=0, le=1)
+    # bookgun.move.amphibious (p.15): dice of an amphibious vehicle on water
+    swim_dice: int = Field(default=1, ge=0)
+    # how far from the water's edge a boat may take on or land figures, and an amphibious
+    # vehicle may end the move entering or leaving the water (house)
+    bank: float = Field(default=1.5, ge=0)
 
 
 class Mount(_Section):
@@ -198,6 +209,29 @@ class Artillery(_Section):
     manhandle_figures: int = Field(ge=1)
     push_reload: int = Field(ge=0)
     rough: Literal["highest", "lowest", "none"]
+
+
+class Cavalry(_Section):
+    """bookgun.move.cavalry: the 'b' of the chart's a/b (mounted cavalry) by formation."""
+
+    dice: dict[str, Dice]
+    mount_dice: int = Field(ge=0)
+    scout_mount_dice: int = Field(ge=0)
+    holders_per: int = Field(ge=1)
+
+
+class Bicycles(_Section):
+    """bookgun.move.bicycles: dice pushing (dismounted) and riding, and the downhill factor."""
+
+    riding: Dice
+    pushing: Dice
+    downhill: float = Field(ge=1)
+
+
+class RoadColumn(_Section):
+    """bookgun.move.road_column: how near units must be to count as contiguous (house)."""
+
+    contiguous: float = Field(ge=0)
 
 
 class Scouts(_Section):
@@ -234,6 +268,9 @@ class Tables(_Model):
     artillery: Artillery
     scouts: Scouts
     slopes: Slopes
+    cavalry: Cavalry
+    bicycles: Bicycles
+    road_column: RoadColumn
 
 
 def _validate(data: Mapping[str, Any], where: str) -> Tables:

@@ -84,6 +84,8 @@ class World:
             # by movement only, and smoke blocks sight per side (thermal sights see through)
             "steep": TerrainKind("steep"),
             "smoke": TerrainKind("smoke"),
+            # bookgun.move.boats: water carries boats and swimming amphibious vehicles only
+            "water": TerrainKind("water"),
         }
         areas: list[Area] = []
         self.kind_of: dict[str, str] = {}
@@ -106,6 +108,8 @@ class World:
         self.low_walls = [a for a in areas if a.kind.name == "wall"]
         self.high_walls = [a for a in areas if a.kind.name == "high_wall"]
         self.smoke = [a for a in areas if a.kind.name == "smoke"]
+        self.water = [a for a in areas if a.kind.name == "water"]
+        self._water_union: Any = None
         self.slopes: list[tuple[Area, float]] = [
             (a, float(t.uphill or 0.0))
             for a, t in zip(areas[: len(spec.terrain)], spec.terrain, strict=True)
@@ -190,6 +194,34 @@ class World:
             a, areas
         )
 
+    # -- water (bookgun.move.boats, bookgun.move.amphibious) ------------------------------------
+    def water_shape(self) -> Any:
+        if self._water_union is None:
+            from shapely.ops import unary_union
+
+            self._water_union = unary_union([a.polygon for a in self.water])
+        return self._water_union
+
+    def in_water(self, p: Vec) -> bool:
+        return bool(self.water) and bool(self.water_shape().covers(Point(p)))
+
+    def touches_water(self, a: Vec, b: Vec) -> bool:
+        """Whether a straight move from ``a`` to ``b`` goes into or across water."""
+        return bool(self.water) and bool(self.water_shape().intersects(LineString((a, b))))
+
+    def by_water(self, a: Vec, b: Vec) -> bool:
+        """Whether a straight move from ``a`` to ``b`` stays on the water the whole way."""
+        if not self.water:
+            return False
+        line = LineString((a, b)) if a != b else Point(a)
+        return bool(self.water_shape().buffer(1e-6).covers(line))
+
+    def to_shore(self, p: Vec) -> float:
+        """How far ``p`` is from the water's edge (0 on it)."""
+        if not self.water:
+            return math.inf
+        return float(self.water_shape().boundary.distance(Point(p)))
+
     # -- sight -----------------------------------------------------------------------------
     def sight(self, a: Vec, b: Vec) -> bool:
         return not self.table.terrain_blocks(a, b)
@@ -251,4 +283,59 @@ def check_vehicles(spec: ScenarioSpec, tables: Tables, where: str) -> None:
             raise DataFileError(
                 f"{where}: field units.{i}.aboard: {u.aboard} carries at most {cap} figures"
                 f" (bookgun.move.vehicles), {load[u.aboard]} put aboard"
+            )
+    check_transport(spec, tables, where)
+
+
+def check_transport(spec: ScenarioSpec, tables: Tables, where: str) -> None:
+    """bookgun.move.tank_riders / boats / helicopters: riders only on a vehicle of their side
+    whose kind carries riders, at most that many (p.15: 7); a boat starts on water, nothing
+    else does (a helicopter hovering over it excepted) - each a one-line error naming the field."""
+    from shapely.geometry import Point as _P
+    from shapely.ops import unary_union
+
+    from umpire.core.errors import DataFileError
+
+    by_id = {u.id: u for u in spec.units}
+    load: dict[str, int] = {}
+    for i, u in enumerate(spec.units):
+        if u.rides is None:
+            continue
+        v = by_id.get(u.rides)
+        if v is None or v.vehicle is None or v.side != u.side:
+            raise DataFileError(
+                f"{where}: field units.{i}.rides: {u.rides!r} is not a vehicle of its side"
+            )
+        cap = tables.vehicles.kinds[v.vehicle].riders
+        load[u.rides] = load.get(u.rides, 0) + len(u.figures)
+        if load[u.rides] > cap:
+            raise DataFileError(
+                f"{where}: field units.{i}.rides: {u.rides} carries at most {cap} riders"
+                f" outside (bookgun.move.tank_riders), {load[u.rides]} put on"
+            )
+    water = [
+        polygon_from_spec({"rect": list(t.rect)}) if t.rect is not None else Polygon(t.polygon)
+        for t in spec.terrain
+        if t.kind == "water"
+    ]
+    shape = unary_union(water) if water else None
+    for i, u in enumerate(spec.units):
+        if u.at is None or u.aboard is not None or u.rides is not None:
+            continue
+        wet = shape is not None and bool(shape.covers(_P(u.at)))
+        kind = tables.vehicles.kinds[u.vehicle] if u.vehicle is not None else None
+        medium = kind.medium if kind is not None else "land"
+        if medium == "water" and not wet:
+            raise DataFileError(
+                f"{where}: field units.{i}.at: a boat starts on water (bookgun.move.boats)"
+            )
+        if medium == "land" and wet and not u.amphibious:
+            raise DataFileError(
+                f"{where}: field units.{i}.at: only boats and amphibious vehicles start on water"
+                " (bookgun.move.boats)"
+            )
+        if medium == "air" and wet and u.landed:
+            raise DataFileError(
+                f"{where}: field units.{i}.landed: a helicopter does not land on water"
+                " (bookgun.move.helicopters)"
             )
