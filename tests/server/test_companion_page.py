@@ -328,6 +328,27 @@ def test_a_short_companion_game_through_the_page(
             send(page, next_line(state, faces))
     assert clicked == 2
     assert page.locator("#log li.typed", has_text="> 1").count() >= 2
+    # a position measured on the table, typed in the position form (a square on this board)
+    state = page_state(page)
+    while state["ask"]["kind"] != "decide" or "move" not in state["kinds"]:
+        if state["ask"]["kind"] == "decide":
+            send(page, "1")
+        else:
+            send(page, next_line(state, faces))
+        state = page_state(page)
+    moves = [m for m in state["menu"] if m["kind"] == "move"]
+    unit = moves[0]["unit"]
+    square = re.search(r"moves to ([A-L]\d+)", moves[-1]["text"])
+    assert square, moves[-1]
+    page.select_option("#pos-kind", "move")
+    page.select_option("#pos-unit", unit)
+    page.fill("#pos-where", square.group(1))
+    with page.expect_response(re.compile(r"/enter$")):
+        page.click("#position-form button")
+    page.wait_for_function("() => !document.body.classList.contains('busy')")
+    assert page.locator("#log li.typed", has_text=f"> move {unit} {square.group(1)}").count() == 1
+    moved = [u for u in page_state(page)["units"] if u["uid"] == unit]
+    assert moved and moved[0]["where"] == square.group(1)
     # measuring between two entered positions
     page.fill("#m-a", "A1")
     page.fill("#m-b", "C4")
@@ -349,3 +370,18 @@ def test_a_short_companion_game_through_the_page(
     page.screenshot(path=str(shots / f"companion-{size}-reloaded.png"), full_page=True)
     assert not errors, errors
     context.close()
+
+
+def test_a_companion_game_takes_the_rule_switches_picked(client: TestClient, db_path: Path) -> None:
+    """The switches the user picked are passed as they are (the advise default for companion
+    games is the core's to give, not the page's) and stored in the record's options."""
+    picked = {"portable.fire.arc": "off", "portable.activation.once": "advise"}
+    body = {**PORTABLE, "options": {"rule_switches": picked}}
+    made = client.post("/api/companion", json=body)
+    assert made.status_code == 200, made.text
+    assert made.json()["switches"] == picked
+    assert record_of(db_path, made.json()["id"])["options"]["rule_switches"] == picked
+    bad = {**PORTABLE, "options": {"rule_switches": {"portable.turn.sequence": "off"}}}
+    refused = client.post("/api/companion", json=bad)
+    assert refused.status_code == 400
+    assert refused.json()["detail"].startswith("options.rule_switches")

@@ -153,7 +153,7 @@
     const ask = s.ask || {};
     const me = (s.me || []).map((x) => x.toUpperCase()).join(" + ");
     $("ask-title").textContent = ask.kind === "dice" ? `Roll ${ask.count}d${ask.sides}` : ask.kind === "card" ? "Draw a card" : ask.kind === "over" ? "Game over" : `${(ask.side || "").toUpperCase()} to decide`;
-    $("ask").textContent = ask.text || "";
+    $("ask").textContent = ask.kind === "decide" ? "Pick a line the rules allow (a move goes to the position Umpire proposes: put the model there), or enter a position you measured." : ask.text || "";
     $("now").className = "panel now-panel ask-" + (ask.kind || "none");
     const input = $("enter");
     $("enter-form").hidden = ask.kind === "over";
@@ -175,10 +175,13 @@
     }
     $("pos-kind").innerHTML = "";
     for (const k of s.kinds || []) $("pos-kind").append(new Option(k, k));
+    if ((s.kinds || []).includes("move")) $("pos-kind").value = "move";
     $("position-form").hidden = !(s.kinds || []).length;
     const mine = (s.units || []).filter((u) => u.mine);
     const fill = (sel, units) => { sel.innerHTML = ""; for (const u of units) sel.append(new Option(`${u.name} (${u.where})`, u.uid)); };
     fill($("pos-unit"), mine);
+    const acting = (s.menu || []).find((m) => m.unit && mine.some((u) => u.uid === m.unit));
+    if (acting) $("pos-unit").value = acting.unit;  // the unit the menu is about
     fill($("m-unit"), s.units || []);
     // units and log
     $("units").innerHTML = "";
