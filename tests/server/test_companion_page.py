@@ -27,6 +27,7 @@ from umpire.companion.measure import Measure  # noqa: E402
 from umpire.core.game import new_game, replay  # noqa: E402
 from umpire.core.record import Record  # noqa: E402
 from umpire.geometry import squaregrid  # noqa: E402
+from umpire.server.guard import ApiError  # noqa: E402
 from umpire.server.main import create_app  # noqa: E402
 
 from .conftest import SIZES, LiveServer  # noqa: E402
@@ -385,3 +386,35 @@ def test_a_companion_game_takes_the_rule_switches_picked(client: TestClient, db_
     refused = client.post("/api/companion", json=bad)
     assert refused.status_code == 400
     assert refused.json()["detail"].startswith("options.rule_switches")
+
+
+def test_a_finished_game_shows_its_result_and_takes_no_more_entries(tmp_path: Path) -> None:
+    """Two AI sides with Umpire's dice play a whole game without a prompt: the page then shows
+    the result, and an entry is a one-line 409 (not a 500)."""
+    from umpire.companion.session import Companion
+    from umpire.server.companion import CompanionGames
+
+    games = CompanionGames(tmp_path)
+    game_id = "F" * 16
+    said: list[str] = []
+
+    def read(prompt: str) -> str:
+        raise AssertionError(f"an all-AI game asked for {prompt!r}")
+
+    session = Companion.start(
+        "portable/armoured-meeting",
+        3,
+        {"blue": "scripted", "red": "scripted"},
+        tmp_path / f"{game_id}.json",
+        read,
+        said.append,
+        ai_dice="umpire",
+    )
+    result = session.run()
+    state = games.state(game_id)
+    assert state["over"] and state["ask"]["kind"] == "over"
+    assert state["ask"]["text"] == f"Game over: {result['winner']} ({result['how']})"
+    with pytest.raises(ApiError) as refused:
+        games.enter(game_id, {"line": "1"})
+    assert refused.value.status == 409
+    assert str(refused.value) == "the game is over: nothing more to enter"

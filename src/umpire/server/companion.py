@@ -324,6 +324,8 @@ class CompanionGames:
             raise ApiError(422, str(exc)) from exc
         except UmpireError as exc:
             raise ApiError(409, str(exc)) from exc
+        if line is not None and not fed:
+            raise ApiError(409, "the game is over: nothing more to enter")
         old = self._page(page)
         said = segments[1] if line is not None else []
         prompt = prompts[-1] if result is None and prompts else ""
