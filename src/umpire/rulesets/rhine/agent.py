@@ -35,6 +35,14 @@ class _Board:
         self.air_markers: list[str] = list(obs["air_markers"])
         self.refugees: list[str] = list(obs["refugees"])
         self.heli_ma: dict[str, int] = dict(obs.get("heli_ma", {}))
+        # worked out once per decision (the board is never changed)
+        self.occ: dict[str, list[str]] | None = None
+        self.enemy: dict[str, list[str]] | None = None
+
+    def occupancy(self, w: World) -> dict[str, list[str]]:
+        if self.occ is None:
+            self.occ = R.occupancy(w, self)
+        return self.occ
 
 
 class RhineScripted:
@@ -101,8 +109,10 @@ class RhineScripted:
 
     # -- helpers ---------------------------------------------------------------------------
     def _enemy_hexes(self, w: World, board: _Board) -> dict[str, list[str]]:
-        occ = R.occupancy(w, board)
-        return {h: us for h, us in occ.items() if w.units[us[0]].side != self.side}
+        if board.enemy is None:
+            occ = board.occupancy(w)
+            board.enemy = {h: us for h, us in occ.items() if w.units[us[0]].side != self.side}
+        return board.enemy
 
     def _objectives(self, w: World, board: _Board) -> list[tuple[str, float]]:
         """Hexes the Pact wants (weighted), or NATO must hold (static: made once per map)."""
@@ -187,16 +197,21 @@ class RhineScripted:
         short = {f: max(0, cap - R.air_markers_covering(w, board, f)) for f in front}
         # a marker's score is the sum of the shortfalls in its range; range is symmetric, so
         # each front hex short of cover adds its shortfall to every hex in range of it
-        gain: dict[str, int] = {}
+        # counted with bit sets: level k holds the front hexes short of k markers or more,
+        # and a hex gains, for each level, the number of its hexes in range
+        bit, in_range = self._range_bits(w)
+        levels = [0] * max(short.values(), default=0)
         for f, v in short.items():
-            if v > 0:
-                for c in w.in_range[f]:
-                    gain[c] = gain.get(c, 0) + v
+            for k in range(v):
+                levels[k] |= bit[f]
         best, score = None, -1.0
         for a in legal:
             if a.kind != "place_air" or a.cell is None:
                 continue
-            s = gain.get(a.cell, 0)
+            reach = in_range.get(a.cell, 0)
+            s = 0
+            for level in levels:
+                s += (reach & level).bit_count()
             if s > score:
                 best, score = a, s
         if best is None or score <= 0:
@@ -205,6 +220,15 @@ class RhineScripted:
                 return stop[0]
         self.last_reason = f"air marker covering {score:g} front hex shortfalls"
         return best or legal[0]
+
+    def _range_bits(self, w: World) -> tuple[dict[str, int], dict[str, int]]:
+        """Per map, made once: each hex's bit, and each hex's air range as a bit set."""
+        found = _STATIC.get(("range_bits", id(w)))
+        if found is None or found[0] is not w:
+            bit = {h: 1 << i for i, h in enumerate(w.ids)}
+            in_range = {h: sum(bit[c] for c in w.in_range[h]) for h in w.ids}
+            found = _STATIC[("range_bits", id(w))] = (w, bit, in_range)
+        return found[1], found[2]
 
     def _ew(self, w: World, board: _Board, legal: Sequence[Action]) -> Action:
         strips = [a for a in legal if a.kind == "ew_strip"]
@@ -399,7 +423,7 @@ class RhineScripted:
         if not by_unit:
             return None
         enemy = self._enemy_hexes(w, board)
-        occ = R.occupancy(w, board)
+        occ = board.occupancy(w)
         enemy_adj: dict[str, int] = {}
         for h, us in enemy.items():
             s = sum(w.units[u].strength for u in us)

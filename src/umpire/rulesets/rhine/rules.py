@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
@@ -217,7 +217,8 @@ _SEARCHES: dict[tuple[Any, ...], Searched] = {}
 # a step's entry in a search table: (hex, its index, cost out of a hex outside an EZOC, cost
 # out of one inside, ends movement, hex in an EZOC)
 Step = tuple[str, int, float, float, bool, bool]
-_TABLES: dict[tuple[Any, ...], tuple[list[tuple[Step, ...]], list[bool]]] = {}
+Table = tuple[list[tuple[Step, ...] | None], list[bool], Callable[[int], tuple[Step, ...]]]
+_TABLES: dict[tuple[Any, ...], Table] = {}
 
 
 def _index(world: World) -> tuple[dict[str, int], list[str]]:
@@ -234,7 +235,7 @@ _STATIC_INDEX: dict[int, tuple[Any, ...]] = {}
 
 def _table(
     world: World, zone: frozenset[str], refugees: frozenset[str], enemy_air: frozenset[str]
-) -> tuple[list[tuple[Step, ...]], list[bool]]:
+) -> Table:
     """The map's steps with what zones, refugees and air range add to each, in the order
     :func:`step_cost` adds them (so each sum is the same float), per hex number; and which
     hexes are in an EZOC. These change only when the enemy moves or markers change: made once
@@ -252,9 +253,14 @@ def _table(
     air_cost = tec.air_range_cost
     index, ids = _index(world)
 
+    marked = zone | refugees | enemy_air
+
     def row(h: str, steps: Iterable[tuple[str, float, bool]]) -> tuple[Step, ...]:
         out = []
         for n, base, ends in steps:
+            if n not in marked:  # nothing added entering it
+                out.append((n, index[n], base, base + ezoc_cost, ends, False))
+                continue
             n_zone = n in zone
             costs = []
             for h_zone in (False, True):
@@ -271,10 +277,14 @@ def _table(
             out.append((n, index[n], costs[0], costs[1], ends, n_zone))
         return tuple(out)
 
-    rows = [row(h, edges.out[h]) for h in ids[:-1]]
-    rows.append(())  # the entry hex: its steps depend on the entry hexes (see search)
+    def make(i: int) -> tuple[Step, ...]:
+        return row(ids[i], edges.out[ids[i]])
+
+    # rows are made when a search first expands their hex (the entry hex's steps depend on
+    # the entry hexes: see search)
+    rows: list[tuple[Step, ...] | None] = [None] * len(ids)
     in_zone = [h in zone for h in ids]
-    found = _TABLES[key] = (rows, in_zone)
+    found = _TABLES[key] = (rows, in_zone, make)
     return found
 
 
@@ -303,15 +313,15 @@ def search(
         return found
     if len(_SEARCHES) > 1024:  # bounded: each holds a whole search
         _SEARCHES.clear()
-    rows, in_zone = _table(world, zone, refugees, enemy_air)
+    rows, in_zone, make = _table(world, zone, refugees, enemy_air)
     index, ids = _index(world)
+    entry_row: list[Step] = []
     if entry is not None:
         # stepping in from off the map: the entry hex's terrain cost, no zone to leave
         terrain_cost = static_edges(world).terrain_cost
         ezoc_cost = world.tables.tec.ezoc_cost
         refugee_cost = world.tables.tec.refugee_cost
         air_cost = world.tables.tec.air_range_cost
-        entry_row = []
         for n in entry:
             step = terrain_cost[n]
             n_zone = n in zone
@@ -322,7 +332,6 @@ def search(
             if n in enemy_air:
                 step += air_cost
             entry_row.append((n, index[n], step, step, False, n_zone))
-        rows = rows[:-1] + [tuple(entry_row)]
     off = len(ids) - 1
     origin = index[origin_hex] * 2
     may_leave_zone = recon or night
@@ -340,16 +349,22 @@ def search(
         if cell & 1:
             continue  # must stop here
         i = cell >> 1
+        steps: Sequence[Step]
         if i == off:
             if entry is None:
                 continue
             h_zone = False
+            steps = entry_row
         else:
             h_zone = in_zone[i]
             if h_zone and not may_leave_zone:
                 # every step out of an EZOC is forbidden by day to non-recon units
                 continue
-        for n, ni, out_cost, zone_cost, ends, n_zone in rows[i]:
+            found_row = rows[i]
+            if found_row is None:
+                found_row = rows[i] = make(i)
+            steps = found_row
+        for n, ni, out_cost, zone_cost, ends, n_zone in steps:
             if n in blocked:
                 continue
             if n_zone:

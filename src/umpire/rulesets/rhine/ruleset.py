@@ -136,7 +136,7 @@ class PlaceAirKind(ActionKind[ST]):
 
     def options(self, state: ST, side: str) -> Iterable[Action]:
         taken = set(state.air_markers)
-        return [Action("place_air", cell=h) for h in world(state).ids if h not in taken]
+        return [a for a in _cell_actions(world(state), "place_air") if a.cell not in taken]
 
     def check(self, state: ST, side: str, action: Action) -> None:
         if action.cell not in world(state).hex:
@@ -183,6 +183,27 @@ class StopKind(ActionKind[ST]):
         return self.words
 
 
+# per map and kind, one action per hex in map order (actions are immutable values: listed
+# again rather than made again)
+_CELL_ACTIONS: dict[tuple[int, str], tuple[Any, list[Action], dict[str, Action]]] = {}
+
+
+def _cell_actions_made(w: Any, kind: str) -> tuple[Any, list[Action], dict[str, Action]]:
+    found = _CELL_ACTIONS.get((id(w), kind))
+    if found is None or found[0] is not w:
+        made = [Action(kind, cell=h) for h in w.ids]
+        found = _CELL_ACTIONS[(id(w), kind)] = (w, made, dict(zip(w.ids, made, strict=True)))
+    return found
+
+
+def _cell_actions(w: Any, kind: str) -> list[Action]:
+    return _cell_actions_made(w, kind)[1]
+
+
+def _cell_action_of(w: Any, kind: str) -> dict[str, Action]:
+    return _cell_actions_made(w, kind)[2]
+
+
 def hex_ew(state: ST, h: str) -> int:
     return max((state.ew.get(u, 0) for u in state.units_at(h)), default=0)
 
@@ -195,10 +216,17 @@ class EWMarkKind(ActionKind[ST]):
         w = world(state)
         occ = R.occupancy(w, state)
         out = []
+        made = _cell_action_of(w, "ew_mark")
+        ew = state.ew
+        per_hex = w.tables.ew.per_hex
         for h in w.ids:
             here = occ.get(h)
-            if here and w.units[here[0]].side != side and hex_ew(state, h) < w.tables.ew.per_hex:
-                out.append(Action("ew_mark", cell=h))
+            if (
+                here
+                and w.units[here[0]].side != side
+                and max(ew.get(u, 0) for u in here) < per_hex  # hex_ew: the stack's markers
+            ):
+                out.append(made[h])
         return out
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
@@ -227,7 +255,8 @@ class EWStripKind(ActionKind[ST]):
     def options(self, state: ST, side: str) -> Iterable[Action]:
         if state.air_holder != R.other(side):
             return []
-        return [Action("ew_strip", cell=h) for h in state.air_markers]
+        made = _cell_action_of(world(state), "ew_strip")
+        return [made[h] for h in state.air_markers]
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         assert action.cell is not None
@@ -895,7 +924,8 @@ class RefugeeKind(ActionKind[ST]):
     rule = "rhine.admin.refugees"
 
     def options(self, state: ST, side: str) -> Iterable[Action]:
-        return [Action("refugee", cell=h) for h in refugee_hexes(state)]
+        made = _cell_action_of(world(state), "refugee")
+        return [made[h] for h in refugee_hexes(state)]
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         assert action.cell is not None
