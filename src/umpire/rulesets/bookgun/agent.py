@@ -4,7 +4,13 @@ Insurgents hide under their markers and hold fire until the army is close (ambus
 when they have a target, and pull back once a cell has lost half its men (withdrawal). The army
 moves by bounds (one team covers while another moves), heads for the rooms it has not
 searched, searches, and fires only where its rules of engagement allow (the engine offers
-nothing else) and never at civilians even where it could."""
+nothing else) and never at civilians even where it could.
+
+Vehicles and guns: foot units far from their objective and out of the fight get into a friendly
+vehicle that can take them (it then drives them up); a vehicle with an enemy close by (or an
+RPG gunner in range) backs away from it; a gun with nothing to shoot at from where it stands is
+manhandled (or unlimbered) into a place it can fire from - judged from the side's own
+observation and the scenario's public map (line of sight, the gun's range and 180-degree view)."""
 
 from __future__ import annotations
 
@@ -21,6 +27,10 @@ AMBUSH_RANGE = 12.0
 DISMOUNT_RANGE = 12.0  # passengers dismount when the enemy is this near their vehicle
 STOP_RANGE = 8.0  # a vehicle carrying troops stops this near the enemy
 DOOR = "door:"  # a fire target naming a locked door (bookgun.building.door_fire)
+MOUNT_FAR = 18.0  # foot units this far from their objective ride if they can
+DANGER_RANGE = 6.0  # a vehicle backs away from a seen enemy this near...
+RPG_RANGE = 12.0  # ... or from a seen RPG gunner with a round left this near
+GUN_RANGE_BAND = 1  # a gun looks for targets within its medium range band
 
 
 def _dist(a: Vec, b: Vec) -> float:
@@ -47,6 +57,46 @@ def _enemy_points(obs: Mapping[str, Any], side: str) -> list[Vec]:
     if side == "army":
         pts += [(m["x"], m["y"]) for m in obs["markers"].values()]
     return pts
+
+
+def _enemy_figs(obs: Mapping[str, Any], side: str) -> list[Mapping[str, Any]]:
+    return [
+        f
+        for f in obs["figures"].values()
+        if f["side"] not in (side, "civilians") and f["status"] in ("fit", "wounded")
+    ]
+
+
+def _angle(a: float, b: float) -> float:
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def _bearing(a: Vec, b: Vec) -> float:
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0
+
+
+def _map(obs: Mapping[str, Any]) -> Any:
+    """The scenario's table (public: every player has the map) for line of sight."""
+    from umpire.rulesets.bookgun.world import world_for
+
+    return world_for(str(obs["scenario"]), None)
+
+
+def gun_shot(obs: Mapping[str, Any], side: str, at: Vec, facing: float, weapon: str) -> bool:
+    """Whether a gun at ``at`` facing ``facing`` has a seen enemy figure in its 180-degree
+    view (bookgun.move.facing), in line of sight and within its medium range band."""
+    w = _map(obs)
+    reach = w.tables.weapons.types[weapon].bands[GUN_RANGE_BAND]
+    for f in _enemy_figs(obs, side):
+        if f.get("role") in ("vehicle", "gun"):
+            continue  # never a target (spec §4.8)
+        p = (f["x"], f["y"])
+        if f.get("room") or _dist(at, p) > reach or _angle(facing, _bearing(at, p)) > 90.0:
+            continue
+        if w.sight_for(side, at, p):
+            return True
+    return False
 
 
 def _exit_point(obs: Mapping[str, Any], me: Vec, edge: str) -> Vec:
@@ -182,11 +232,82 @@ class BookGunScripted:
             if a.option == "limber" and len(crew) * 2 < u.get("start", 4):
                 self.last_reason = "limber the gun to pull it out"
                 return a
+        gun = self._gun_card(obs, kinds)
+        if gun is not None:
+            return gun
         holds = kinds.get("hold", [])
         if holds:
             self.last_reason = "stay hidden in ambush"
             return holds[0]
         return legal[0]
+
+    def _gun_card(self, obs: Mapping[str, Any], kinds: dict[str, list[Action]]) -> Action | None:
+        """bookgun.move.artillery: a gun with no shot where it stands is unlimbered (if towed
+        and the enemy is in range) or manhandled toward a place it can fire from."""
+        units = obs["units"]
+        if not _enemy_figs(obs, self.side):
+            return None
+        for a in kinds.get("activate", []):
+            u = units.get(str(a.unit), {})
+            if not u.get("gun") or u.get("status") != "ok":
+                continue
+            gun = next(
+                (f for f in obs["figures"].values() if f["unit"] == a.unit and f["role"] == "gun"),
+                None,
+            )
+            if gun is None:
+                continue
+            at = (gun["x"], gun["y"])
+            if a.option == "unlimber" and self._gun_in_range(obs, at, gun["weapon"]):
+                self.last_reason = "unlimber the gun: the enemy is in range"
+                return a
+            if a.option == "manhandle" and not gun_shot(
+                obs, self.side, at, gun["facing"], gun["weapon"]
+            ):
+                self.last_reason = "manhandle the gun into a firing position"
+                return a
+        return None
+
+    def _gun_in_range(self, obs: Mapping[str, Any], at: Vec, weapon: str) -> bool:
+        reach = _map(obs).tables.weapons.types[weapon].bands[GUN_RANGE_BAND]
+        return any(_dist(at, (f["x"], f["y"])) <= reach for f in _enemy_figs(obs, self.side))
+
+    def _army_vehicle_card(
+        self, obs: Mapping[str, Any], kinds: dict[str, list[Action]], enemies: list[Vec]
+    ) -> Action | None:
+        """bookgun.move.vehicles / bookgun.move.mount: back a vehicle out of danger; put foot
+        units far from their objective, out of the fight, into a vehicle that drives."""
+        threats = [
+            (f["x"], f["y"])
+            for f in _enemy_figs(obs, self.side)
+            if f.get("second") == "rpg" and f.get("rounds", 0) > 0
+        ]
+        for a in kinds.get("activate", []):
+            if a.option != "back":
+                continue
+            me = _centre(obs, str(a.unit))
+            if me is None:
+                continue
+            near = any(_dist(me, e) <= DANGER_RANGE for e in enemies)
+            rpg = any(_dist(me, t) <= RPG_RANGE for t in threats)
+            if near or rpg:
+                self.last_reason = "back the vehicle out of danger"
+                return a
+        for a in kinds.get("activate", []):
+            if not a.option or not str(a.option).startswith("mount:"):
+                continue
+            me = _centre(obs, str(a.unit))
+            goal = self._goal(obs, str(a.unit))
+            if me is None or goal is None or _dist(me, goal) < MOUNT_FAR:
+                continue
+            if enemies and min(_dist(me, e) for e in enemies) <= DISMOUNT_RANGE:
+                continue  # in the fight: fight on foot
+            vid = str(a.option)[6:]
+            at = _centre(obs, vid)
+            if at is not None and _dist(at, goal) < _dist(me, goal) + 6.0:
+                self.last_reason = "mount up: the vehicle gets us there faster"
+                return a
+        return None
 
     def _army_card(
         self, obs: Mapping[str, Any], kinds: dict[str, list[Action]], legal: Sequence[Action]
@@ -211,6 +332,9 @@ class BookGunScripted:
             if a.option not in searched:
                 self.last_reason = "place a breaching charge"
                 return a
+        vehicle = self._army_vehicle_card(obs, kinds, enemies)
+        if vehicle is not None:
+            return vehicle
         # bookgun.move.mount: passengers get down once the vehicle is close to the enemy
         for a in kinds.get("activate", []):
             if a.option == "dismount":
@@ -286,11 +410,60 @@ class BookGunScripted:
             return None
         return min(targets, key=lambda t: _dist(me, t))
 
+    def _vehicle_or_gun_move(
+        self, obs: Mapping[str, Any], unit: str, moves: list[Action], stays: list[Action]
+    ) -> Action | None:
+        """A vehicle near danger backs to the point farthest from the enemy; a manhandled gun
+        goes where it will have a shot (the nearest such point), else closes on the enemy."""
+        u = obs["units"].get(unit, {})
+        me = _centre(obs, unit)
+        points = [a for a in moves if a.point is not None]
+        enemies = [(f["x"], f["y"]) for f in _enemy_figs(obs, self.side)]
+        if me is None or not points or not enemies:
+            return None
+        if u.get("vehicle"):
+            if min(_dist(me, e) for e in enemies) > max(DANGER_RANGE, RPG_RANGE):
+                return None
+
+            def clear(p: Vec) -> float:
+                return min(_dist(p, e) for e in enemies)
+
+            best = max(points, key=lambda a: clear(a.point or me))
+            if clear(best.point or me) > clear(me) + 0.5:
+                self.last_reason = "back away from the enemy"
+                return best
+            return None
+        if u.get("gun"):
+            gun = next(
+                (f for f in obs["figures"].values() if f["unit"] == unit and f["role"] == "gun"),
+                None,
+            )
+            if gun is None:
+                return None
+            good = [
+                a
+                for a in points
+                if a.point is not None
+                and gun_shot(obs, self.side, a.point, _bearing(me, a.point), gun["weapon"])
+            ]
+            if good:
+                self.last_reason = "manhandle the gun to where it has a shot"
+                return min(good, key=lambda a: _dist(a.point or me, me))
+            if gun_shot(obs, self.side, me, gun["facing"], gun["weapon"]) and stays:
+                self.last_reason = "the gun has a shot from here"
+                return stays[0]
+            self.last_reason = "manhandle the gun toward the enemy"
+            return min(points, key=lambda a: min(_dist(a.point or me, e) for e in enemies))
+        return None
+
     def _move_to(self, obs: Mapping[str, Any], moves: list[Action], stays: list[Action]) -> Action:
         if not moves:
             self.last_reason = "nowhere to go"
             return stays[0]
         unit = str(moves[0].unit)
+        special = self._vehicle_or_gun_move(obs, unit, moves, stays)
+        if special is not None:
+            return special
         rooms = [a for a in moves if a.option]
         searched = set(obs["searched"])
         if self.side == "army" and obs.get("exit_edge", "none") == "none":
