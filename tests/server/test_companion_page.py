@@ -369,6 +369,14 @@ def test_a_short_companion_game_through_the_page(
     assert page.locator("#log").inner_text() == log
     boxes_inside(page, width, ("#now", "#measure-panel", ".log-panel"))
     page.screenshot(path=str(shots / f"companion-{size}-reloaded.png"), full_page=True)
+    # undo: the list of changes to put back on the table (the measured move included)
+    assert page.locator("#c-undo").is_visible()
+    with page.expect_response(re.compile(r"/enter$")):
+        page.click("#c-undo")
+    page.wait_for_function("() => !document.body.classList.contains('busy')")
+    said = page.locator("#said").inner_text()
+    assert re.match(r"undone \d+ action\(s\); on the table:", said), said
+    assert f"move {moved[0]['name']} back from {square.group(1)} to " in said, said
     assert not errors, errors
     context.close()
 

@@ -349,7 +349,7 @@ class CompanionGames:
         if not asked and old is not None and old.get("ask", {}).get("text"):
             asked = [str(old["ask"]["text"])]  # an aid answered at the same prompt
         state = self._state(game_id, session, prompt, asked, log, result)
-        state["said"] = said
+        state["said"] = self._without_menu(said, prompt)  # the menu is sent as buttons
         tmp = page.with_name(page.name + ".tmp")
         tmp.write_text(json.dumps(state), encoding="utf-8")
         tmp.replace(page)
