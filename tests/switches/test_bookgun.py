@@ -210,3 +210,20 @@ def test_enforced_explicitly_is_the_default_game() -> None:
                 game.apply(agents[side].choose(game.view(side), game.legal_actions()))
             streams.append([e.text for e in game.events])
         assert streams[0] == streams[1]
+
+
+def test_simulated_games_under_advise_keep_the_agents_to_the_book() -> None:
+    """`umpire simulate bookgun/... --rules` with rules under advise: the scripted players are
+    held to the book (the game records them as its players), so a card the book gives them
+    nothing to do with is never theirs to play and the game runs to its end (seed 1 of Market
+    Day used to hand the army a fire card it could only use against an advised rule)."""
+    from umpire.analysis.simulate import play_game
+
+    row = play_game(
+        "bookgun/market-day",
+        {OPTION_KEY: {"bookgun.*": "advise"}},
+        {"army": "scripted", "insurgents": "scripted"},
+        0,
+        1,
+    )
+    assert row["winner"] in ("army", "insurgents", "draw")

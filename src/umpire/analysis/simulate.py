@@ -93,6 +93,7 @@ def play_game(
     ruleset_id, _ = split_game_id(game_id)
     try:
         game = new_game(game_id, seed=seed, options=dict(options))
+        game.record.players = dict(players)  # built-in agents: held to the book under advise
         agents = {side: make_agent(kind, ruleset_id, side, seed) for side, kind in players.items()}
         first = play_noting_first(game, agents)
     except UmpireError as exc:
