@@ -13,7 +13,12 @@ def _dice(count: int, sides: int) -> str:
 
 
 def roll_request(count: int, sides: int, chance: Chance[Any] | None) -> str:
-    """One line: which dice to roll, for which rule, and what they need."""
+    """One line: which dice to roll, for which rule, and what they need. A ruleset's own
+    chance may word it (a ``table_words(count, sides)`` method: "roll 2d10 for T-72A 2 at
+    Chieftain 1 ...: 6+ hits")."""
+    own = getattr(chance, "table_words", None)
+    if callable(own):
+        return str(own(count, sides))
     dice = _dice(count, sides)
     if isinstance(chance, Test):
         natural = chance.need - chance.net_modifier

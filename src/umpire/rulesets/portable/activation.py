@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from umpire.core.chance import Roll, TableLookup
@@ -73,10 +74,22 @@ def roll_initiative(world: World, state: PortableState) -> list[Event]:
     return events
 
 
+@dataclass(frozen=True, eq=False)
+class InitiativeRoll(Roll):
+    """portable.initiative.roll's two d6 (a plain :class:`Roll`: the game words the event),
+    worded for the players at a physical table (companion mode)."""
+
+    def table_words(self, count: int, sides: int) -> str:
+        return (
+            f"roll {count}d{sides} for portable.initiative.roll: the first die is BLUE's, the "
+            "second RED's; the higher moves first"
+        )
+
+
 def initiative_roll() -> Roll:
     """portable.initiative.roll: one d6 for each side, BLUE's first (the game words the
     event, as a tie may be rolled again)."""
-    return Roll(2, 6)
+    return InitiativeRoll(2, 6)
 
 
 def activation_roll(

@@ -10,7 +10,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from umpire.core.chance import Chance, CountAtLeast, Faces, Fixed, Roll, Stream, TableLookup
+from umpire.core.chance import (
+    Chance,
+    CountAtLeast,
+    Faces,
+    Fixed,
+    Roll,
+    Stream,
+    TableLookup,
+    roll_faces,
+)
 from umpire.core.events import Event, note, roll
 from umpire.rulesets.sevendays.config import DamageRow
 from umpire.rulesets.sevendays.morale import add_markers, house_fired
@@ -58,6 +67,7 @@ class Penetration(Chance[bool]):
     heat_special: bool
     text: Callable[[Faces, int, bool], str] | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
+    subject: str = ""  # what is hit, for the players at a table ("Chieftain 1's front armour 23")
 
     @property
     def rule(self) -> str:
@@ -69,8 +79,26 @@ class Penetration(Chance[bool]):
     def judge(self, faces: Faces) -> bool:
         return penetrates(penetration_die(faces), self.weapon_value, self.armour)
 
+    def need(self) -> int:
+        """The score the die that counts needs: die + weapon value must exceed the armour."""
+        return self.armour - self.weapon_value + 1
+
+    def table_words(self, count: int, sides: int) -> str:
+        """What the players at a physical table roll to penetrate and the score needed
+        (companion mode)."""
+        what = f" on {self.subject}" if self.subject else f" on armour {self.armour}"
+        head = f"roll {count}d{sides} for penetration{what} ({self.rule})"
+        why = f"die + {self.weapon_value} must exceed {self.armour}"
+        need = self.need()
+        die = "the lower die" if count > 1 else "the die"
+        if need > sides:
+            return f"{head}: {why}, no die can penetrate"
+        if need <= 1:
+            return f"{head}: {why}, any die penetrates"
+        return f"{head}: {die} needs {need}+ to penetrate ({why})"
+
     def sample(self, stream: Stream, log: list[Event]) -> bool:
-        faces = tuple(stream.dice(penetration_dice(self.heat_special), 10))
+        faces = roll_faces(stream, penetration_dice(self.heat_special), 10, self)
         pen = self.judge(faces)
         total = penetration_die(faces) + self.weapon_value
         words = self.text(faces, total, pen) if self.text is not None else ""
@@ -180,13 +208,14 @@ def vehicle_hit_chance(
     damage_text: Callable[[Faces, int, Damage], str] | str = "",
     *,
     halved: bool = False,
+    subject: str = "",
     **data: Any,
 ) -> Chance[VehicleHit]:
     """What follows a hit on a vehicle, as one chance: the penetration roll, then (only if it
     penetrates) the damage d6 on the house table, halved for a mortar (``halved``, rule
     sevendays.mortar.damage). Play samples it (both roll events, in this order) and then
     applies the result; the odds enumerate it."""
-    pen = Penetration(weapon_value, armour, heat_special, penetration_text, data)
+    pen = Penetration(weapon_value, armour, heat_special, penetration_text, data, subject)
     lookup = mortar_damage_lookup if halved else damage_lookup
     damage = lookup(table, damage_text, **data).map(_penetrated)
     bounced: Chance[VehicleHit] = Fixed((False, None))
@@ -230,6 +259,7 @@ def resolve_vehicle_hit(
         words,
         damage_words,
         halved=mortar,
+        subject=f"{target.name}'s {facing} armour {value}",
         unit=target.uid,
     ).sample(state.rng, events)
     if row is None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
-from umpire.core.chance import Chance, Roll, Stream
+from umpire.core.chance import Chance, Roll, Stream, roll_faces
 from umpire.core.events import Event, roll
 from umpire.geometry.table import in_arc
 from umpire.rulesets.sevendays.config import HouseRules, default_house_rules
@@ -176,9 +176,26 @@ class ToHit(Chance[int]):
         plan = self.plan
         return hits_scored(faces, plan.need, plan.target_is_vehicle, plan.best_die)
 
+    def table_words(self, count: int, sides: int) -> str:
+        """What the players at a physical table roll for this shot and the score it needs
+        (companion mode): "roll 2d10 for T-72A 2 at Chieftain 1: 6+ hits"."""
+        plan = self.plan
+        what = "AA fire" if plan.weapon_kind == "aa" else f"{plan.weapon_kind} ({plan.weapon})"
+        head = (
+            f"roll {count}d{sides} for {self.firer[1]} at {self.target[1]} "
+            f"(sevendays.fire.base, {what}, {describe_modifiers(plan)})"
+        )
+        if plan.need > sides:
+            return f"{head}: it needs {plan.need}+, no die can hit"
+        if count == 1:
+            return f"{head}: {plan.need}+ hits"
+        if plan.target_is_vehicle or plan.best_die:
+            return f"{head}: {plan.need}+ hits (any die of {plan.need}+; one hit at most)"
+        return f"{head}: {plan.need}+ hits (each die of {plan.need}+ is a hit)"
+
     def sample(self, stream: Stream, log: list[Event]) -> int:
         plan = self.plan
-        dice = stream.dice(plan.dice, 10)
+        dice = list(roll_faces(stream, plan.dice, 10, self))
         hits = self.judge(dice)
         if self.record is not None:
             log.append(self.record(dice, hits))
