@@ -110,7 +110,7 @@ def main() -> None:
                 page.fill("#m-b", "F6")
                 with page.expect_response(re.compile(r"/enter$")):
                     page.click("#measure-form button")
-                page.wait_for_selector("#said:not([hidden])")
+                page.wait_for_function("() => !document.body.classList.contains('busy')")
                 page.evaluate("() => window.scrollTo(0, 0)")
                 shot = args.out / "companion-page.png"
                 page.screenshot(path=str(shot))

@@ -355,7 +355,7 @@ def test_a_short_companion_game_through_the_page(
     page.fill("#m-b", "C4")
     with page.expect_response(re.compile(r"/enter$")):
         page.click("#measure-form button")
-    page.wait_for_selector("#said:not([hidden])")
+    page.wait_for_function("() => !document.body.classList.contains('busy')")
     # the digital table's own geometry (issue 21: "with the same geometry the digital table uses")
     squares = squaregrid.distance(squaregrid.parse_label("A1"), squaregrid.parse_label("C4"))
     said = page.locator("#said").inner_text()
@@ -426,3 +426,38 @@ def test_a_finished_game_shows_its_result_and_takes_no_more_entries(tmp_path: Pa
         games.enter(game_id, {"line": "1"})
     assert refused.value.status == 409
     assert str(refused.value) == "the game is over: nothing more to enter"
+
+
+def test_cards_drawn_from_a_physical_deck_through_the_page_api(
+    client: TestClient, db_path: Path
+) -> None:
+    """Book and Gun: "Cards drawn from a physical deck are entered the same way" (issue 21): a
+    card the deck cannot give now is refused in one line; the card typed is recorded."""
+    body = {
+        "ruleset": "bookgun",
+        "scenario": "convoy-ambush",
+        "sides": {"insurgents": "me", "army": "scripted"},
+        "seed": 1,
+    }
+    made = client.post("/api/companion", json=body)
+    assert made.status_code == 200, made.text
+    state = made.json()
+    faces = iter(FACES)
+    for _ in range(40):
+        if state["ask"]["kind"] == "card":
+            break
+        state = enter(client, state["id"], next_line(state, faces)).json()
+    ask = state["ask"]
+    assert ask["kind"] == "card" and ask["text"].startswith("draw one card")
+    offered = re.search(r"\(([^()]*)\)\s*$", ask["text"])
+    assert offered
+    cards = offered.group(1).split(", ")
+    refused = enter(client, state["id"], "Z-hearts")
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == "'z-hearts' is not a card that can be drawn now"
+    taken = enter(client, state["id"], cards[0])
+    assert taken.status_code == 200, taken.text
+    raw = record_of(db_path, state["id"])
+    entries = [e for action in raw["entered"] for e in action]
+    entries += (raw["companion"]["pending"] or {}).get("entered") or []
+    assert cards[0] in [e.get("item") for e in entries]

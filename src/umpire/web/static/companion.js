@@ -158,6 +158,10 @@
     const input = $("enter");
     $("enter-form").hidden = ask.kind === "over";
     input.placeholder = ask.kind === "dice" ? `the ${ask.count} face(s) you rolled, 1-${ask.sides}, e.g. ${Array.from({ length: ask.count }, (_, i) => Math.min(ask.sides, i + 3)).join(" ")}` : ask.kind === "card" ? "the card you drew" : "a menu number or a command (help)";
+    // the cards that can be drawn now, offered as the card prompt's suggestions
+    $("cards").innerHTML = "";
+    const named = ask.kind === "card" ? /\(([^()]*)\)\s*$/.exec(ask.text || "") : null;
+    if (named) for (const card of named[1].split(", ")) $("cards").append(h("option", { value: card }));
     $("enter-go").textContent = ask.kind === "dice" ? "Enter the dice" : ask.kind === "card" ? "Enter the card" : "Enter";
     const said = (s.said || []).filter((l) => l.trim());
     $("said").hidden = !said.length;
