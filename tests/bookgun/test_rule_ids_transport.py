@@ -366,8 +366,9 @@ def test_tank_riders_ride_outside_can_be_shot_and_all_jump_off_when_one_is_hit()
     riders, tank = s.units["riders"], s.units["tank"]
     assert riders.rides == "tank" and riders.aboard is None
     assert combat.targetable(riders) and not combat.targetable(tank)
-    _put(s, "tank", 22.0, 20.0)
+    do_move(s, tank, (22.0, 20.0), None)
     assert all(f.pos == (22.0, 20.0) for f in s.unit_figures(riders))
+    assert riders.moved  # they fire as figures that moved (house)
     _place(s, "cell", 22.0, 25.0, facing=270.0)  # within 6 in.: no spotting roll (p.10)
     targets = combat.fire_targets(s, s.units["cell"], s.unit_figures(s.units["cell"]))
     assert "riders" in targets and "tank" not in targets

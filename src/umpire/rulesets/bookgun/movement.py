@@ -629,6 +629,9 @@ def do_move(state: BookGunState, unit: Unit, point: Vec | None, room: str | None
     place_outside(state, unit, point, facing)
     if unit.vehicle is not None:
         carry(state, unit)
+        for u in state.units.values():
+            if u.rides == unit.id:
+                u.moved = True  # bookgun.move.tank_riders: riders move with it (house)
     where = f"to ({point[0]:.1f}, {point[1]:.1f})"
     if crossed:  # bookgun.move.bicycles (p.14): cyclists must dismount in rough terrain
         unit.riding = False
