@@ -434,21 +434,18 @@ class RhineScripted:
             stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
             # a hex scores the same for the unit by every mode: each is scored once
             scores: dict[str | None, float] = {}
-
-            def score(h: str | None, unit: str = unit, scores: dict[Any, float] = scores) -> float:
-                found = scores.get(h)
-                if found is None:
-                    found = scores[h] = self._score(w, board, unit, h, enemy, enemy_adj, occ)
-                return found
-
             # the first option of the highest score (normal mode by a hair), as max() picks
             best = options[0]
-            top = score(best.cell) + (0.01 if best.option == "normal" else 0.0)
-            for a in options:
-                this = score(a.cell) + (0.01 if a.option == "normal" else 0.0)
-                if this > top:
-                    best, top = a, this
-            value = score(best.cell)
+            top = 0.0
+            value = 0.0
+            for i, a in enumerate(options):
+                cell = a.cell
+                found = scores.get(cell)
+                if found is None:
+                    found = scores[cell] = self._score(w, board, unit, cell, enemy, enemy_adj, occ)
+                this = found + (0.01 if a.option == "normal" else 0.0)
+                if i == 0 or this > top:
+                    best, top, value = a, this, found
             if value > stay + 0.25:
                 self.last_reason = f"{unit} to {best.cell} ({value:.1f} over {stay:.1f})"
                 return best
@@ -487,7 +484,10 @@ class RhineScripted:
             n_friends -= 1
             own -= info.strength
         if self.side == "pact":
-            s = -1.2 * self._goal_distance(w, board, h)
+            goal = self._goal.get(h)
+            if goal is None:
+                goal = self._goal_distance(w, board, h)
+            s = -1.2 * goal
             s += 0.4 * terrain + 0.6 * n_friends
             if threat:
                 s += 0.8 if own * 2 >= threat else -1.5
