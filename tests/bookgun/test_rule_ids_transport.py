@@ -538,3 +538,20 @@ def test_a_resample_keeps_the_riders_outside_where_both_sides_see_them() -> None
             assert RULESET.observation(twin, side) == RULESET.observation(s, side)
             assert twin.units["riders"].rides == "tank"
             assert twin.units["marines"].aboard == "boat"
+
+
+def test_the_web_table_shows_water_riders_mounts_and_a_landed_helicopter() -> None:
+    """The board (bookgun/board.py) draws the lake as water and names, in each unit's stats, the
+    vehicle tank riders are on, whether horses or bicycles are ridden and whether the helicopter
+    is on the ground - all things both sides see."""
+    from umpire.rulesets.bookgun.board import BOARD
+
+    game = Game(RULESET, "transport", 1)
+    for viewer in ("army", "insurgents"):
+        b = BOARD.board(game, game.observation(viewer), viewer)
+        assert any(t["kind"] == "water" for t in b["terrain"])
+        stats = {u["id"]: u["stats"] for u in b["units"]}
+        assert stats["riders"]["rides"] == "tank"
+        assert stats["troop"]["mounts"] == "horse" and stats["troop"]["riding"] is True
+        assert stats["cyclists"]["mounts"] == "bicycle"
+        assert stats["helo"]["landed"] is True

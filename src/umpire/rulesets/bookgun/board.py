@@ -243,6 +243,18 @@ class BookGunBoard:
                         else {}
                     ),
                     **({"aboard": u.get("aboard")} if u.get("aboard") else {}),
+                    # bookgun.move.tank_riders / cavalry / bicycles / helicopters
+                    **({"rides": u.get("rides")} if u.get("rides") else {}),
+                    **(
+                        {"mounts": u.get("ride"), "riding": bool(u.get("riding"))}
+                        if u.get("ride")
+                        else {}
+                    ),
+                    **(
+                        {"landed": bool(u.get("landed"))}
+                        if u.get("vehicle") == "helicopter"
+                        else {}
+                    ),
                     "formation": u.get("formation"),
                     "state": u.get("status"),
                     "figures": len(here),
