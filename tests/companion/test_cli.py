@@ -45,6 +45,8 @@ def test_a_whole_portable_game_typed_into_the_terminal_then_replayed(tmp_path: P
     # a Ctrl-C-free session is just these lines, quit half-way and resumed
     half = len(typed) // 2
     record = tmp_path / "table.json"
+    strict = tmp_path / "strict.yaml"  # the script's menu numbers are the enforced game's
+    strict.write_text("'*': enforce\n")
     first = umpire(
         "companion",
         game_id,
@@ -52,6 +54,8 @@ def test_a_whole_portable_game_typed_into_the_terminal_then_replayed(tmp_path: P
         "blue=me",
         "--side",
         "red=scripted",
+        "--rules",
+        str(strict),
         "--record",
         str(record),
         stdin="\n".join(typed[:half] + ["quit"]) + "\n",
@@ -83,7 +87,7 @@ def test_the_rulesets_own_flags_as_in_battle(tmp_path: Path) -> None:
     no_cards = umpire(*args, "--no-cards", "--record", str(record), stdin="quit\n")
     assert no_cards.returncode == 0, no_cards.stderr
     saved = json.loads(record.read_text())
-    assert saved["options"] == {"cards": False}
+    assert saved["options"] == {"cards": False, "rule_switches": {"*": "advise"}}
     assert f"umpire companion --resume {record}" in no_cards.stdout
     assert "Tactical Advantage" not in no_cards.stdout  # no deal without the cards
     bogus = umpire(*args, "--bogus", cwd=tmp_path)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -12,6 +12,7 @@ from umpire.companion.errors import QuitCompanion
 from umpire.companion.session import AI_DICE, Companion
 from umpire.core.errors import UmpireError
 from umpire.core.ruleset import get_ruleset, split_game_id
+from umpire.core.switches import Mode, RuleSwitches, load_for, with_switches
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 err = Console(stderr=True, highlight=False)
@@ -40,6 +41,16 @@ def _sides(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def companion_switches(ruleset: Any, rules: Path | None = None) -> RuleSwitches:
+    """A companion game's rule switches: every switchable rule ``advise`` (the players at the
+    table are the final judges; digital play's default is ``enforce``), with what a ``--rules``
+    FILE sets over it (its keys win; its ``*`` replaces the default)."""
+    default = RuleSwitches.default_for(Mode.ADVISE)
+    if rules is None:
+        return default
+    return RuleSwitches({**default.table, **load_for(ruleset, rules).table})
+
+
 EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
@@ -66,12 +77,22 @@ def companion(
     house_rules: Annotated[
         Path | None, typer.Option("--house-rules", help="A house-rules YAML file.")
     ] = None,
+    rules: Annotated[
+        Path | None,
+        typer.Option(
+            "--rules",
+            help="Rule switches YAML (rule-id: enforce|advise|off, wildcards allowed) over the "
+            "companion's default: every switchable rule advise.",
+        ),
+    ] = None,
 ) -> None:
     """Play at a physical table: enter positions and dice; the AI's side is given as steps.
 
     Every die the rules roll is asked for ("roll 2d10 ... needs 8+"), checked, and stored in
     the record, so `umpire replay FILE` gives the same game. Type `help` at a prompt. The
-    ruleset's own game flags (e.g. --no-cards, --nato-force FILE) work as in `umpire battle`."""
+    ruleset's own game flags (e.g. --no-cards, --nato-force FILE) work as in `umpire battle`.
+    Rules default to advise (the players are the final judges: an action a rule forbids is
+    offered with a warning; the AI's side keeps to the book); --rules FILE sets others."""
     if ai_dice not in AI_DICE:
         raise _fail(f"--ai-dice must be one of {', '.join(AI_DICE)}")
     session: Companion | None = None
@@ -91,6 +112,7 @@ def companion(
             from umpire.cli import _game_options  # the flags `umpire battle` reads
 
             options, _ = _game_options(ruleset, scenario, list(ctx.args), house_rules)
+            options = with_switches(options, companion_switches(ruleset, rules))
             path = record or Path(f"companion-{ruleset_id}-{scenario}-seed{seed}.json")
             session = Companion.start(
                 game, seed, _sides(side or []), path, _read, _write, ai_dice, options
