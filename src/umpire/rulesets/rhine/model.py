@@ -520,7 +520,8 @@ _WORLDS: dict[tuple[str, str], World] = {}
 def world_for(scenario: str, override: Mapping[str, Any] | None = None) -> World:
     import json
 
-    key = (scenario, json.dumps(override or {}, sort_keys=True))
+    # the key of no override is the text json.dumps gives for an empty mapping
+    key = (scenario, json.dumps(override, sort_keys=True) if override else "{}")
     found = _WORLDS.get(key)
     if found is None:
         found = _WORLDS[key] = load_world(scenario_path(scenario), override)

@@ -254,12 +254,16 @@ def _table(
     index, ids = _index(world)
 
     marked = zone | refugees | enemy_air
+    plain = _plain_rows(world)
 
     def row(h: str, steps: Iterable[tuple[str, float, bool]]) -> tuple[Step, ...]:
+        i = index[h]
+        if marked.isdisjoint(world.neighbours[h]):
+            return plain[i]  # nothing added entering any neighbour
         out = []
-        for n, base, ends in steps:
+        for (n, base, ends), made in zip(steps, plain[i], strict=True):
             if n not in marked:  # nothing added entering it
-                out.append((n, index[n], base, base + ezoc_cost, ends, False))
+                out.append(made)
                 continue
             n_zone = n in zone
             costs = []
@@ -286,6 +290,27 @@ def _table(
     in_zone = [h in zone for h in ids]
     found = _TABLES[key] = (rows, in_zone, make)
     return found
+
+
+_PLAIN: dict[int, tuple[Any, list[tuple[Step, ...]]]] = {}
+
+
+def _plain_rows(world: World) -> list[tuple[Step, ...]]:
+    """Per map, made once: each hex's steps when no zone, refugee or air range adds to them
+    (the rows of :func:`_table` for hexes with none of those around)."""
+    found = _PLAIN.get(id(world))
+    if found is None or found[0] is not world:
+        edges = static_edges(world)
+        ezoc_cost = world.tables.tec.ezoc_cost
+        index, ids = _index(world)
+        rows = [
+            tuple(
+                (n, index[n], base, base + ezoc_cost, ends, False) for n, base, ends in edges.out[h]
+            )
+            for h in ids[:-1]
+        ]
+        found = _PLAIN[id(world)] = (world, rows)
+    return found[1]
 
 
 def search(
