@@ -127,8 +127,7 @@ class RhineScripted:
         known = self._goal.get(h)
         if known is not None:
             return known
-        found = self._goal[h] = self._goal_distance_of(w, board, h)
-        return found
+        return self._goal_distance_of(w, board, h)
 
     def _goal_distance_of(self, w: World, board: _Board, h: str) -> float:
         """The Pact's distance to its goals; it changes only when the cities it holds do, so it
@@ -143,6 +142,7 @@ class RhineScripted:
             )
         if self._goal_key != (id(w), held):
             self._goal_key, self._goal_all = (id(w), held), {}
+        self._goal = self._goal_all  # this decision's distances: read there from now on
         found = self._goal_all.get(h)
         if found is None:
             found = self._goal_all[h] = self._goal_distance_fresh(w, board, h)
@@ -416,11 +416,12 @@ class RhineScripted:
     def _move(
         self, w: World, board: _Board, obs: Mapping[str, Any], legal: Sequence[Action]
     ) -> Action | None:
-        by_unit: dict[str, list[Action]] = {}
-        for a in legal:
-            if a.kind == "move" and a.unit not in self._stay:
-                by_unit.setdefault(a.unit or "", []).append(a)
-        if not by_unit:
+        # the units with moves in the order they are first listed, and each one's options in
+        # listed order, gathered only for the units looked at
+        moving = [a for a in legal if a.kind == "move"]
+        staying = self._stay
+        units = [u for u in dict.fromkeys(a.unit or "" for a in moving) if u not in staying]
+        if not units:
             return None
         enemy = self._enemy_hexes(w, board)
         occ = board.occupancy(w)
@@ -429,7 +430,8 @@ class RhineScripted:
             s = sum(w.units[u].strength for u in us)
             for n in w.neighbours[h]:
                 enemy_adj[n] = enemy_adj.get(n, 0) + s
-        for unit, options in by_unit.items():
+        for unit in units:
+            options = [a for a in moving if a.unit == unit]
             here = board.pos.get(unit)
             stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
             # a hex scores the same for the unit by every mode: each is scored once
