@@ -64,16 +64,16 @@ def _touching(state: BookGunState, a: Unit, b: Unit, gap: float) -> bool:
     )
 
 
-def group_of(state: BookGunState, lead: Unit, movable: Callable[[Unit], bool]) -> list[Unit]:
-    """The contiguous set (by chaining) of units on road rate that includes ``lead``."""
-    gap = world(state).tables.road_column.contiguous
-    pool = [
+def _pool(state: BookGunState, side: str, movable: Callable[[Unit], bool]) -> list[Unit]:
+    return [
         u
         for u in sorted(state.units.values(), key=lambda u: u.id)
-        if u.side == lead.side and movable(u) and road_ready(state, u)
+        if u.side == side and movable(u) and road_ready(state, u)
     ]
-    if lead not in pool:
-        return []
+
+
+def _component(state: BookGunState, lead: Unit, pool: list[Unit]) -> list[Unit]:
+    gap = world(state).tables.road_column.contiguous
     group, frontier = [lead], [lead]
     while frontier:
         cur = frontier.pop()
@@ -84,13 +84,26 @@ def group_of(state: BookGunState, lead: Unit, movable: Callable[[Unit], bool]) -
     return group
 
 
+def group_of(state: BookGunState, lead: Unit, movable: Callable[[Unit], bool]) -> list[Unit]:
+    """The contiguous set (by chaining) of units on road rate that includes ``lead``."""
+    pool = _pool(state, lead.side, movable)
+    return _component(state, lead, pool) if lead in pool else []
+
+
 def convoy_options(state: BookGunState, side: str, movable: Callable[[Unit], bool]) -> list[Action]:
     """One "convoy" activation per unit of a contiguous set of two or more on road rate."""
+    pool = _pool(state, side, movable)
+    if len(pool) < 2:
+        return []
+    groups: dict[str, list[Unit]] = {}
+    for u in pool:
+        if u.id not in groups:
+            group = _component(state, u, pool)
+            for g in group:
+                groups[g.id] = group
     out = []
-    for u in sorted(state.units.values(), key=lambda u: u.id):
-        if u.side != side or not movable(u):
-            continue
-        group = group_of(state, u, movable)
+    for u in pool:  # in unit-id order
+        group = groups[u.id]
         if len(group) >= 2:
             others = tuple(sorted(g.id for g in group if g is not u))
             out.append(Action("activate", unit=u.id, option="convoy", units=others))
