@@ -55,7 +55,10 @@ class RhineScripted:
         self._stay: set[str] = set()
         self._phase: tuple[Any, ...] = ()
         self._goal: dict[str, float] = {}
+        # NATO: distance to the nearest enemy, and the spearhead's column, for the enemy hexes
+        # _near_key (kept while the enemy stands still)
         self._near: dict[str, int] = {}
+        self._near_key: frozenset[str] = frozenset()
         self._goal_key: tuple[Any, ...] = ()
         self._goal_all: dict[str, float] = {}
         self._hexes: dict[str, tuple[int, tuple[str, ...], int, int]] = {}
@@ -67,7 +70,6 @@ class RhineScripted:
         w = world_for(obs["scenario"], obs["options"].get("house_rules"))
         board = _Board(obs)
         self._goal = {}  # goal distances for this decision's board
-        self._near = {}  # NATO: distance to the nearest enemy, and the spearhead's column
         self._hexes = {}  # what each hex offers a unit (_score)
         self._held = None  # the objectives the Pact holds on this decision's board
         key = (obs["flow"]["turn"], obs["flow"]["phase"])
@@ -425,6 +427,9 @@ class RhineScripted:
             return None
         enemy = self._enemy_hexes(w, board)
         occ = board.occupancy(w)
+        near_key = frozenset(enemy)
+        if near_key != self._near_key:
+            self._near_key, self._near = near_key, {}
         enemy_adj: dict[str, int] = {}
         for h, us in enemy.items():
             s = sum(w.units[u].strength for u in us)

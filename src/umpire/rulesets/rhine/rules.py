@@ -629,8 +629,10 @@ def _ground_answer(
     found = settled
     # the cheapest cell reaching each destination; routes are walked only for the winners
     best: dict[str, tuple[tuple[str, bool], float]] = {}
+    make = tuple.__new__  # a MoveOption made as the named tuple's own __new__ makes it
     exit_col = world.exit_column if side == "pact" else None
     column = world.column
+    exit_hexes = _exit_hexes(world) if exit_col is not None else frozenset()
     if start is not None and exit_col is not None and column(start) == exit_col and budget >= 1:
         best["exit"] = (origin, 1.0)  # rhine.scenario.exit: 1 MP from where it stands
     for cell, spent in found.items():
@@ -642,12 +644,15 @@ def _ground_answer(
         have = best.get(h)
         if have is None or spent < have[1]:
             best[h] = (cell, spent)
-        if exit_col is not None and spent + 1 <= budget and column(h) == exit_col:
+        if exit_col is not None and spent + 1 <= budget and h in exit_hexes:
             ex = best.get("exit")
             if ex is None or spent + 1 < ex[1]:
                 best["exit"] = (cell, spent + 1)
     out = [
-        MoveOption(dest, mode, spent, route(cell) if paths and route_to in (None, dest) else ())
+        make(
+            MoveOption,
+            (dest, mode, spent, route(cell) if paths and route_to in (None, dest) else ()),
+        )
         for dest, (cell, spent) in best.items()
     ]
     if len(_ANSWERS) > 2048:
@@ -663,6 +668,19 @@ def _ground_answer(
         cells = {dest: cell for dest, (cell, _) in best.items()}
         _WINNERS[id(answer)] = (answer, cells, parents, routes, origin_hex)
     return answer
+
+
+_EXIT_HEXES: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _exit_hexes(world: World) -> frozenset[str]:
+    """The hexes of the map's exit column (per map, made once)."""
+    found = _EXIT_HEXES.get(id(world))
+    if found is None or found[0] is not world:
+        col = world.exit_column
+        hexes = frozenset(h for h in world.ids if world.column(h) == col)
+        found = _EXIT_HEXES[id(world)] = (world, hexes)
+    return found[1]
 
 
 def _walk(
