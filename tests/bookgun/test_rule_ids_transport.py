@@ -555,3 +555,30 @@ def test_the_web_table_shows_water_riders_mounts_and_a_landed_helicopter() -> No
         assert stats["troop"]["mounts"] == "horse" and stats["troop"]["riding"] is True
         assert stats["cyclists"]["mounts"] == "bicycle"
         assert stats["helo"]["landed"] is True
+
+
+def test_a_boat_falling_back_stays_on_the_water_and_riders_stay_on_their_tank() -> None:
+    """bookgun.move.boats - p.15 'Boats may only move on water', also when a joker (p.13: fall
+    back 2D6) or a rout moves them (house: the move stops at the water's edge); a joker's fall
+    back or charge for tank riders leaves them on the tank (house, as for passengers)."""
+    from umpire.rulesets.bookgun.movement import flee
+
+    for seed in range(10):
+        s = _state(seed + 1)
+        events: list[Event] = []
+        flee(s, s.units["boat"], 2, "bookgun.turn.joker", "falls back", events, (36.0, 10.0))
+        model = s.figures["bt"].pos
+        assert world(s).in_water(model) and model[0] <= 31.0
+        assert all(f.pos == model for f in s.unit_figures(s.units["marines"]))
+    s = _state()
+    from umpire.rulesets.bookgun.ruleset import Joker
+
+    s.flow.phase, s.card, s.acted = "movement", "joker-2", []
+    s.flow.stack.clear()
+    for _ in range(12):
+        Joker().resolve(s, "army", Action("joker", unit="riders"))
+        assert s.units["riders"].rides == "tank"
+        assert all(f.pos == s.figures["tk"].pos for f in s.unit_figures(s.units["riders"]))
+        s.flow.phase, s.card, s.acted = "movement", "joker-2", []
+        s.flow.stack.clear()
+        s.units["riders"].extra_die, s.units["riders"].minus_d6 = 0, False

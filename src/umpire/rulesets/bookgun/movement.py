@@ -684,12 +684,18 @@ def flee(
     step = distance
     while step > 0:
         dest = (start[0] + ex * step, start[1] + ey * step)
-        if w.building_at(dest) is None and not w.in_area(dest, w.high_walls):
+        if (
+            w.building_at(dest) is None
+            and not w.in_area(dest, w.high_walls)
+            and _keeps_medium(state, unit, start, dest)
+        ):
             break
         step -= 0.5
     dest = (start[0] + ex * max(step, 0.0), start[1] + ey * max(step, 0.0))
     unit.formation = "unformed"
     place_outside(state, unit, dest, bearing(start, dest) if step > 0 else 0.0)
+    if unit.vehicle is not None:
+        carry(state, unit)  # passengers and riders go with it
     events.append(
         note(
             "flee",
@@ -700,6 +706,21 @@ def flee(
             y=dest[1],
         )
     )
+
+
+def _keeps_medium(state: BookGunState, unit: Unit, start: Vec, dest: Vec) -> bool:
+    """A flight or fall-back keeps to the unit's element (bookgun.move.boats, house): boats and
+    swimming amphibians stay on the water, everyone else off it, aircraft in the air go over it."""
+    w = world(state)
+    if not w.water:
+        return True
+    if unit.vehicle is not None:
+        kind = w.tables.vehicles.kinds[unit.vehicle]
+        if kind.medium == "air" and not unit.landed:
+            return True
+        if kind.medium == "water" or (unit.amphibious and w.in_water(start)):
+            return w.by_water(start, dest)
+    return not w.touches_water(start, dest)
 
 
 def charge_reach(w: World, unit: Unit) -> int:

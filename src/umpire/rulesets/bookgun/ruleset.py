@@ -1663,7 +1663,8 @@ class Joker(_CardKind):
                         heal = secret(side, heal, None)
                     events.append(heal)
         elif result == "fall_back":
-            if not unit.concealed and unit.aboard is None:  # passengers stay aboard (house)
+            # passengers and tank riders stay aboard (house)
+            if not unit.concealed and unit.aboard is None and unit.rides is None:
                 flee(state, unit, 2, self.rule, "falls back", events)
                 if unit.vehicle is not None:
                     carry(state, unit)
@@ -1676,6 +1677,7 @@ class Joker(_CardKind):
                 and unit_room(state, unit) is None
                 and unit.vehicle is None
                 and unit.aboard is None
+                and unit.rides is None
                 and unit.gun is None
             ):
                 c = centre(state, unit)
