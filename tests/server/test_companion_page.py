@@ -26,6 +26,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from umpire.companion.measure import Measure  # noqa: E402
 from umpire.core.game import new_game, replay  # noqa: E402
 from umpire.core.record import Record  # noqa: E402
+from umpire.core.switches import Mode, switches_in  # noqa: E402
 from umpire.geometry import squaregrid  # noqa: E402
 from umpire.server.guard import ApiError  # noqa: E402
 from umpire.server.main import create_app  # noqa: E402
@@ -382,14 +383,22 @@ def test_a_short_companion_game_through_the_page(
 
 
 def test_a_companion_game_takes_the_rule_switches_picked(client: TestClient, db_path: Path) -> None:
-    """The switches the user picked are passed as they are (the advise default for companion
-    games is the core's to give, not the page's) and stored in the record's options."""
-    picked = {"portable.fire.arc": "off", "portable.activation.once": "advise"}
+    """Issue 21: "Companion mode defaults to advise (the players are the final judges)": every
+    switchable rule advise (the core's RuleSwitches.default_for, as `umpire companion` uses it),
+    the rules picked on the page over it; stored in the record's options."""
+    plain = client.post("/api/companion", json=PORTABLE).json()
+    assert plain["switches"] == {"*": "advise"}
+    picked = {"portable.fire.arc": "off", "portable.activation.once": "enforce"}
     body = {**PORTABLE, "options": {"rule_switches": picked}}
     made = client.post("/api/companion", json=body)
     assert made.status_code == 200, made.text
-    assert made.json()["switches"] == picked
-    assert record_of(db_path, made.json()["id"])["options"]["rule_switches"] == picked
+    assert made.json()["switches"] == {"*": "advise", **picked}
+    kept = record_of(db_path, made.json()["id"])["options"]["rule_switches"]
+    assert kept == {"*": "advise", **picked}
+    modes = switches_in({"rule_switches": kept})
+    assert modes.mode("portable.fire.arc") is Mode.OFF
+    assert modes.mode("portable.activation.once") is Mode.ENFORCE
+    assert modes.mode("portable.move.stacking") is Mode.ADVISE
     bad = {**PORTABLE, "options": {"rule_switches": {"portable.turn.sequence": "off"}}}
     refused = client.post("/api/companion", json=bad)
     assert refused.status_code == 400

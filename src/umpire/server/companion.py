@@ -40,6 +40,7 @@ from umpire.core.errors import UmpireError
 from umpire.core.ruleset import Ruleset, get_ruleset, ruleset_ids
 from umpire.core.switches import (
     OPTION_KEY,
+    Mode,
     RuleSwitches,
     effective_mode,
     load_for,
@@ -240,6 +241,11 @@ class CompanionGames:
             raise ApiError(400, f"ai_dice must be one of {', '.join(AI_DICE)}")
         seed = secrets.randbits(31) if body.get("seed") is None else check_seed(body["seed"])
         options = lobby_options(ruleset, body.get("options"), scenario)
+        # at the table the players judge: every switchable rule advise (the core's default for
+        # companion games, as `umpire companion` gives it), the rules picked on the page over it
+        picked = dict(options.get(OPTION_KEY) or {})
+        advise = RuleSwitches.default_for(Mode.ADVISE).table
+        options = with_switches(options, RuleSwitches({**advise, **picked}))
         game_id = secrets.token_urlsafe(12)
         path, _ = self._paths(game_id)
         self.folder.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,7 @@
 
   // -- the rule-switches field: a YAML file (as --rules FILE) or a mode per switchable rule --
   const CATALOGUES = new Map();
-  async function switchesField(box, rulesetId) {
+  async function switchesField(box, rulesetId, asDefault = "as the game plays it") {
     box.innerHTML = "";
     box.dataset.ruleset = rulesetId;
     let rules = CATALOGUES.get(rulesetId);
@@ -39,7 +39,7 @@
     for (const rule of rules) {
       const sel = h("select", { className: "switch-mode" });
       sel.dataset.rule = rule.id;
-      sel.append(new Option("as the game plays it", ""), new Option("enforce", "enforce"), new Option("advise", "advise"), new Option("off", "off"));
+      sel.append(new Option(asDefault, ""), new Option("enforce", "enforce"), new Option("advise", "advise"), new Option("off", "off"));
       sel.setAttribute("aria-label", rule.id);
       list.append(h("label", { className: "switch-row", title: rule.summary },
         h("code", { textContent: rule.id }), sel,
@@ -93,7 +93,7 @@
       sel.value = i === 0 || rs.has_ai === false ? "me" : "scripted";
       $("c-sides").append(h("label", { textContent: side.toUpperCase() + " " }, sel));
     });
-    switchesField($("c-switches"), rs.id);
+    switchesField($("c-switches"), rs.id, "advise (the table's default)");
   }
 
   function savedTables() {
@@ -203,7 +203,8 @@
     const sides = Object.entries(s.sides || {}).map(([side, k]) => `${side.toUpperCase()}: ${k === "me" ? "you" : "AI " + k}`).join(" · ");
     $("game-info").textContent = `${s.table}. ${sides}. AI dice: ${s.ai_dice === "umpire" ? "rolled by Umpire" : "rolled at the table"}. ${s.actions} action(s) so far. You are ${me}.`;
     const sw = Object.entries(s.switches || {});
-    $("switch-info").textContent = sw.length ? "Rule switches: " + sw.map(([k, v]) => `${k} ${v}`).join(", ") : "Rule switches: none (every rule as the game plays it)";
+    const words = ([k, v]) => (k === "*" ? `every switchable rule ${v}` : `${k} ${v}`);
+    $("switch-info").textContent = sw.length ? "Rule switches: " + sw.map(words).join(", ") : "Rule switches: none (every rule enforced)";
     if (!busy && ask.kind !== "over") input.focus({ preventScroll: true });
   }
 
