@@ -494,7 +494,7 @@ def move_answers(
     if occ is None:
         occ = shared["occ"] = occupancy(world, board)
     if info.heliborne:
-        return (_heli_answer(world, board, unit, turn, occ, entry),)
+        return (_heli_answer(world, board, unit, turn, occ, entry, shared),)
     return tuple(
         _ground_answer(world, board, unit, turn, occ, mode, entry, paths, shared, route_to)
         for mode in modes
@@ -516,6 +516,23 @@ def ground_options(
     return list(_ground_answer(world, board, unit, turn, occ, mode, entry, paths, shared, route_to))
 
 
+def _position_sets(
+    world: World, board: Board, occ: Mapping[str, list[str]], side: str, shared: dict[Any, Any]
+) -> tuple[frozenset[str], frozenset[str], frozenset[str], list[tuple[str, str]]]:
+    """What every unit's listing of ``side`` reads of the position: the enemy's zones of
+    control, the enemy's air range, the refugee hexes and where EW-marked units stand (once
+    per position: ``shared`` is its scratch dict)."""
+    found = shared.get(("zone", side))
+    if found is None:
+        found = shared[("zone", side)] = (
+            frozenset(ezoc(world, occ, side)),
+            frozenset(air_range(world, board, other(side))),
+            frozenset(board.refugees),
+            [(u, h) for u, h in board.pos.items() if h and board.ew.get(u)],
+        )
+    return found
+
+
 def _ground_answer(
     world: World,
     board: Board,
@@ -533,15 +550,7 @@ def _ground_answer(
     start = board.pos.get(unit)
     if shared is None:
         shared = {}
-    found_zone = shared.get(("zone", side))
-    if found_zone is None:
-        found_zone = shared[("zone", side)] = (
-            frozenset(ezoc(world, occ, side)),
-            frozenset(air_range(world, board, other(side))),
-            frozenset(board.refugees),
-            [(u, h) for u, h in board.pos.items() if h and board.ew.get(u)],
-        )
-    zone, enemy_air, refugees, ew_at = found_zone
+    zone, enemy_air, refugees, ew_at = _position_sets(world, board, occ, side, shared)
     night = world.night(turn)
     budget = float(movement_allowance(world, board, unit))
     friendly_ew = {h for u, h in ew_at if u != unit}
@@ -810,9 +819,12 @@ def _heli_answer(
     turn: int,
     occ: Mapping[str, list[str]],
     entry: Sequence[str] | None,
+    shared: dict[Any, Any] | None = None,
 ) -> tuple[MoveOption, ...]:
     """rhine.heli.*: flights avoid enemy air range entirely; the route crossing the fewest
-    enemy-held or EZOC hexes is flown (rhine.heli.path, house)."""
+    enemy-held or EZOC hexes is flown (rhine.heli.path, house). With ``shared`` (the
+    position's scratch dict) the zones, air range and stacking refusals are read from what
+    the ground listing worked out for the position (the same sets)."""
     info = world.units[unit]
     side = info.side
     start = board.pos.get(unit)
@@ -824,26 +836,39 @@ def _heli_answer(
         if unit not in getattr(board, "heli_ma", {}):
             return ()
         limit = board.heli_ma[unit]  # type: ignore[attr-defined]
-    enemy_air = air_range(world, board, other(side))
-    if start is not None and start in enemy_air:
-        return ()
-    zone = ezoc(world, occ, side)
-    friendly_ew = {h for u, h in board.pos.items() if h and board.ew.get(u) and u != unit}
     origin = start if start is not None else OFF
-    # the flights depend only on these; units alike share them (remembered like ground moves)
-    enemy_occ = frozenset(h for h, here in occ.items() if world.units[here[0]].side != side)
-    nojoin = frozenset(
-        h for h in occ if h not in enemy_occ and h != origin and not can_join(world, occ, h, [unit])
-    )
+    if shared is not None:
+        zone, enemy_air, _, ew_at = _position_sets(world, board, occ, side, shared)
+        if start is not None and start in enemy_air:
+            return ()
+        friendly_ew = {h for u, h in ew_at if u != unit}
+        # the enemy's hexes, and the friendly ones this unit could not join (its own hex
+        # apart: it is never an option)
+        enemy_occ, refuse = _stack_refusals(world, occ, info, shared)
+        nojoin = refuse - {origin} if origin in refuse else refuse
+    else:
+        enemy_air = frozenset(air_range(world, board, other(side)))
+        if start is not None and start in enemy_air:
+            return ()
+        zone = frozenset(ezoc(world, occ, side))
+        friendly_ew = {h for u, h in board.pos.items() if h and board.ew.get(u) and u != unit}
+        # the flights depend only on these; units alike share them (remembered like ground
+        # moves)
+        enemy_occ = frozenset(h for h, here in occ.items() if world.units[here[0]].side != side)
+        nojoin = frozenset(
+            h
+            for h in occ
+            if h not in enemy_occ and h != origin and not can_join(world, occ, h, [unit])
+        )
     answer_key = (
         "heli",
         world,
         origin,
         tuple(entry or ()),
         limit,
-        frozenset(enemy_air),
+        enemy_air,
         frozenset(friendly_ew),
-        frozenset(zone),
+        zone,
         enemy_occ,
         nojoin,
     )
