@@ -286,8 +286,22 @@ class Place(ActionKind[SevenDaysState]):
         unit = state.units.get(str(action.unit))
         name = unit.name if unit is not None else str(action.unit)
         at = action.point or (0.0, 0.0)
-        hidden = f" as hidden marker {unit.marker}" if unit is not None and unit.hidden else ""
-        return f"place {name} at {at[0]:g}, {at[1]:g}{hidden}"
+        hidden = f", hidden as {unit.marker}" if unit is not None and unit.hidden else ""
+        where = _landmark(state, at[0], at[1])
+        return f"place {name} at {at[0]:g}, {at[1]:g}{where}{hidden}"
+
+
+def _landmark(state: SevenDaysState, x: float, y: float) -> str:
+    """Words for a point a player can find: the terrain it is in, the nearest objective."""
+    world = state.world_memo
+    if world is None:
+        return ""
+    words = [area.id.replace("-", " ") for area in world.table.areas_at(x, y)]
+    objectives = world.scenario.spec.objectives
+    if objectives:
+        near = min(objectives, key=lambda o: math.dist(o.at, (x, y)))
+        words.append(f'{math.dist(near.at, (x, y)):.0f}" from {near.id.replace("-", " ")}')
+    return f" ({', '.join(words)})" if words else ""
 
 
 PLACE = Place()
