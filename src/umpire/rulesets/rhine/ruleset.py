@@ -105,12 +105,18 @@ def enter(state: RhineState, unit: str, path: Iterable[str]) -> None:
 
 
 # -- action kinds -------------------------------------------------------------------------------
+# actions are immutable values: those listed again and again are made once
+_ORDER_ACTIONS = tuple(Action("order", option=o) for o in ORDERS)
+_ATTACKS: dict[tuple[str, tuple[str, ...]], Action] = {}
+_CS_ACTIONS: dict[str, Action] = {}
+
+
 class OrderKind(ActionKind[ST]):
     name = "order"
     rule = "rhine.order.choose"
 
     def options(self, state: ST, side: str) -> Iterable[Action]:
-        return [Action("order", option=o) for o in ORDERS]
+        return list(_ORDER_ACTIONS)
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         assert action.option is not None
@@ -163,9 +169,10 @@ class StopKind(ActionKind[ST]):
         self.name = name
         self.rule = rule
         self.words = words
+        self.action = Action(name)  # the one action of this kind (an immutable value)
 
     def options(self, state: ST, side: str) -> Iterable[Action]:
-        return [Action(self.name)]
+        return [self.action]
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         if self.name == "stop_air":
@@ -658,7 +665,12 @@ class AttackKind(ActionKind[ST]):
             for g in R.attack_groups(w, cands, switches_in(state.options)):
                 fig = R.combat_figures(w, state, side, target, g, defenders)
                 if fig.column is not None:
-                    out.append(Action("attack", cell=target, units=g))
+                    a = _ATTACKS.get((target, g))
+                    if a is None:
+                        if len(_ATTACKS) > 65536:
+                            _ATTACKS.clear()
+                        a = _ATTACKS[(target, g)] = Action("attack", cell=target, units=g)
+                    out.append(a)
         return out
 
     def check(self, state: ST, side: str, action: Action) -> None:
@@ -819,7 +831,13 @@ class CSKind(ActionKind[ST]):
     rule = "rhine.cs.secret"
 
     def options(self, state: ST, side: str) -> Iterable[Action]:
-        return [Action("cs", option=c) for c in cs_options_for(state, side)]
+        out = []
+        for c in cs_options_for(state, side):
+            a = _CS_ACTIONS.get(c)
+            if a is None:
+                a = _CS_ACTIONS[c] = Action("cs", option=c)
+            out.append(a)
+        return out
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         return []  # resolved jointly in Rhine.reveal
