@@ -109,7 +109,7 @@ def test_deploy_for_me_keeps_the_scenarios_squares_where_it_can() -> None:
     assert len(same) == len(game.state.units)
 
 
-@pytest.mark.parametrize("scenario", ["village-attack", "crossroads"])
+@pytest.mark.parametrize("scenario", ["village-attack", "armoured-meeting"])
 @pytest.mark.parametrize("kind", ["random", "scripted"])
 def test_games_from_free_deployment_play_to_their_end(scenario: str, kind: str) -> None:
     row = play_game(f"portable/{scenario}", FREE, {"blue": kind, "red": kind}, 0, 3)
