@@ -9,6 +9,7 @@ contact."""
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -20,6 +21,8 @@ from umpire.rulesets.rhine import rules as R
 from umpire.rulesets.rhine.model import World, world_for
 
 _STATIC: dict[Any, Any] = {}  # per map, made once: objectives, road hexes, 2-hex rings
+_KIND = operator.attrgetter("kind")
+_UNIT = operator.attrgetter("unit")
 CS_KEEP = 0.05  # what keeping one support marker for a later combat is worth (result scale)
 GOOD = {"DE": 1.0, "DR2": 0.9, "DR1": 0.8, "EX": 0.5, "NE": 0.0, "AR": -0.3, "AE": -1.0}
 
@@ -75,7 +78,7 @@ class RhineScripted:
         key = (obs["flow"]["turn"], obs["flow"]["phase"])
         if key != self._phase:
             self._phase, self._stay = key, set()
-        kinds = {a.kind for a in legal}
+        kinds = set(map(_KIND, legal))
         if "order" in kinds:
             return self._order(w, board, obs, legal)
         if "cs" in kinds:
@@ -422,7 +425,7 @@ class RhineScripted:
         # listed order, gathered only for the units looked at
         moving = [a for a in legal if a.kind == "move"]
         staying = self._stay
-        units = [u for u in dict.fromkeys(a.unit or "" for a in moving) if u not in staying]
+        units = [u for u in dict.fromkeys(map(_UNIT, moving)) if u not in staying]
         if not units:
             return None
         enemy = self._enemy_hexes(w, board)
@@ -437,6 +440,7 @@ class RhineScripted:
                 enemy_adj[n] = enemy_adj.get(n, 0) + s
         for unit in units:
             options = [a for a in moving if a.unit == unit]
+            unit = unit or ""  # (a move always names its unit)
             here = board.pos.get(unit)
             stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
             # a hex scores the same for the unit by every mode: each is scored once

@@ -553,7 +553,6 @@ def _ground_answer(
     zone, enemy_air, refugees, ew_at = _position_sets(world, board, occ, side, shared)
     night = world.night(turn)
     budget = float(movement_allowance(world, board, unit))
-    friendly_ew = {h for u, h in ew_at if u != unit}
     if mode == "column":
         # rhine.move.column: not EW-marked, not starting in air range or an EZOC
         if board.ew.get(unit, 0) or budget <= 0:
@@ -575,6 +574,7 @@ def _ground_answer(
             if not can_join(world, occ, start, [unit]):
                 blocked.add(start)
     if mode == "column":
+        friendly_ew = {h for u, h in ew_at if u != unit}
         blocked |= enemy_air | zone | friendly_ew  # rhine.move.column, rhine.ew.effect.entry
         blocked.update(
             h for h, name in world.city_of.items() if board.control.get(h) == other(side)
