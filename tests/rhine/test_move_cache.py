@@ -23,6 +23,7 @@ def fresh_listing(state: RhineState) -> tuple[list[object], dict[str, list[R.Mov
     R._ANSWERS.clear()
     R._SEARCHES.clear()
     RS._UNIT_ACTIONS.clear()
+    RS._ANSWER_ACTIONS.clear()
     legal = RULESET.legal_actions(twin)
     side = RULESET.to_act(twin)
     moves = {}

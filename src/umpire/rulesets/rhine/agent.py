@@ -512,12 +512,13 @@ class RhineScripted:
         spearhead = self._near.get("spearhead")
         if spearhead is None:
             spearhead = self._near["spearhead"] = min((w.column(e) for e in enemy), default=99)
-        if w.column(h) > spearhead:
-            s -= 1.5 * (w.column(h) - spearhead)  # cut off behind the enemy: fall back
+        col = w.column(h)
+        if col > spearhead:
+            s -= 1.5 * (col - spearhead)  # cut off behind the enemy: fall back
         if h in w.city_of and board.control.get(h) != "pact":
             garrison = n_friends
             s += 3.0 if garrison < 2 else 0.5
         if threat and own * 3 < threat:
             s -= 3.0
-        west = 12 - w.column(h)
+        west = 12 - col
         return s + 0.05 * west

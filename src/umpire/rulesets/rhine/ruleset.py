@@ -440,6 +440,10 @@ _MOVE_ACTIONS: dict[tuple[str, str, str], Action] = {}
 _UNIT_ACTIONS: dict[str, tuple[tuple[tuple[R.MoveOption, ...], ...], list[Action]]] = {}
 
 
+# each unit's move actions per answer (by the answer's identity, the answer kept alongside)
+_ANSWER_ACTIONS: dict[tuple[str, int], tuple[tuple[R.MoveOption, ...], list[Action]]] = {}
+
+
 def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
@@ -467,12 +471,22 @@ class MoveKind(ActionKind[ST]):
                 continue
             acts = []
             for answer in answers:
+                # each answer's actions for this unit, made once while the answer lives
+                made_for = _ANSWER_ACTIONS.get((u, id(answer)))
+                if made_for is not None and made_for[0] is answer:
+                    acts.extend(made_for[1])
+                    continue
+                these = []
                 for opt in answer:
                     key = (u, opt.dest, opt.mode)
                     a = known.get(key)
                     if a is None:
                         a = known[key] = Action("move", unit=u, cell=opt.dest, option=opt.mode)
-                    acts.append(a)
+                    these.append(a)
+                if len(_ANSWER_ACTIONS) > 4096:
+                    _ANSWER_ACTIONS.clear()
+                _ANSWER_ACTIONS[(u, id(answer))] = (answer, these)
+                acts.extend(these)
             _UNIT_ACTIONS[u] = (answers, acts)
             out.extend(acts)
         return out
