@@ -156,3 +156,27 @@ def test_a_view_without_advice_lists_the_same_actions() -> None:
     assert not view.advised
     assert view.legal_actions() == view.legal_actions(book_only=False) == game.legal_actions()
     assert all(isinstance(a, Action) for a in view.legal_actions())
+
+
+def test_the_search_player_chooses_only_book_actions_under_advise() -> None:
+    """The search player (its playouts run inside the book-only listing too) chooses among
+    the book's actions at every decision of an all-advise game."""
+    from umpire.agents.base import held_to_the_book
+    from umpire.agents.search import SearchAgent
+
+    game = new_game("portable/village-attack", seed=4, options=ALL_ADVISE)
+    sides = [str(s) for s in game.ruleset.meta.players]
+    game.record.players = {s: "search" for s in sides}
+    agents = {s: held_to_the_book(SearchAgent(s, 4, iterations=12)) for s in sides}
+    wider = 0
+    for _ in range(40):
+        side = game.to_act
+        assert side is not None
+        menu = game.legal_actions()
+        book = game.view(side).legal_actions(book_only=True)
+        wider += len(menu) > len(book)
+        chosen = agents[side].choose(game.view(side), menu)
+        assert chosen in book
+        game.apply(chosen)
+    assert wider > 0
+    assert not [e for e in game.events if e.kind == "advice"]
