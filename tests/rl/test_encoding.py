@@ -97,7 +97,7 @@ def test_levels_are_kind_then_unit_then_detail() -> None:
 
 # (game, options, whether re-sampling changes something there): Seven Days' meeting engagement
 # hides nothing in its first actions unless the Tactical Advantage cards are on
-HIDDEN_CASES = [
+HIDDEN_CASES: list[tuple[str, dict[str, Any], bool]] = [
     (g, {}, get_ruleset(g.split("/")[0]).meta.information == "imperfect") for g in DEFAULT_GAMES
 ]
 HIDDEN_CASES = [(g, o, h and g != "sevendays/meeting-engagement") for g, o, h in HIDDEN_CASES] + [

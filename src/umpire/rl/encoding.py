@@ -236,6 +236,23 @@ class ObservationEncoder:
         depth: int = 0,
         options: Mapping[int, str] | None = None,
     ) -> np.ndarray:
+        return self.assemble(self.hashed(observation), depth, options)
+
+    def hashed(self, observation: Mapping[str, Any]) -> np.ndarray:
+        """The hashed part of the tensor alone (it depends on the observation only, so a
+        caller may keep it while the digits of one decision are chosen)."""
+        hashed = np.zeros(self.size, dtype=np.float64)
+        self._walk(observation, hashed)
+        np.clip(hashed, -self.CLIP, self.CLIP, out=hashed)
+        return hashed
+
+    def assemble(
+        self,
+        hashed: np.ndarray,
+        depth: int = 0,
+        options: Mapping[int, str] | None = None,
+    ) -> np.ndarray:
+        """The whole tensor from the hashed part, the depth and the allowed digits' values."""
         out = np.zeros(self.length, dtype=np.float32)
         out[0] = 1.0
         out[1 + min(depth, self.DEPTHS - 1)] = 1.0
@@ -246,9 +263,6 @@ class ObservationEncoder:
             out[cell] = 1.0
             for k in range(1, self.SLOT_FEATURES):
                 out[cell + k] = 1.0 if (h >> k) & 1 else -1.0
-        hashed = np.zeros(self.size, dtype=np.float64)
-        self._walk(observation, hashed)
-        np.clip(hashed, -self.CLIP, self.CLIP, out=hashed)
         out[base + self.slots * self.SLOT_FEATURES :] = hashed
         return out
 

@@ -14,13 +14,16 @@ progress are as before); the step returns ``illegal_reward`` (default -0.1), not
 with ``info["illegal_action"] = True``.
 
 Rewards: +1 win, -1 loss, 0 draw at the end; nothing before (except the illegal-action
-penalty). A game the ruleset stops unfinished, or one longer than ``max_steps`` steps of this
-side, is truncated.
+penalty), unless a ``potential`` is given: then every legal step also earns
+``potential(after) - potential(before)`` (potential-based shaping, Ng, Harada and Russell 1999),
+where ``potential(observation, side)`` reads only the side's own observation (for instance
+:func:`umpire.rl.shaping.portable_potential`, the Portable ruleset's victory score). A game the
+ruleset stops unfinished, or one longer than ``max_steps`` steps of this side, is truncated.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -50,6 +53,7 @@ class UmpireGymEnv(gym.Env[np.ndarray, np.int64]):
         illegal_reward: float = -0.1,
         max_steps: int | None = None,
         render_mode: str | None = None,
+        potential: Callable[[Mapping[str, Any], str], float] | None = None,
     ) -> None:
         self.game_id = game_id
         self.game_options = dict(options or {})
@@ -57,6 +61,8 @@ class UmpireGymEnv(gym.Env[np.ndarray, np.int64]):
         self.obs_size = obs_size
         self.illegal_reward = float(illegal_reward)
         self.max_steps = max_steps
+        self.potential = potential
+        self._potential_now = 0.0
         if render_mode not in (None, "ansi"):
             raise ValueError("render_mode is None or 'ansi'")
         self.render_mode = render_mode
@@ -107,6 +113,12 @@ class UmpireGymEnv(gym.Env[np.ndarray, np.int64]):
     def _obs(self) -> np.ndarray:
         return self.session.observe(self.side)
 
+    def _potential(self) -> float:
+        if self.potential is None:
+            return 0.0
+        observation = self.session.observation(self.side)
+        return float(self.potential(observation, side_name(self.side)))
+
     def _info(self, **extra: Any) -> dict[str, Any]:
         return {"action_mask": self.session.mask(self.side), **extra}
 
@@ -122,6 +134,7 @@ class UmpireGymEnv(gym.Env[np.ndarray, np.int64]):
         self._opponents = self._make_opponents(agent_seed)
         self._steps = 0
         self._opponents_play()
+        self._potential_now = self._potential()
         return self._obs(), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -134,6 +147,9 @@ class UmpireGymEnv(gym.Env[np.ndarray, np.int64]):
         result = self.session.result()
         terminated = result is not None
         reward = 0.0 if result is None else result[side_name(self.side)]
+        if self.potential is not None:
+            before, self._potential_now = self._potential_now, self._potential()
+            reward += self._potential_now - before
         truncated = not terminated and (
             self.session.stopped or (self.max_steps is not None and self._steps >= self.max_steps)
         )

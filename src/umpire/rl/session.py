@@ -46,6 +46,9 @@ class Session:
         self.prefix: list[int] = []
         self._menu: Menu | None = None
         self._menu_at = -1
+        # the last side's observation and its hashed tensor, kept for one game position
+        self._seen_key: tuple[int, str] | None = None
+        self._seen: tuple[dict[str, Any], np.ndarray] | None = None
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -77,13 +80,26 @@ class Session:
         out[0] = 1
         return out
 
+    def _seen_by(self, side: Any) -> tuple[dict[str, Any], np.ndarray]:
+        key = (len(self.game.record.actions), side_name(side))
+        if self._seen is None or self._seen_key != key:
+            observation = dict(self.game.observation(side))
+            self._seen = (observation, self.encoder.hashed(observation))
+            self._seen_key = key
+        return self._seen
+
+    def observation(self, side: Any) -> dict[str, Any]:
+        """``side``'s observation of the current position (the ruleset's, kept until the next
+        game action; do not change it)."""
+        return self._seen_by(side)[0]
+
     def observe(self, side: Any) -> np.ndarray:
         """``side``'s observation tensor: its observation, its own sub-decision progress."""
-        observation = self.game.observation(side)
+        hashed = self._seen_by(side)[1]
         if self.to_act is not None and side == self.to_act:
             menu = self.menu()
-            return self.encoder.encode(observation, len(self.prefix), menu.options(self.prefix))
-        return self.encoder.encode(observation, 0, None)
+            return self.encoder.assemble(hashed, len(self.prefix), menu.options(self.prefix))
+        return self.encoder.assemble(hashed, 0, None)
 
     # -- changes ---------------------------------------------------------------------------
     def choose(self, digit: int) -> Action | None:
