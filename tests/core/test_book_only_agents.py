@@ -180,3 +180,23 @@ def test_the_search_player_chooses_only_book_actions_under_advise() -> None:
         game.apply(chosen)
     assert wider > 0
     assert not [e for e in game.events if e.kind == "advice"]
+
+
+def test_a_listing_remembered_under_advise_is_not_the_books(make_game: MakeGame) -> None:
+    """sevendays.reaction.window: with its pool empty PACT may react only under advise. The
+    menu a person is shown lists the reactions; the book's listing for an agent, asked for
+    right after on the same position, does not (no remembered answer leaks across)."""
+    game = make_game(
+        options=ALL_ADVISE,
+        nato=[unit("c", "chieftain-mk9", 36, 10), unit("d", "chieftain-mk9", 10, 5)],
+        pact=[unit("t", "t64b", 36, 40), unit("u", "t64b", 60, 44)],
+    )
+    game.state.flow.pools["pact"] = 0
+    game.apply(Action("activate", unit="nato-c"))
+    game.apply(Action("move", unit="nato-c", point=(36, 16)))
+    assert game.to_act == "pact"
+    menu = game.legal_actions()
+    assert any(a.kind == "react" for a in menu)
+    book = game.view("pact").legal_actions(book_only=True)
+    assert book and not any(a.kind == "react" for a in book)
+    assert any(a.kind == "react" for a in game.legal_actions())  # and back again

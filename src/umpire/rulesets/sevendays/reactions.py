@@ -210,7 +210,15 @@ def reaction_options(
     """Every possible reaction to ``activator``: one shot per unit that has one, and (under
     recce spotting) reaction moves for the units that have none."""
     # asked more than once per window on an unchanged state: remember the last answer
-    key = (state.actions_played, activator.uid, activator.x, activator.y, moving)
+    # the switches read too: the same position lists otherwise for an agent kept to the book
+    key = (
+        state.actions_played,
+        activator.uid,
+        activator.x,
+        activator.y,
+        moving,
+        switches_in(state.options),
+    )
     cached = state.reaction_memo
     if cached is not None and cached[0] == key:
         return list(cached[1])
