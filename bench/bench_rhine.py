@@ -1,6 +1,7 @@
 """7 Days to the Rhine: scripted-vs-scripted games per second on one core, per scenario.
 
     python bench/bench_rhine.py --games 10
+    python bench/bench_rhine.py --games 6 --baseline /tmp/rhine_base --rounds 3   # A/B
 
 Run it pinned to one core (``taskset -c 0``). The first game of each scenario is a warm-up (it
 loads the data files) and is not timed. Uses the ruleset object directly, so it runs whether or
@@ -12,8 +13,13 @@ on the core, the CPU figure does not.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from umpire.core.game import Game
 from umpire.rulesets.rhine import RULESET
@@ -46,12 +52,54 @@ def run(scenario: str, games: int, seed0: int) -> dict[str, float]:
     }
 
 
+def ab(baseline: str, scenarios: list[str], games: int, seed: int, rounds: int) -> None:
+    """The same seeds in another source tree (``baseline``, e.g. a ``git worktree`` of the
+    commit to compare with) and in this one, each in its own process, taken in turns so both
+    see the same load; prints games per CPU second and the ratio candidate / baseline."""
+    here = Path(__file__).resolve().parent.parent
+    trees = {"baseline": Path(baseline).resolve(), "candidate": here}
+    for scenario in scenarios:
+        rates: dict[str, list[float]] = {name: [] for name in trees}
+        for _ in range(rounds):
+            for name, tree in trees.items():
+                env = dict(os.environ, PYTHONPATH=f"{tree / 'src'}:{tree / 'tests' / 'plugins'}")
+                code = (
+                    "import json, sys; sys.path.insert(0, 'bench'); import bench_rhine as b; "
+                    f"print(json.dumps(b.run({scenario!r}, {games}, {seed})))"
+                )
+                out = subprocess.run(
+                    [sys.executable, "-c", code],
+                    cwd=here,
+                    env=env,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout
+                rates[name].append(json.loads(out.strip().splitlines()[-1])["games_per_cpu_s"])
+        base, cand = (statistics.median(rates[n]) for n in trees)
+        print(
+            f"rhine/{scenario}: baseline {base:.2f}, candidate {cand:.2f} games per CPU second "
+            f"(median of {rounds} turns of {games} games): {cand / base:.2f}x"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--scenario", action="append", default=None)
+    parser.add_argument("--baseline", help="another source tree to compare with, in turns")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    if args.baseline:
+        ab(
+            args.baseline,
+            args.scenario or RULESET.scenario_ids(),
+            args.games,
+            args.seed,
+            args.rounds,
+        )
+        return
     for scenario in args.scenario or RULESET.scenario_ids():
         r = run(scenario, args.games, args.seed)
         print(
