@@ -9,6 +9,7 @@ contact."""
 
 from __future__ import annotations
 
+import itertools
 import operator
 import random
 from collections.abc import Mapping, Sequence
@@ -425,7 +426,14 @@ class RhineScripted:
         # listed order, gathered only for the units looked at
         moving = [a for a in legal if a.kind == "move"]
         staying = self._stay
-        units = [u for u in dict.fromkeys(map(_UNIT, moving)) if u not in staying]
+        by_unit: dict[str | None, list[Action]] = {}
+        for u, run in itertools.groupby(moving, _UNIT):  # runs of one unit, merged in order
+            have = by_unit.get(u)
+            if have is None:
+                by_unit[u] = list(run)
+            else:
+                have.extend(run)
+        units = [u for u in by_unit if u not in staying]
         if not units:
             return None
         enemy = self._enemy_hexes(w, board)
@@ -439,7 +447,7 @@ class RhineScripted:
             for n in w.neighbours[h]:
                 enemy_adj[n] = enemy_adj.get(n, 0) + s
         for unit in units:
-            options = [a for a in moving if a.unit == unit]
+            options = by_unit[unit]
             unit = unit or ""  # (a move always names its unit)
             here = board.pos.get(unit)
             stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
