@@ -214,9 +214,9 @@ Searched = tuple[dict[Cell, float], dict[Cell, Cell], dict[Cell, tuple[str, ...]
 _SEARCHES: dict[tuple[Any, ...], Searched] = {}
 
 
-# a step's entry in a search table: (hex, its index, cost out of a hex outside an EZOC, cost
-# out of one inside, ends movement, hex in an EZOC)
-Step = tuple[str, int, float, float, bool, bool]
+# a step's entry in a search table: (hex, its cell numbers going on and stopped there, cost
+# out of a hex outside an EZOC, cost out of one inside, ends movement, hex in an EZOC)
+Step = tuple[str, int, int, float, float, bool, bool]
 Table = tuple[list[tuple[Step, ...] | None], list[bool], Callable[[int], tuple[Step, ...]]]
 _TABLES: dict[tuple[Any, ...], Table] = {}
 
@@ -278,7 +278,7 @@ def _table(
                 if n in enemy_air:
                     step += air_cost
                 costs.append(step)
-            out.append((n, index[n], costs[0], costs[1], ends, n_zone))
+            out.append((n, 2 * index[n], 2 * index[n] + 1, costs[0], costs[1], ends, n_zone))
         return tuple(out)
 
     def make(i: int) -> tuple[Step, ...]:
@@ -305,7 +305,8 @@ def _plain_rows(world: World) -> list[tuple[Step, ...]]:
         index, ids = _index(world)
         rows = [
             tuple(
-                (n, index[n], base, base + ezoc_cost, ends, False) for n, base, ends in edges.out[h]
+                (n, 2 * index[n], 2 * index[n] + 1, base, base + ezoc_cost, ends, False)
+                for n, base, ends in edges.out[h]
             )
             for h in ids[:-1]
         ]
@@ -356,7 +357,7 @@ def search(
                 step += refugee_cost
             if n in enemy_air:
                 step += air_cost
-            entry_row.append((n, index[n], step, step, False, n_zone))
+            entry_row.append((n, 2 * index[n], 2 * index[n] + 1, step, step, False, n_zone))
     off = len(ids) - 1
     origin = index[origin_hex] * 2
     may_leave_zone = recon or night
@@ -389,22 +390,22 @@ def search(
             if found_row is None:
                 found_row = rows[i] = make(i)
             steps = found_row
-        for n, ni, out_cost, zone_cost, ends, n_zone in steps:
+        for n, go, stop, out_cost, zone_cost, ends, n_zone in steps:
             if n in blocked:
                 continue
             if n_zone:
                 if h_zone:
                     if not recon:
                         continue  # no ZOC-to-ZOC
-                    nxt = ni * 2 + 1  # recon stops after ZOC-to-ZOC
+                    nxt = stop  # recon stops after ZOC-to-ZOC
                 elif not recon or ends:
-                    nxt = ni * 2 + 1  # rhine.zoc.nonrecon: must stop
+                    nxt = stop  # rhine.zoc.nonrecon: must stop
                 else:
-                    nxt = ni * 2
+                    nxt = go
             elif ends:
-                nxt = ni * 2 + 1
+                nxt = stop
             else:
-                nxt = ni * 2
+                nxt = go
             if nxt in settled:
                 continue
             total = spent0 + (zone_cost if h_zone else out_cost)
