@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+Entry = tuple[int, float, float, T]  # (order added, x, y, item)
 
 
 class GridIndex(Generic[T]):
@@ -26,7 +28,7 @@ class GridIndex(Generic[T]):
             raise ValueError("the cell size must be positive")
         self.cell = float(cell)
         # cell -> [(order, x, y, payload)]
-        self._cells: dict[tuple[int, int], list[tuple[int, float, float, T]]] = {}
+        self._cells: dict[tuple[int, int], list[Entry[T]]] = {}
         self._count = 0
         for x, y, item in items:
             self.add(x, y, item)
@@ -39,49 +41,74 @@ class GridIndex(Generic[T]):
 
     def add(self, x: float, y: float, item: T) -> None:
         """Add ``item`` at (x, y) (after every item added before it, in answer order)."""
+        self.put(self._count, x, y, item)
+
+    def put(self, order: int, x: float, y: float, item: T) -> None:
+        """Add ``item`` at (x, y) with its place ``order`` in answers (items are answered by
+        ascending order; an item put back after :meth:`remove` keeps its old place)."""
         key = self._cell_of(x, y)
         bucket = self._cells.get(key)
         if bucket is None:
             bucket = self._cells[key] = []
-        bucket.append((self._count, x, y, item))
-        self._count += 1
+        bucket.append((order, x, y, item))
+        self._count = max(self._count, order + 1)
 
-    def box(self, x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float, T]]:
-        """The items with ``x0 <= x <= x1`` and ``y0 <= y <= y1``, in the order added."""
+    def remove(self, order: int, x: float, y: float) -> None:
+        """Remove the item of ``order`` that was put at (x, y) (no error if there is none)."""
+        key = self._cell_of(x, y)
+        bucket = self._cells.get(key)
+        if bucket is None:
+            return
+        kept = [e for e in bucket if e[0] != order]
+        if kept:
+            self._cells[key] = kept
+        else:
+            del self._cells[key]
+
+    def box(self, x0: float, y0: float, x1: float, y1: float) -> list[Entry[T]]:
+        """The items with ``x0 <= x <= x1`` and ``y0 <= y <= y1``, in the order added, as
+        entries ``(order, x, y, item)``."""
         if x0 > x1 or y0 > y1:
             return []
         cell = self.cell
         i0, i1 = math.floor(x0 / cell), math.floor(x1 / cell)
         j0, j1 = math.floor(y0 / cell), math.floor(y1 / cell)
         cells = self._cells
-        found: list[tuple[int, float, float, T]] = []
+        found: list[Entry[T]] = []
         if (i1 - i0 + 1) * (j1 - j0 + 1) > len(cells):
             # a box wider than the occupied cells: visit those instead
             for (i, j), bucket in cells.items():
                 if i0 <= i <= i1 and j0 <= j <= j1:
-                    found += [e for e in bucket if x0 <= e[1] <= x1 and y0 <= e[2] <= y1]
+                    if i0 < i < i1 and j0 < j < j1:
+                        found += bucket  # a cell inside the box: every item is in it
+                    else:
+                        found += [e for e in bucket if x0 <= e[1] <= x1 and y0 <= e[2] <= y1]
         else:
+            get = cells.get
             for i in range(i0, i1 + 1):
+                inner = i0 < i < i1
                 for j in range(j0, j1 + 1):
-                    near = cells.get((i, j))
+                    near = get((i, j))
                     if near is not None:
-                        found += [e for e in near if x0 <= e[1] <= x1 and y0 <= e[2] <= y1]
+                        if inner and j0 < j < j1:
+                            found += near
+                        else:
+                            found += [e for e in near if x0 <= e[1] <= x1 and y0 <= e[2] <= y1]
         if len(found) > 1:
-            found.sort(key=_order)
-        return [(e[1], e[2], e[3]) for e in found]
+            found.sort(key=_first)
+        return found
 
-    def around(self, x: float, y: float, radius: float) -> list[tuple[float, float, T]]:
+    def around(self, x: float, y: float, radius: float) -> list[Entry[T]]:
         """Every item with ``math.hypot(ix - x, iy - y) <= radius`` and maybe a few more just
         outside (the box around the circle, widened by a rounding margin), in the order
         added: callers test their own distance condition on these candidates."""
         reach = radius + 1e-9 * (1.0 + abs(radius) + abs(x) + abs(y))
         return self.box(x - reach, y - reach, x + reach, y + reach)
 
-    def near(self, x: float, y: float, radius: float) -> list[tuple[float, float, T]]:
+    def near(self, x: float, y: float, radius: float) -> list[Entry[T]]:
         """The items with ``math.hypot(ix - x, iy - y) < radius``, in the order added."""
         hypot = math.hypot
-        return [e for e in self.around(x, y, radius) if hypot(e[0] - x, e[1] - y) < radius]
+        return [e for e in self.around(x, y, radius) if hypot(e[1] - x, e[2] - y) < radius]
 
 
-def _order(entry: tuple[int, float, float, object]) -> int:
-    return entry[0]
+_first = itemgetter(0)

@@ -418,7 +418,7 @@ def _foot_close(world: World, state: SevenDaysState, firer: Unit, known_only: bo
         nearest_enemy = nearest_friend = math.inf
         fx, fy = firer.x, firer.y
         side, me = firer.side, firer.uid
-        for x, y, p in world.unit_index(state).around(fx, fy, CLOSE_RANGE):
+        for _, x, y, p in world.unit_index(state).alive.around(fx, fy, CLOSE_RANGE):
             if not p.alive or not p.foot or p.uid == me:
                 continue
             if known_only and p.hidden and p.side != side:

@@ -52,8 +52,8 @@ def _bodies(
         # order as the scan below)
         skip = (firer.uid, target.uid)
         side = firer.side
-        for x, y, p in world.unit_index(state).box(x0, y0, x1, y1):
-            if p.hidden or p.uid in skip:
+        for _, x, y, p in world.unit_index(state).bodies.box(x0, y0, x1, y1):
+            if p.uid in skip:
                 continue
             if p.wreck:
                 blocking.append((x, y))

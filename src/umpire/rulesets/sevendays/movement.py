@@ -8,6 +8,7 @@ objectives and cover) for menus and AIs; ``check_move`` accepts any point the ru
 from __future__ import annotations
 
 import math
+from itertools import repeat
 
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
@@ -52,7 +53,7 @@ def _too_close(
     limit = world.house.proximity
     side = unit.side
     hypot = math.hypot
-    for ux, uy, p in world.unit_index(state).around(x, y, limit):
+    for _, ux, uy, p in world.unit_index(state).alive.around(x, y, limit):
         if p.alive and p.side != side and hypot(ux - x, uy - y) < limit and p.uid != assaulting:
             return True
     return False
@@ -171,16 +172,39 @@ def move_candidates(
             world.move_cache.clear()
         world.move_cache[key] = fixed
     around, elsewhere = fixed
-    enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
-    if enemies:
-        nearest = min(enemies, key=lambda e: _nearness(e, unit.pos))
-        gap = math.dist(nearest.pos, unit.pos) - world.house.proximity - 1.0
+    nearest = nearest_enemy(world, state, unit)
+    if nearest is not None:
+        gap = math.dist(nearest, unit.pos) - world.house.proximity - 1.0
         if gap > 0.5:
-            point = _stop_short(world, unit, along(unit.pos, nearest.pos, min(reach, gap)))
+            point = _stop_short(world, unit, along(unit.pos, nearest, min(reach, gap)))
             toward = _dedupe(world, unit, [point], set(around))
             if toward:  # the nearest-enemy point goes between the compass points and the rest
                 return [*around, *toward, *(p for p in elsewhere if p != toward[0])]
     return [*around, *elsewhere]
+
+
+def nearest_enemy(world: World, state: SevenDaysState, unit: Unit) -> Vec | None:
+    """Where the enemy unit nearest to ``unit`` stands (ties as :func:`_nearness` orders
+    them: the first in table order of those with the least key), or None; from the world's
+    per-side index of places (distances measured in one pass, no scan in Python)."""
+    places, ties = world.enemies_of(state, unit.side)
+    if not places:
+        return None
+    gaps = list(map(math.dist, places, repeat(unit.pos)))
+    least = min(gaps)
+    first = gaps.index(least)
+    if gaps.count(least) == 1:
+        return places[first]
+    tied = [i for i in range(first, len(gaps)) if gaps[i] == least]
+    return places[min(tied, key=ties.__getitem__)]
+
+
+def nearest_enemy_scan(state: SevenDaysState, unit: Unit) -> Vec | None:
+    """``nearest_enemy`` by a scan of every unit (what the unit index must answer alike)."""
+    enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
+    if not enemies:
+        return None
+    return min(enemies, key=lambda e: _nearness(e, unit.pos)).pos
 
 
 def _nearness(enemy: Unit, origin: Vec) -> tuple[float, bool, str]:

@@ -7,8 +7,9 @@ then filter with :func:`umpire.core.events.seen_by`; nothing reads event texts t
 
 from __future__ import annotations
 
-from operator import attrgetter
-from typing import Any
+from itertools import compress
+from operator import attrgetter, ne
+from typing import Any, cast
 
 from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.state import UNIT_FIELDS, Unit
@@ -48,6 +49,18 @@ def unit_record(unit: Unit, memo: Records) -> dict[str, Any]:
     return record
 
 
+def _record(values: tuple[Any, ...], memo: Records) -> dict[str, Any]:
+    """``unit_record`` from the unit's field values."""
+    known = memo.get(values[0])
+    if known is None or known[0] != values:
+        known = memo[values[0]] = (values, dict(zip(UNIT_FIELDS, values, strict=True)))
+    return known[1]
+
+
+# the key in a records memo of the last answer with no hidden enemy unit (no uid starts with a NUL)
+_LAST = "\x00last"
+
+
 def observed_units(units: dict[str, Unit], player: str, memo: Records) -> list[dict[str, Any]]:
     """The unit records ``player`` may read: every unit but the enemy's hidden ones as its
     full record (a rider of a hidden transport names the transport's marker instead), then
@@ -61,13 +74,17 @@ def observed_units(units: dict[str, Unit], player: str, memo: Records) -> list[d
             secret[u.uid] = u.marker
             markers.append({"marker": u.marker, "side": u.side, "x": u.x, "y": u.y, "hidden": True})
     if not secret:
-        out = []
-        for values in map(_UNIT_VALUES, units.values()):  # unit_record, written out
-            known = memo.get(values[0])
-            if known is None or known[0] != values:
-                known = memo[values[0]] = (values, dict(zip(UNIT_FIELDS, values, strict=True)))
-            out.append(known[1])
-        return out
+        every = list(map(_UNIT_VALUES, units.values()))
+        last = cast("tuple[list[tuple[Any, ...]], list[dict[str, Any]]] | None", memo.get(_LAST))
+        if last is not None and len(last[0]) == len(every):
+            # the last full answer, with only the units whose fields changed made again
+            out = list(last[1])
+            for i in compress(range(len(every)), map(ne, every, last[0])):
+                out[i] = _record(every[i], memo)
+        else:
+            out = [_record(values, memo) for values in every]
+        memo[_LAST] = cast("tuple[tuple[Any, ...], dict[str, Any]]", (every, out))
+        return list(out)
     out = []
     for u in units.values():
         if u.uid in secret:

@@ -6,7 +6,9 @@ Rule modules take ``(world, state, ...)``: the world never changes during a game
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, NamedTuple
+from itertools import compress
+from operator import ne
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from shapely.geometry.base import BaseGeometry
 
@@ -15,7 +17,7 @@ from umpire.geometry.table import Area, Table, Vec
 from umpire.rulesets.sevendays.config import HouseRules
 from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
 from umpire.rulesets.sevendays.scenario import Scenario
-from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.state import UNIT_FIELDS, SevenDaysState, Unit, unit_place
 
 if TYPE_CHECKING:
     from umpire.rulesets.sevendays.los import Sight
@@ -34,10 +36,43 @@ class Placed(NamedTuple):
     hidden: bool
     ground_vehicle: bool  # blocks or obscures sight (World.is_ground_vehicle)
     foot: bool  # World.is_foot
+    marker: str | None
 
 
-INDEX_CELL = 6.0  # inches: the side of a cell of the unit index
-_INDEXES_KEPT = 64  # unit indexes kept per world (the latest arrangements)
+class UnitIndex(NamedTuple):
+    """The units of one arrangement, each index in table order: ``alive``, the units on the
+    table (status "active"); ``bodies``, what may block or obscure a sight line (wrecks and
+    active ground vehicles that are not hidden markers, rule sevendays.los.blockers)."""
+
+    alive: GridIndex[Placed]
+    bodies: GridIndex[Placed]
+
+
+INDEX_CELL = 6.0  # inches: the side of a cell of the index of units on the table
+
+
+class _LiveIndex:
+    """A unit index and the arrangement it answers for (see ``World.unit_index``)."""
+
+    __slots__ = ("key", "uids", "places", "index", "enemies")
+
+    def __init__(
+        self, key: int, uids: list[str], places: list[tuple[object, ...]], index: UnitIndex
+    ) -> None:
+        self.key = key
+        self.uids = uids
+        self.places = places
+        self.index = index
+        self.enemies: dict[str, tuple[list[Vec], list[tuple[bool, str]]]] = {}
+
+
+# where ``unit_place`` puts a unit's fields
+_PLACE_FIELDS = [f for f in UNIT_FIELDS if f not in ("tokens", "markers")]
+_SIDE, _X, _Y, _STATUS, _HIDDEN, _MARKER = (
+    _PLACE_FIELDS.index(f) for f in ("side", "x", "y", "status", "hidden", "marker")
+)
+BODY_CELL = 12.0  # inches: the side of a cell of the index of bodies (long boxes along lines)
+_INDEXES_KEPT = 4  # unit indexes kept per world (of different sets of units)
 
 
 class World:
@@ -74,41 +109,90 @@ class World:
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
         self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
         self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...] | None]] = {}
-        self._indexes: dict[int, GridIndex[Placed]] = {}
+        self._live_indexes: list[_LiveIndex] = []
 
-    def unit_index(self, state: SevenDaysState) -> GridIndex[Placed]:
-        """A grid index of the units of ``state`` that are on the table or wrecks on it (the
-        others are neither seen, nor in the way, nor close to anyone), in table order: the
-        answer to "which units are near here" without a scan of every unit. One per
-        arrangement of units (``state.geometry``), so every state, clone and side's picture
-        that shares the arrangement shares it; built on first use (one pass over the units)."""
-        key = state.geometry
-        found = self._indexes.get(key)
+    def unit_index(self, state: SevenDaysState) -> UnitIndex:
+        """Grid indexes of the units of ``state`` (see :class:`UnitIndex`): the answer to
+        "which units are near here" without a scan of every unit.
+
+        Kept up to date incrementally: the index of the arrangement asked for last
+        (``state.geometry``) is brought to a new arrangement by moving only the units whose
+        place changed (a state, a clone and a side's picture that share an arrangement
+        share the index); a different set of units (a picture with hidden markers in it, a
+        unit brought on) has its own index, kept alongside the last few."""
+        return self._live_for(state).index
+
+    def enemies_of(
+        self, state: SevenDaysState, side: str
+    ) -> tuple[list[Vec], list[tuple[bool, str]]]:
+        """The places of the units on the table (status "active") not of ``side``, in table
+        order, and for each its tie-break (hidden, its marker's id if hidden else ""): a
+        per-side index kept with the unit index (see :meth:`unit_index`)."""
+        live = self._live_for(state)
+        found = live.enemies.get(side)
         if found is None:
-            if len(self._indexes) >= _INDEXES_KEPT:
-                self._indexes.clear()
-            vehicle, air, profiles = self._vehicle, self._air, self.profiles
-            found = self._indexes[key] = GridIndex(
-                INDEX_CELL,
-                (
-                    (
-                        u.x,
-                        u.y,
-                        Placed(
-                            u.uid,
-                            u.side,
-                            u.status == "active",
-                            u.wreck,
-                            u.hidden,
-                            vehicle[u.profile] and not air[u.profile],
-                            profiles[u.profile].is_foot,
-                        ),
-                    )
-                    for u in state.units.values()
-                    if u.status == "active" or u.wreck
-                ),
+            rows = [p for p in live.places if p[_SIDE] != side and p[_STATUS] == "active"]
+            found = live.enemies[side] = (
+                [(cast(float, p[_X]), cast(float, p[_Y])) for p in rows],
+                [(bool(p[_HIDDEN]), str(p[_MARKER]) if p[_HIDDEN] else "") for p in rows],
             )
         return found
+
+    def _live_for(self, state: SevenDaysState) -> _LiveIndex:
+        key = state.geometry
+        lives = self._live_indexes
+        for live in lives:
+            if live.key == key:
+                return live
+        units = list(state.units.values())
+        places = list(map(unit_place, units))
+        uids = [p[0] for p in places]
+        same = next((i for i, live in enumerate(lives) if live.uids == uids), None)
+        if same is None:
+            live = _LiveIndex(key, uids, places, self._index_of(units))
+            lives.insert(0, live)
+            del lives[_INDEXES_KEPT:]
+            return live
+        live = lives.pop(same)
+        lives.insert(0, live)
+        index = live.index
+        old = live.places
+        for n in compress(range(len(places)), map(ne, places, old)):
+            x, y = cast(float, old[n][_X]), cast(float, old[n][_Y])
+            index.alive.remove(n, x, y)
+            index.bodies.remove(n, x, y)
+            self._index_unit(index, n, units[n])
+        live.places = places
+        live.key = key
+        live.enemies = {}
+        return live
+
+    def _index_of(self, units: list[Unit]) -> UnitIndex:
+        index = UnitIndex(GridIndex(INDEX_CELL), GridIndex(BODY_CELL))
+        for n, u in enumerate(units):
+            self._index_unit(index, n, u)
+        return index
+
+    def _index_unit(self, index: UnitIndex, order: int, u: Unit) -> None:
+        """Put unit ``u`` (the ``order``-th of the table) in the indexes it belongs in."""
+        active = u.status == "active"
+        if not active and not u.wreck:
+            return
+        ground = self._vehicle[u.profile] and not self._air[u.profile]
+        placed = Placed(
+            u.uid,
+            u.side,
+            active,
+            u.wreck,
+            u.hidden,
+            ground,
+            self.profiles[u.profile].is_foot,
+            u.marker,
+        )
+        if active:
+            index.alive.put(order, u.x, u.y, placed)
+        if not u.hidden and (u.wreck or (active and ground)):
+            index.bodies.put(order, u.x, u.y, placed)
 
     def holds(self, state: SevenDaysState, unit: Unit) -> bool:
         """Whether ``unit`` is the state's own unit of that uid (not a copy standing in for
