@@ -14,6 +14,7 @@ from umpire.geometry.table import Vec, angle_between, bearing
 from umpire.rulesets.bookgun.chances import movement_roll
 from umpire.rulesets.bookgun.common import centre, dist, enemy, known_enemies, room_figures, world
 from umpire.rulesets.bookgun.state import GONE, OUT, BookGunState, Figure, Unit
+from umpire.rulesets.bookgun.tables import VehicleKind
 from umpire.rulesets.bookgun.world import World
 
 SPACING = {"close": 1.1, "open": 2.0, "column": 1.1, "mass": 1.1, "unformed": 1.5}
@@ -43,9 +44,26 @@ class Allowance:
         return out
 
 
+def vehicle_kind(w: World, unit: Unit) -> VehicleKind:
+    """The vehicle row a vehicle unit moves by: its own, except an over-snow vehicle on a table
+    without snow, which counts as its ``off_snow`` kind (a BV206: light tracked, p.16); a
+    Ski-Doo has none (the scenario may not field it without snow)."""
+    kind = w.tables.vehicles.kinds[str(unit.vehicle)]
+    if kind.over_snow and w.spec.ground != "snow" and kind.off_snow is not None:
+        return w.tables.vehicles.kinds[kind.off_snow]
+    return kind
+
+
+def snow_vehicle(w: World, unit: Unit) -> bool:
+    """bookgun.move.over_snow: an over-snow vehicle on snow (the snow smooths the going)."""
+    if unit.vehicle is None or w.spec.ground != "snow":
+        return False
+    return w.tables.vehicles.kinds[unit.vehicle].over_snow
+
+
 def dice_for(w: World, unit: Unit, column: str, formation: str | None = None) -> int:
     if unit.vehicle is not None:  # bookgun.move.vehicles: the kind's dice (spec §4.6)
-        kind = w.tables.vehicles.kinds[unit.vehicle]
+        kind = vehicle_kind(w, unit)
         return {"cross": kind.cross, "road": kind.road}.get(column, 0)
     if unit.scout_of is not None and column == "cross":
         return w.tables.scouts.dice  # bookgun.move.scouts: a scout moves 3D6 (p.17)
@@ -83,7 +101,7 @@ def rough_drop(w: World, unit: Unit) -> str:
     """Which die rough ground drops (p.14): by troop type, or by vehicle kind ("prohibited":
     a horse-drawn vehicle may not enter rough ground, p.18)."""
     if unit.vehicle is not None:
-        return w.tables.vehicles.kinds[unit.vehicle].rough
+        return vehicle_kind(w, unit).rough
     return w.tables.movement.rough_drop.get(unit.troop, "none")
 
 
@@ -126,7 +144,7 @@ def roll_allowance(
     if any(f.status == "wounded" for f in state.unit_figures(unit)):
         cross, road_faces = keep_dice(cross, "highest"), keep_dice(road_faces, "highest")
         reasons.append("bookgun.move.wounded: carrying wounded drops the highest die")
-    if w.spec.ground != "dry" and not prone:
+    if w.spec.ground != "dry" and not prone and not snow_vehicle(w, unit):
         # snow or mud: on a road drop the lowest die, cross-country the highest
         cross, road_faces = keep_dice(cross, "highest"), keep_dice(road_faces, "lowest")
         reasons.append(f"bookgun.move.weather: {w.spec.ground} drops a die")

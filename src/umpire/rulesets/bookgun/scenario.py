@@ -167,6 +167,8 @@ VehicleKind = Literal[
     "light_boat",
     "patrol_boat",
     "helicopter",
+    "ski_doo",
+    "bv206",
 ]
 
 

@@ -179,6 +179,10 @@ class VehicleKind(_Model):
     # unlimited move (p.14) and pay no terrain
     medium: Literal["land", "water", "air"] = "land"
     unlimited: bool = False
+    # bookgun.move.over_snow (p.16): the dice above are its dice on snow; off snow it counts as
+    # the kind named here (a BV206: light tracked), or may not travel at all (a Ski-Doo)
+    over_snow: bool = False
+    off_snow: str | None = None
 
 
 class Vehicles(_Section):

@@ -273,6 +273,13 @@ def check_vehicles(spec: ScenarioSpec, tables: Tables, where: str) -> None:
     for i, u in enumerate(spec.units):
         if u.vehicle is not None and u.vehicle not in tables.vehicles.kinds:
             raise DataFileError(f"{where}: field units.{i}.vehicle: unknown kind {u.vehicle!r}")
+        kind = tables.vehicles.kinds[u.vehicle] if u.vehicle is not None else None
+        if kind is not None and kind.over_snow and kind.off_snow is None and spec.ground != "snow":
+            # bookgun.move.over_snow (p.16): a Ski-Doo may not travel where there is no snow
+            raise DataFileError(
+                f"{where}: field units.{i}.vehicle: {u.vehicle} travels only on snow"
+                " (bookgun.move.over_snow) and the scenario's ground is not snow"
+            )
     kinds = {u.id: u.vehicle for u in spec.units if u.vehicle is not None}
     for i, u in enumerate(spec.units):
         if u.aboard is None:
