@@ -25,6 +25,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from umpire.agents.base import Agent, make_agent
+from umpire.agents.search import web as search_web
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError, UmpireError
 from umpire.core.events import Event
@@ -68,6 +69,7 @@ class Live:
     ai_error: str | None = None
     replay_game: Game | None = None
     dropped: bool = False
+    reasons: dict[int, str] = field(default_factory=dict)  # action index -> search's why
 
     @property
     def index(self) -> int:
@@ -200,7 +202,12 @@ class Service:
         players: dict[str, str] = {}
         for side in ruleset.meta.players:
             kind = raw_players.get(side, "here")
-            if not isinstance(kind, str) or kind not in PLAYER_KINDS:
+            if isinstance(kind, str) and search_web.is_search(kind):  # search:PRESET@S
+                refused = search_web.check_kind(kind)
+                if refused:
+                    raise ApiError(400, f"players.{side}: {refused}")
+                kind = search_web.canonical(kind)
+            elif not isinstance(kind, str) or kind not in PLAYER_KINDS:
                 raise ApiError(400, f"players.{side}: {short(kind)} is not one of here, remote, ai")
             if kind == "ai" and ruleset.capabilities.scripted is None:
                 raise ApiError(400, f"players.{side}: {ruleset_id} has no AI player")
@@ -353,7 +360,11 @@ class Service:
         return live.game.ruleset.meta.players[0]
 
     def _controls(self, seat: Seat, live: Live, side: str | None) -> bool:
-        return side is not None and side in seat.sides and live.row.players.get(side) != "ai"
+        return (
+            side is not None
+            and side in seat.sides
+            and not search_web.is_ai(live.row.players.get(side))
+        )
 
     def _log(self, live: Live, viewer: str, since: int) -> list[dict[str, Any]]:
         out = []
@@ -363,7 +374,15 @@ class Service:
             )
         for i in range(max(0, since), live.index):
             events = views.event_dicts(live.log[i], viewer)
-            out.append({"index": i + 1, "events": events})
+            why = search_web.why_entry(
+                live.reasons,
+                live.row.players,
+                live.game.ruleset.meta.information,
+                live.sides[i],
+                viewer,
+                i,
+            )
+            out.append({"index": i + 1, "events": events, **why})
         return out
 
     @staticmethod
@@ -405,7 +424,7 @@ class Service:
             "your_turn": yours,
             "ai_thinking": ended is None
             and to_act is not None
-            and live.row.players.get(to_act) == "ai",
+            and search_web.is_ai(live.row.players.get(to_act)),
             "ai_error": live.ai_error,
             "outcome": {"winner": ended[0], "how": ended[1]} if ended else None,
             "board": views.board(game, observation, viewer),
@@ -568,7 +587,7 @@ class Service:
         every side is played from this seat (hot seat by choice) it is unlimited; against the
         AI it may not take back an action that rolled dice, drew a card or told a secret
         (playing it again would show the same dice: undo would be a peek)."""
-        human = {s for s, k in live.row.players.items() if k != "ai"}
+        human = {s for s, k in live.row.players.items() if not search_web.is_ai(k)}
         if not seat.sides or not human <= set(seat.sides):
             return False, None
         mine = [i for i, s in enumerate(live.sides) if s in seat.sides]
@@ -598,7 +617,7 @@ class Service:
         ):
             raise ApiError(400, 'give a JSON object {"index": N}')
         seat, live = await self.seat(game_id, token)
-        human = {s for s, k in live.row.players.items() if k != "ai"}
+        human = {s for s, k in live.row.players.items() if not search_web.is_ai(k)}
         if not seat.sides or not human <= set(seat.sides):
             raise ApiError(403, "undo is only for a hot-seat game or a game against the AI")
         async with live.lock:
@@ -689,7 +708,7 @@ class Service:
     # -- AI players ----------------------------------------------------------------------------
     def _kick_ai(self, live: Live) -> None:
         side = live.game.to_act
-        if side is None or live.row.players.get(side) != "ai" or live.ai_error:
+        if side is None or not search_web.is_ai(live.row.players.get(side)) or live.ai_error:
             return
         if live.ai_task is None or live.ai_task.done():
             live.ai_task = asyncio.get_running_loop().create_task(self._run_ai(live))
@@ -699,7 +718,7 @@ class Service:
             await asyncio.sleep(self.ai_delay)
             async with live.lock:
                 side = live.game.to_act
-                if live.dropped or side is None or live.row.players.get(side) != "ai":
+                if live.dropped or side is None or not search_web.is_ai(live.row.players.get(side)):
                     return
                 if live.index >= action_cap(live.game):  # stopped unfinished
                     live.notify()
@@ -715,13 +734,21 @@ class Service:
 
     def _ai_step(self, live: Live, side: str) -> None:
         agent = live.agents.get(side)
+        kind = live.row.players[side]
         if agent is None:
             agent = live.agents[side] = make_agent(
-                "scripted", live.row.ruleset, side, live.row.seed
+                search_web.agent_spec(kind),
+                live.row.ruleset,
+                side,
+                search_web.agent_seed(kind, live.row.seed),
             )
         action = agent.choose(live.game.view(side), LazyActions(live.game))
         index = live.index
         self._record(live, action, side)
+        if getattr(agent, "last_event", None) is not None:  # the search's why, kept by the move
+            live.reasons[index] = str(getattr(agent, "last_reason", ""))
+        else:  # none (one legal action, or an undo replayed this place)
+            live.reasons.pop(index, None)
         try:
             self.store.append(live.row.id, index, action.to_dict(), side)
         except Exception:

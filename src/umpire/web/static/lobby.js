@@ -5,6 +5,8 @@
 "use strict";
 
 const KINDS = [["here", "Human, here"], ["remote", "Human, another browser"], ["ai", "AI"]];
+// the search AI and its personality presets (docs/search-ai.md); the think time is added on start
+const SEARCH_KINDS = ["balanced", "aggressive", "cautious", "objective"].map((p) => [`search:${p}`, `Search AI, ${p}`]);
 let RULESETS = [];
 const PREVIEWS = new Map();
 
@@ -33,7 +35,7 @@ async function showGames() {
     const who = g.sides.length ? g.sides.join(" + ").toUpperCase() : "watch";
     const a = h("a", { href: g.url, className: "my-game", textContent: `${title(g.ruleset)} / ${g.scenario.replace(/-/g, " ")} — ${who}` });
     a.dataset.game = g.id;
-    const against = Object.entries(g.players).filter(([s]) => !g.sides.includes(s)).map(([s, k]) => `${s.toUpperCase()} ${k === "ai" ? "AI" : k === "remote" ? "another browser" : "here"}`);
+    const against = Object.entries(g.players).filter(([s]) => !g.sides.includes(s)).map(([s, k]) => `${s.toUpperCase()} ${k === "ai" ? "AI" : k.startsWith("search") ? "search AI (" + k.slice(7) + ")" : k === "remote" ? "another browser" : "here"}`);
     const when = new Date(g.updated * 1000).toLocaleString();
     const rules = h("a", { href: g.url.replace(/^\/play\//, "/rules/"), className: "game-rules", textContent: "rules" });
     ul.append(h("li", {}, a, " ", rules, h("span", { className: "hint", textContent: `${against.length ? "against " + against.join(", ") + " · " : ""}${g.actions} actions · last played ${when}` })));
@@ -59,12 +61,15 @@ function fillScenarios() {
     sel.id = "side-" + side;
     sel.dataset.side = side;
     for (const [k, text] of KINDS) if (k !== "ai" || rs.has_ai !== false) sel.append(new Option(text, k));
+    for (const [k, text] of SEARCH_KINDS) sel.append(new Option(text, k));
     sel.value = i === 0 ? "here" : (rs.has_ai !== false ? "ai" : "here");
     const colour = (rs.side_colours || {})[side];
     if (colour) label.style.color = colour;
     label.append(sel);
     $("sides").append(label);
   });
+  const think = h("input", { id: "ai-think", type: "number", min: "0.1", max: "10", step: "0.1", value: "1" });
+  $("sides").append(h("label", { textContent: "search AI think time (s) ", title: "seconds the search AI thinks per move" }, think));
   fillOptions(rs);
   switchesField($("switches"), rs.id);  // companion.js: a YAML file or a mode per rule
 }
@@ -179,7 +184,8 @@ async function chosenOptions() {
 async function start() {
   $("error").hidden = true;
   const players = {};
-  for (const sel of $("sides").querySelectorAll("select")) players[sel.dataset.side] = sel.value;
+  const think = $("ai-think") ? $("ai-think").value || "1" : "1";
+  for (const sel of $("sides").querySelectorAll("select")) players[sel.dataset.side] = sel.value.startsWith("search") ? `${sel.value}@${think}` : sel.value;
   const body = { ruleset: $("ruleset").value, scenario: $("scenario").value, players };
   try {
     const options = await chosenOptions();

@@ -782,6 +782,13 @@ function logGroup(group) {
     }
     li.append(row);
   }
+  if (group.why) {  // the search AI's reasons for this move (docs/search-ai.md)
+    const why = h("details", { className: "ai-why" }, h("summary", { textContent: "why the AI chose this" }));
+    const text = h("pre", { textContent: group.why });
+    text.style.whiteSpace = "pre-wrap";
+    why.append(text);
+    li.append(why);
+  }
   return li;
 }
 
