@@ -12,7 +12,7 @@ pytest.importorskip("gymnasium")
 
 from umpire.core.game import Game  # noqa: E402
 from umpire.core.ruleset import get_ruleset  # noqa: E402
-from umpire.rl import gym_env  # noqa: E402
+from umpire.rl.gym_env import gym_env  # noqa: E402
 from umpire.rl.shaping import portable_potential  # noqa: E402
 from umpire.rulesets.portable.victory import score  # noqa: E402
 
