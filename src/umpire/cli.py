@@ -13,16 +13,13 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from umpire.agents.base import Agent, make_agent
 from umpire.core.errors import UmpireError
-from umpire.core.events import Event
-from umpire.core.game import Game, load_record, new_game, replay
 from umpire.core.ruleset import (
     Option,
     Ruleset,
@@ -32,13 +29,15 @@ from umpire.core.ruleset import (
     ruleset_ids,
     split_game_id,
 )
-from umpire.core.switches import effective_mode, with_switches
-from umpire.core.switches import load_for as load_switches
-from umpire.play import summary
-from umpire.terminal.drawing import MapShower, places_for
-from umpire.terminal.places import Places
-from umpire.terminal.session import QuitGame, Session, TerminalPlayer, save_path
 from umpire.terminal.words import first_sentence, need_words, plain
+
+if TYPE_CHECKING:  # the game machinery is imported inside the commands (a cold `umpire odds`)
+    from umpire.agents.base import Agent
+    from umpire.core.events import Event
+    from umpire.core.game import Game
+    from umpire.terminal.drawing import MapShower
+    from umpire.terminal.places import Places
+    from umpire.terminal.session import Session
 
 app = typer.Typer(
     help="Umpire: play tabletop wargames by their rules.",
@@ -236,6 +235,8 @@ class EventPrinter:
         side: str | None = None,
         maps: MapShower | None = None,
     ) -> None:
+        from umpire.terminal.drawing import MapShower
+
         self.console = console
         self.game = game
         self.side = side  # show only what this side may know (one human against the AI)
@@ -248,6 +249,8 @@ class EventPrinter:
         if self.game is None or "(" not in text:
             return text
         if self._places is None:  # any side's board has the same (public) landmarks
+            from umpire.terminal.drawing import places_for
+
             viewer = self.game.ruleset.meta.players[0]
             self._places = places_for(self.game, viewer) or False
         return self._places.rewrite(text) if self._places else text
@@ -285,6 +288,9 @@ def _players(
     session: Session,
     think: float | None = None,
 ) -> dict[str, Agent]:
+    from umpire.agents.base import make_agent
+    from umpire.terminal.session import TerminalPlayer
+
     out: dict[str, Agent] = {}
     for side, kind in sides.items():
         if kind == "human":
@@ -376,6 +382,9 @@ def _resumed(
     """The saved game at ``path`` replayed to where it stopped, and who plays each side: as
     saved, unless ``--SIDE WHO`` / ``--side SIDE=WHO`` says otherwise. Game options are the
     saved game's own (a flag that would change them is refused)."""
+    from umpire.core.game import load_record
+    from umpire.terminal.session import Session
+
     saved = load_record(path)
     ruleset = get_ruleset(saved.ruleset)
     players = ruleset.meta.players
@@ -440,6 +449,12 @@ def battle(
 ) -> None:
     """Play a battle [RULESET/SCENARIO], AI vs AI by default, showing every activation and die
     roll. At a person's prompt: a number, 'help', 'map', 'why N', 'undo' or 'quit' (saves)."""
+    from umpire.core.game import new_game
+    from umpire.core.switches import load_for as load_switches
+    from umpire.core.switches import with_switches
+    from umpire.play import summary
+    from umpire.terminal.session import QuitGame, Session, save_path
+
     try:
         args = list(ctx.args)
         if resume is not None:
@@ -509,6 +524,9 @@ def replay_cmd(
     quiet: Annotated[bool, typer.Option(help="Do not show events.")] = False,
 ) -> None:
     """Replay a saved game and check it reaches the same result."""
+    from umpire.core.game import load_record, replay
+    from umpire.play import summary
+
     try:
         rec = load_record(path)
         game = replay(rec)
@@ -548,6 +566,9 @@ def rules(
     ] = None,
 ) -> None:
     """List every implemented rule with its id and provenance (and its mode with --rules)."""
+    from umpire.core.switches import effective_mode
+    from umpire.core.switches import load_for as load_switches
+
     try:
         rs = get_ruleset(ruleset)
         if markdown:
@@ -637,6 +658,8 @@ def simulate(
     """Monte Carlo [RULESET/SCENARIO]: play many AI-vs-AI games and report win rates with 95%
     intervals."""
     from umpire.analysis.simulate_command import simulate_command
+    from umpire.core.switches import load_for as load_switches
+    from umpire.core.switches import with_switches
 
     try:
         args = list(ctx.args)

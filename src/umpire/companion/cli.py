@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
 from umpire.companion.errors import QuitCompanion
-from umpire.companion.session import AI_DICE, Companion
 from umpire.core.errors import UmpireError
 from umpire.core.ruleset import get_ruleset, split_game_id
-from umpire.core.switches import Mode, RuleSwitches, load_for, with_switches
+
+if TYPE_CHECKING:  # imported when the command runs: `umpire` itself starts without them
+    from umpire.companion.session import Companion
+    from umpire.core.switches import RuleSwitches
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 err = Console(stderr=True, highlight=False)
@@ -45,6 +47,8 @@ def companion_switches(ruleset: Any, rules: Path | None = None) -> RuleSwitches:
     """A companion game's rule switches: every switchable rule ``advise`` (the players at the
     table are the final judges; digital play's default is ``enforce``), with what a ``--rules``
     FILE sets over it (its keys win; its ``*`` replaces the default)."""
+    from umpire.core.switches import Mode, RuleSwitches, load_for
+
     default = RuleSwitches.default_for(Mode.ADVISE)
     if rules is None:
         return default
@@ -93,6 +97,9 @@ def companion(
     ruleset's own game flags (e.g. --no-cards, --nato-force FILE) work as in `umpire battle`.
     Rules default to advise (the players are the final judges: an action a rule forbids is
     offered with a warning; the AI's side keeps to the book); --rules FILE sets others."""
+    from umpire.companion.session import AI_DICE, Companion
+    from umpire.core.switches import with_switches
+
     if ai_dice not in AI_DICE:
         raise _fail(f"--ai-dice must be one of {', '.join(AI_DICE)}")
     session: Companion | None = None

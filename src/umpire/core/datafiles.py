@@ -8,12 +8,14 @@ import math
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from pydantic import ValidationError
 
 from umpire.core.errors import DataFileError
+
+if TYPE_CHECKING:  # pydantic is imported by the models that validate a file, not to read one
+    from pydantic import ValidationError
 
 # libyaml's parser when PyYAML was built with it (several times faster), else the pure one
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
