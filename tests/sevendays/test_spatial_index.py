@@ -18,7 +18,7 @@ from umpire.geometry.spatial import GridIndex
 from umpire.rulesets.sevendays import firing, los, movement
 from umpire.rulesets.sevendays.ruleset import SevenDays
 from umpire.rulesets.sevendays.state import SevenDaysState, Status, Unit
-from umpire.rulesets.sevendays.world import World
+from umpire.rulesets.sevendays.world import INDEX_MIN_UNITS, World
 
 coords = st.floats(min_value=-20.0, max_value=120.0, allow_nan=False, allow_infinity=False)
 points = st.lists(st.tuples(coords, coords), max_size=60)
@@ -59,10 +59,26 @@ def test_near_is_the_scan(
 
 
 def _state() -> tuple[SevenDays, SevenDaysState]:
+    """The Meeting Engagement, its world asking the unit index whatever the number of units
+    (by default only tables of ``world.INDEX_MIN_UNITS`` units or more do)."""
     game = umpire.new_game("sevendays/meeting-engagement", seed=3)
     ruleset = game.ruleset
     assert isinstance(ruleset, SevenDays)
+    ruleset.world(game.state).index_min_units = 0
     return ruleset, game.state
+
+
+def test_small_tables_scan_by_default() -> None:
+    game = umpire.new_game("sevendays/meeting-engagement", seed=3)
+    ruleset = game.ruleset
+    assert isinstance(ruleset, SevenDays)
+    world = ruleset.world(game.state)
+    unit = next(iter(game.state.units.values()))
+    world.index_min_units = len(game.state.units) + 1
+    assert not world.holds(game.state, unit)
+    world.index_min_units = len(game.state.units)
+    assert world.holds(game.state, unit)
+    world.index_min_units = INDEX_MIN_UNITS
 
 
 places = st.lists(
@@ -97,13 +113,16 @@ def test_rules_queries_are_the_scans(
     (the index is brought up to date by moving only those)."""
     ruleset, state = _state()
     world = ruleset.world(state)
-    _arrange(state, where)
-    _compare(world, state, data)
-    for _ in range(3):
-        for n in data.draw(st.lists(st.integers(0, len(where) - 1), max_size=4)):
-            where[n] = data.draw(places)[0]
+    try:
         _arrange(state, where)
         _compare(world, state, data)
+        for _ in range(3):
+            for n in data.draw(st.lists(st.integers(0, len(where) - 1), max_size=4)):
+                where[n] = data.draw(places)[0]
+            _arrange(state, where)
+            _compare(world, state, data)
+    finally:
+        world.index_min_units = INDEX_MIN_UNITS
 
 
 def _compare(world: World, state: SevenDaysState, data: st.DataObject) -> None:
@@ -147,18 +166,21 @@ def test_a_copy_of_a_unit_is_answered_by_the_scan() -> None:
     """A unit that is not the state's own (a stand-in copy) is not told apart by its uid."""
     ruleset, state = _state()
     world = ruleset.world(state)
-    units = list(state.units.values())
-    firer, target = units[0], units[-1]
-    copy = Unit(**{f: getattr(firer, f) for f in firer.__slots__})
-    assert not world.holds(state, copy)
-    assert world.holds(state, firer)
-    reach = 3.0
-    a, b = copy.pos, target.pos
-    box = (
-        min(a[0], b[0]) - reach,
-        min(a[1], b[1]) - reach,
-        max(a[0], b[0]) + reach,
-        max(a[1], b[1]) + reach,
-    )
-    got = los._bodies(world, state, copy, target, a, b, reach)
-    assert got == los._bodies_scan(world, state, copy, target, box)
+    try:
+        units = list(state.units.values())
+        firer, target = units[0], units[-1]
+        copy = Unit(**{f: getattr(firer, f) for f in firer.__slots__})
+        assert not world.holds(state, copy)
+        assert world.holds(state, firer)
+        reach = 3.0
+        a, b = copy.pos, target.pos
+        box = (
+            min(a[0], b[0]) - reach,
+            min(a[1], b[1]) - reach,
+            max(a[0], b[0]) + reach,
+            max(a[1], b[1]) + reach,
+        )
+        got = los._bodies(world, state, copy, target, a, b, reach)
+        assert got == los._bodies_scan(world, state, copy, target, box)
+    finally:
+        world.index_min_units = INDEX_MIN_UNITS

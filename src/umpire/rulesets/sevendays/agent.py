@@ -28,11 +28,10 @@ from umpire.agents.base import View
 from umpire.core.actions import Action
 from umpire.core.flow import FlowState
 from umpire.core.rng import RandomStream
-from umpire.geometry.table import in_arc
 from umpire.rulesets.sevendays import cards
 from umpire.rulesets.sevendays.close_combat import assault_targets, support
-from umpire.rulesets.sevendays.firing import _enemy_foot_close, plan_shot
-from umpire.rulesets.sevendays.los import Sight, needs_obscured, prefetch_between, sight
+from umpire.rulesets.sevendays.firing import plan_shot
+from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.movement import (
     check_move,
     fall_back_point,
@@ -40,11 +39,11 @@ from umpire.rulesets.sevendays.movement import (
     move_candidates,
 )
 from umpire.rulesets.sevendays.odds import shot_odds
-from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
+from umpire.rulesets.sevendays.orbat import UnitProfile
 from umpire.rulesets.sevendays.reactions import nearest_first, reaction_option, reactors
 from umpire.rulesets.sevendays.ruleset import SevenDays
 from umpire.rulesets.sevendays.scenario import load_nation, side_orbat
-from umpire.rulesets.sevendays.shots import SHOT_VERBS, Refusal, ShotPlan, fire_arc
+from umpire.rulesets.sevendays.shots import SHOT_VERBS, ShotPlan
 from umpire.rulesets.sevendays.special import can_exit
 from umpire.rulesets.sevendays.state import (
     Activation,
@@ -320,7 +319,16 @@ class SevenDaysScripted:
         shots: list[tuple[float, int, ShotPlan, Unit, float, str]] = []
         for target in enemies:
             for kind in kinds:
-                plan = known_plan(world, state, unit, target, kind, moved, actions_left)
+                plan = plan_shot(
+                    world,
+                    state,
+                    unit,
+                    target,
+                    kind,
+                    moved=moved,
+                    actions_left=actions_left,
+                    known_only=True,
+                )
                 if not isinstance(plan, ShotPlan) or not plan.possible:
                     continue
                 value, p_out = self._shot_value(world, plan, unit, target)
@@ -637,79 +645,6 @@ class SevenDaysScripted:
             return best[1]
         self.last_reason = "no reaction worth a token"
         return Action("no_react")
-
-
-def known_plan(
-    world: World,
-    state: SevenDaysState,
-    firer: Unit,
-    target: Unit,
-    kind: str,
-    moved: bool,
-    actions_left: int,
-) -> ShotPlan | Refusal:
-    """``plan_shot(..., known_only=True)``, remembered by what the plan reads rather than by
-    the arrangement of every unit on the table: the firer's and the target's places (every
-    field but tokens), the firer's morale markers, the arguments, and (as the plan reads them)
-    whether the target is in the firer's arc, what the firer sees of it (``los.sight``, itself
-    worked out from the units near the line and the smoke) and whether enemy infantry is
-    close to the firer. A unit moving elsewhere on the table leaves this pair's plan as it was.
-
-    A shot at a helicopter (AA) or by a mortar reads more of the table: planned directly."""
-    known_only = world.has_hidden
-    fprofile = world.profile(firer)
-    tprofile = world.profile(target)
-    if (
-        tprofile.type is UnitType.HELICOPTER
-        or (kind == "gun" and "mortar" in fprofile.traits)
-        or target.status != "active"
-        or target.side == firer.side
-        or target.hidden
-    ):
-        return plan_shot(
-            world,
-            state,
-            firer,
-            target,
-            kind,
-            moved=moved,
-            actions_left=actions_left,
-            known_only=True,
-        )
-    seen: Sight | None = None
-    close: bool | None = None
-    if in_arc(firer.pos, firer.facing, fire_arc(fprofile), target.pos):
-        seen = sight(world, state, firer, target, obscured=needs_obscured(world, firer, target))
-        if seen.visible:
-            close = _enemy_foot_close(world, state, firer, known_only)
-    key = (
-        unit_place(firer),
-        unit_place(target),
-        kind,
-        moved,
-        actions_left >= 2,
-        firer.markers,
-        known_only,
-        seen,
-        close,
-    )
-    plans = world.known_plans
-    found = plans.get(key)
-    if found is None:
-        found = plan_shot(
-            world,
-            state,
-            firer,
-            target,
-            kind,
-            moved=moved,
-            actions_left=actions_left,
-            known_only=True,
-        )
-        if len(plans) > 100_000:
-            plans.clear()
-        plans[key] = found
-    return found
 
 
 def act_has_two(state: SevenDaysState) -> bool:

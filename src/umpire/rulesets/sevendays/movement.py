@@ -50,6 +50,8 @@ def _test_need(world: World, unit: Unit, going: str) -> int:
 def _too_close(
     world: World, state: SevenDaysState, unit: Unit, x: float, y: float, assaulting: str | None
 ) -> bool:
+    if len(state.units) < world.index_min_units:
+        return _too_close_scan(world, state, unit, x, y, assaulting)
     limit = world.house.proximity
     side = unit.side
     hypot = math.hypot
@@ -187,6 +189,8 @@ def nearest_enemy(world: World, state: SevenDaysState, unit: Unit) -> Vec | None
     """Where the enemy unit nearest to ``unit`` stands (ties as :func:`_nearness` orders
     them: the first in table order of those with the least key), or None; from the world's
     per-side index of places (distances measured in one pass, no scan in Python)."""
+    if len(state.units) < world.index_min_units:
+        return nearest_enemy_scan(state, unit)
     places, ties = world.enemies_of(state, unit.side)
     if not places:
         return None

@@ -48,6 +48,9 @@ class UnitIndex(NamedTuple):
     bodies: GridIndex[Placed]
 
 
+# the fewest units for which the rules ask the unit index rather than scan every unit
+# (measured by callgrind: below it, keeping the index up to date costs more than it saves)
+INDEX_MIN_UNITS = 40
 INDEX_CELL = 6.0  # inches: the side of a cell of the index of units on the table
 
 
@@ -103,13 +106,12 @@ class World:
         self.move_cache: dict[tuple[object, ...], tuple[list[Vec], list[Vec]]] = {}
         self.foot_close_cache: dict[tuple[int, str, bool], bool] = {}
         self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
-        # the scripted player's plans by what they read (agent.known_plan)
-        self.known_plans: dict[tuple[object, ...], ShotPlan | Refusal] = {}
         self.odds_cache: dict[tuple[object, ...], ShotOdds] = {}
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
         self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
         self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...] | None]] = {}
         self._live_indexes: list[_LiveIndex] = []
+        self.index_min_units = INDEX_MIN_UNITS  # see holds()
 
     def unit_index(self, state: SevenDaysState) -> UnitIndex:
         """Grid indexes of the units of ``state`` (see :class:`UnitIndex`): the answer to
@@ -195,9 +197,11 @@ class World:
             index.bodies.put(order, u.x, u.y, placed)
 
     def holds(self, state: SevenDaysState, unit: Unit) -> bool:
-        """Whether ``unit`` is the state's own unit of that uid (not a copy standing in for
-        it): only then may the unit index tell it apart from the others by its uid."""
-        return state.units.get(unit.uid) is unit
+        """Whether the unit index is worth asking about ``state`` (a table of at least
+        ``INDEX_MIN_UNITS`` units: on a smaller one a scan of every unit costs less than
+        keeping the index) and ``unit`` is the state's own unit of that uid (not a copy
+        standing in for it), so that the index may tell it apart from the others by uid."""
+        return len(state.units) >= self.index_min_units and state.units.get(unit.uid) is unit
 
     def add_profile(self, key: str, profile: UnitProfile) -> None:
         """A profile brought in during play (a Reserves card)."""
