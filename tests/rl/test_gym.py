@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from tests.rl.helpers import DEFAULT_GAMES, sides  # noqa: E402
 from umpire.rl import gym_env  # noqa: E402
-from umpire.rl.gym_env import GYM_ID  # noqa: E402
+from umpire.rl.gym_env import GYM_ID, UmpireGymEnv  # noqa: E402
 
 
 @pytest.mark.parametrize("game_id", DEFAULT_GAMES)
@@ -86,3 +87,16 @@ def test_games_finish_with_the_outcome_as_reward(opponent: str) -> None:
         expected = 0.0 if outcome.winner == "draw" else (1.0 if outcome.winner == "blue" else -1.0)
         assert reward == expected
         assert all(r == 0.0 for _, r, _, _ in steps[:-1])
+
+
+def test_package_gym_env_works_after_the_submodule_was_imported() -> None:
+    """Importing ``umpire.rl.gym_env`` (the submodule) rebinds the package's ``gym_env``;
+    it still makes an env."""
+    import umpire.rl
+    import umpire.rl.gym_env as submodule
+    from umpire.rl import gym_env as again
+
+    makers: tuple[Any, ...] = (umpire.rl.gym_env, submodule, again)
+    for make in makers:
+        env = make("tiny/skirmish", "blue", opponent="random")
+        assert isinstance(env, UmpireGymEnv) and str(env.side) == "blue"

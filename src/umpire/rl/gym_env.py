@@ -23,6 +23,8 @@ ruleset stops unfinished, or one longer than ``max_steps`` steps of this side, i
 
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -179,3 +181,17 @@ GYM_ID = "umpire/Game-v0"
 if GYM_ID not in gym.registry:
     # gymnasium.make("umpire/Game-v0", game_id="portable/armoured-meeting", side="blue")
     gym.register(id=GYM_ID, entry_point="umpire.rl.gym_env:UmpireGymEnv")
+
+
+class _CallableModule(types.ModuleType):
+    """Importing this submodule sets the package attribute ``umpire.rl.gym_env`` to the
+    module, hiding the package's function of the same name; calling the module calls
+    :func:`gym_env`, so ``from umpire.rl import gym_env`` works in either order."""
+
+    def __call__(
+        self, game_id: str, side: str, opponent: str | Agent = "scripted", **kwargs: Any
+    ) -> UmpireGymEnv:
+        return gym_env(game_id, side, opponent, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
