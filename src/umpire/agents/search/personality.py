@@ -36,9 +36,11 @@ class Personality:
 
 PRESETS: dict[str, Personality] = {
     "balanced": Personality("balanced"),
-    "aggressive": Personality("aggressive", aggression=2.0, caution=0.5, objective=0.8),
-    "cautious": Personality("cautious", aggression=0.6, caution=2.0, objective=0.8, cohesion=0.6),
-    "objective": Personality("objective", aggression=0.8, caution=0.8, objective=2.5),
+    # tuned against bench/bench_personality.py (issue 17): the first sliders (aggressive 2 /
+    # 0.5, cautious 0.6 / 2, objective 2.5) left the presets' play too alike to measure
+    "aggressive": Personality("aggressive", aggression=3.0, caution=0.3, objective=0.8),
+    "cautious": Personality("cautious", aggression=0.4, caution=3.0, objective=0.8, cohesion=0.6),
+    "objective": Personality("objective", aggression=0.8, caution=0.8, objective=5.0),
 }
 
 
