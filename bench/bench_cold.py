@@ -1,0 +1,121 @@
+"""Cold start of the command line (issue 19): wall time of fresh ``umpire odds`` processes.
+
+    taskset -c 0 python3 bench/bench_cold.py --runs 7
+
+Runs each command below ``--runs`` times, each in a fresh interpreter (``python -m umpire``, as
+the ``umpire`` script does), and prints the median and the fastest wall time against the target
+(cold ``umpire odds`` <= 200 ms). Then, once per command, it runs it under ``python -X
+importtime`` and prints the modules with the largest cumulative import time that are not
+inside another listed one (the top offenders to make lazy). The machine is shared: compare the
+commands within one run, and read the fastest run as the least disturbed one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+TARGET_MS = 200.0
+COMMANDS: dict[str, list[str]] = {
+    "--help": ["--help"],
+    "odds sevendays": [
+        "odds",
+        "sevendays",
+        "--firer",
+        "Challenger 1",
+        "--target",
+        "T-72A",
+        "--range",
+        "18",
+    ],
+    "odds portable": [
+        "odds",
+        "portable",
+        "--firer",
+        "infantry",
+        "--target",
+        "infantry",
+        "--range",
+        "2",
+        "--quality",
+        "average",
+    ],
+    "odds rhine": ["odds", "rhine", "--attack", "12", "--defence", "4", "--drm", "1"],
+    "odds bookgun": ["odds", "bookgun"],
+}
+IMPORT_LINE = re.compile(r"import time:\s+(\d+)\s+\|\s+(\d+)\s+\|(\s*)(\S+)")
+
+
+def wall_ms(args: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "umpire", *args],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    return (time.perf_counter() - start) * 1000
+
+
+def offenders(args: list[str], top: int) -> list[tuple[float, str]]:
+    """The slowest imports (cumulative ms) of one run, leaving out any module imported inside
+    a slower listed one (so a package and its own submodules are not counted twice)."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "umpire", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    rows: list[tuple[int, int, str]] = []  # (cumulative us, depth, name) in stderr order
+    for line in done.stderr.splitlines():
+        match = IMPORT_LINE.match(line)
+        if match:
+            rows.append((int(match[2]), len(match[3]) // 2, match[4]))
+    # a module's children are printed before it, one level deeper: read backwards, the
+    # enclosing modules of a row are the latest seen at each smaller depth
+    ancestors: list[set[str]] = [set()] * len(rows)
+    stack: list[str] = []
+    for index in range(len(rows) - 1, -1, -1):
+        _, depth, name = rows[index]
+        del stack[depth:]
+        ancestors[index] = set(stack)
+        stack.append(name)
+    chosen: list[int] = []
+    for index in sorted(range(len(rows)), key=lambda i: -rows[i][0]):
+        if any(rows[c][2] in ancestors[index] for c in chosen):
+            continue
+        chosen.append(index)
+        if len(chosen) == top:
+            break
+    return [(rows[i][0] / 1000, rows[i][2]) for i in chosen]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=7, help="fresh processes per command")
+    parser.add_argument("--top", type=int, default=6, help="import offenders listed per command")
+    parser.add_argument("--only", help="measure only this command (a key below)")
+    args = parser.parse_args()
+    chosen = {k: v for k, v in COMMANDS.items() if args.only in (None, k)}
+    wall_ms(["--help"])  # warm the file cache (and bytecode) once, untimed
+    for label, argv in chosen.items():
+        times = [wall_ms(argv) for _ in range(args.runs)]
+        median = statistics.median(times)
+        verdict = "" if label == "--help" else ("  ok" if median <= TARGET_MS else "  OVER")
+        print(
+            f"umpire {label:<16} median {median:6.0f} ms  fastest {min(times):6.0f} ms  "
+            f"({args.runs} fresh processes; target odds <= {TARGET_MS:.0f} ms){verdict}"
+        )
+    for label, argv in chosen.items():
+        listed = ", ".join(f"{name} {ms:.0f}" for ms, name in offenders(argv, args.top))
+        print(f"  import time (ms) of umpire {label}: {listed}")
+
+
+if __name__ == "__main__":
+    main()
