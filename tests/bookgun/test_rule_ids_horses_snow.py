@@ -13,14 +13,18 @@ from pathlib import Path
 import pytest
 
 import umpire.rulesets.bookgun.scenario as scenario_mod
+from tests.bookgun.test_rule_ids import _place
+from umpire.core.actions import Action
 from umpire.core.errors import DataFileError
 from umpire.core.events import Event
 from umpire.core.game import Game
-from umpire.rulesets.bookgun import RULESET
+from umpire.rulesets.bookgun import RULESET, combat
 from umpire.rulesets.bookgun.common import world
+from umpire.rulesets.bookgun.mounts import change, holding, mount_options
 from umpire.rulesets.bookgun.movement import dense_move, dice_for, roll_allowance, rough_drop
+from umpire.rulesets.bookgun.ruleset import Activate
 from umpire.rulesets.bookgun.scenario import load_scenario_file
-from umpire.rulesets.bookgun.state import BookGunState
+from umpire.rulesets.bookgun.state import KILLED, WOUNDED, BookGunState
 
 HERE = Path(__file__).parent
 
@@ -118,3 +122,122 @@ def test_over_snow_vehicles_play_through_legal_actions_and_apply() -> None:
             game.apply(action)
         assert game.state.over is not None
     assert moved == {"skidoo", "bv"}
+
+
+# -- bookgun.cavalry.holders (p.17 5.3) ----------------------------------------------------------
+RED = "5-hearts"  # an insurgent card (insurgents red)
+
+
+def _on_foot(seed: int = 1) -> BookGunState:
+    """The transport table's cavalry troop (a sergeant and three troopers) got off its horses
+    through the game's own activation, standing in the open south of the insurgent cell."""
+    s = _state("transport", seed)
+    s.flow.phase, s.card, s.acted = "movement", "5-spades", []
+    s.flow.stack.clear()
+    Activate().resolve(s, "army", Action("activate", unit="troop", option="get_off"))
+    s.flow.stack.clear()
+    _place(s, "troop", 6.0, 20.0, 90.0)
+    _place(s, "cell", 6.0, 26.0, 270.0)
+    return s
+
+
+def test_a_quarter_of_a_dismounted_troop_holds_the_horses_and_they_are_key_figures() -> None:
+    """p.17 (5.3): a cavalry unit fighting on foot details a quarter of its men (rounded in the
+    mounted player's favour: 4 men -> 1) to hold the horses; holders and led horses count as key
+    figures for fire when with the dismounted part of their unit. A holder's hands are full: he
+    does not fire (house). Mounted again, nobody holds horses."""
+    s = _on_foot()
+    troop = s.units["troop"]
+    assert troop.holders == ["cv-3"] and [f.id for f in holding(s, troop)] == ["cv-3"]
+    assert "cv-3" not in {f.id for f in combat.firing_figures(s, troop)}
+    assert {"cv-l", "cv-1", "cv-2"} <= {f.id for f in combat.firing_figures(s, troop)}
+    visible = s.unit_figures(troop)
+    # a face card: the firer's key figure - the holder (the troop has no gunner or radio man)
+    assert combat.choose_victim(s, troop, "key_wounded", visible).id == "cv-3"  # type: ignore[union-attr]
+    # a pip card: an ordinary figure, not the holder
+    assert combat.choose_victim(s, troop, "wounded", visible).id == "cv-1"  # type: ignore[union-attr]
+    events: list[Event] = []
+    change(s, troop, world(s), events)  # gets on again
+    assert troop.riding and troop.holders == [] and holding(s, troop) == []
+    assert combat.choose_victim(s, troop, "key_wounded", visible).id == "cv-1"  # type: ignore[union-attr]
+
+
+def test_horse_holders_stay_out_of_close_combat_until_the_rest_are_casualties() -> None:
+    """p.17 (5.3): the horse holders of a unit in close combat need not take part until every
+    other figure of the unit involved is a casualty. Charged by the cell, the troop fights with
+    its sergeant and two troopers; trooper 3 holds the horses and is in no pair. With the others
+    down, the holder fights."""
+    paired = 0
+    for seed in range(1, 30):
+        s = _on_foot(seed)
+        troop, cell = s.units["troop"], s.units["cell"]
+        assert [f.id for f in combat.fighters(s, troop)] == ["cv-l", "cv-1", "cv-2"]
+        events = combat.fight(s, cell, troop)
+        pairs = [e.text for e in events if e.kind == "roll" and " against " in e.text]
+        paired += bool(pairs)
+        assert not [t for t in pairs if "Trooper 3" in t]
+    assert paired  # some fights came to pairs
+    s = _on_foot()
+    troop = s.units["troop"]
+    for fid in ("cv-l", "cv-1", "cv-2"):
+        s.figures[fid].status = KILLED
+    assert [f.id for f in combat.fighters(s, troop)] == ["cv-3"]
+
+
+def test_a_face_card_with_no_gunner_in_view_hits_a_led_horse_and_starts_a_stampede_test() -> None:
+    """p.17 (5.3): the led horses are key figures; (5.4) horses fired at with one hit make a
+    morale check on the stand-and-fight chart (bookgun.cc.stand) for their holders' type: the
+    'with leader' column (army 5) while an un-hit holder holds them, 'without leader' (army 4)
+    once the holder is hit or there is none. Played through legal_actions and apply: the cell
+    fires on the dismounted troop with a king drawn as the first casualty card."""
+    checked = {5: 0, 4: 0}
+    for seed in range(1, 40):
+        s = _on_foot(seed)
+        if seed % 2:
+            s.figures["cv-3"].status = WOUNDED  # the holder is hit: no un-hit holder
+        s.flow.phase, s.card, s.acted = "fire", RED, []
+        s.flow.stack.clear()
+        s.casualties.pile = ["K-spades"] * 52
+        fire = Action("fire", unit="cell", target="troop")
+        if fire not in RULESET.legal_actions(s):
+            continue
+        events = RULESET.apply(s, fire)
+        hits = [e for e in events if e.kind == "casualty"]
+        if not hits:
+            continue
+        assert all(e.rule == "bookgun.cavalry.holders" and "led horse" in e.text for e in hits)
+        tests = [e for e in events if e.kind == "roll" and e.rule == "bookgun.cavalry.stampede"]
+        face = list(tests[0].get("dice") or [])[0]
+        need = 5 if seed % 2 == 0 else 4
+        checked[need] += 1
+        troop = s.units["troop"]
+        if face <= need:
+            assert not troop.horses_lost and any("horses stand" in e.text for e in events)
+        else:
+            # 5D6 directly away from the firers; house: the horses are lost to the troop
+            assert len(list(tests[1].get("dice") or [])) == 5
+            assert troop.horses_lost and troop.holders == []
+            assert mount_options(s, troop, False) == []
+            assert len(combat.fighters(s, troop)) == len(s.fit_figures(troop))
+    assert checked[5] and checked[4]
+
+
+def test_the_stampede_test_holds_exactly_on_the_stand_chart_number_or_less() -> None:
+    """p.17 (5.4): one d6 on the stand-and-fight chart (bookgun.cc.stand, army line): the horses
+    hold on 5 or less with an un-hit holder, on 4 or less without; every face of each column is
+    seen and judged that way, and the 5D6 run follows only a failure."""
+    for with_holder, need in ((True, 5), (False, 4)):
+        seen: set[int] = set()
+        for seed in range(80):
+            s = _on_foot(1)
+            s.rng = type(s.rng)(seed)
+            if not with_holder:
+                s.figures["cv-3"].status = KILLED
+            events = combat.stampede_check(s, s.units["troop"], s.units["cell"])
+            rolls = [list(e.get("dice") or []) for e in events if e.kind == "roll"]
+            face = rolls[0][0]
+            seen.add(face)
+            lost = s.units["troop"].horses_lost
+            assert lost == (face > need)
+            assert len(rolls) == (2 if lost else 1) and (not lost or len(rolls[1]) == 5)
+        assert seen == {1, 2, 3, 4, 5, 6}

@@ -246,7 +246,13 @@ class BookGunBoard:
                     # bookgun.move.tank_riders / cavalry / bicycles / helicopters
                     **({"rides": u.get("rides")} if u.get("rides") else {}),
                     **(
-                        {"mounts": u.get("ride"), "riding": bool(u.get("riding"))}
+                        {
+                            "mounts": u.get("ride"),
+                            "riding": bool(u.get("riding")),
+                            # bookgun.cavalry.holders / stampede
+                            "holders": len(u.get("holders") or []),
+                            "horses_lost": bool(u.get("horses_lost")),
+                        }
                         if u.get("ride")
                         else {}
                     ),

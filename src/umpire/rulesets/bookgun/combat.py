@@ -16,6 +16,7 @@ from umpire.rulesets.bookgun.chances import (
     casualty_effect,
     door_shot,
     draw_card,
+    movement_roll,
     pair_roll,
 )
 from umpire.rulesets.bookgun.common import (
@@ -26,6 +27,7 @@ from umpire.rulesets.bookgun.common import (
     secret,
     world,
 )
+from umpire.rulesets.bookgun.mounts import holding, led_horses
 from umpire.rulesets.bookgun.movement import flee, locked, place_outside, unit_room
 from umpire.rulesets.bookgun.state import (
     CAPTURED,
@@ -292,6 +294,8 @@ def firing_figures(state: BookGunState, unit: Unit) -> list[Figure]:
     wounded = sum(1 for f in state.unit_figures(unit) if f.status == WOUNDED)
     carriers = {f.id for f in [f for f in reversed(fit) if f.role == "ordinary"][:wounded]}
     w = world(state)
+    if led_horses(unit):  # bookgun.cavalry.holders (house): a man holding horses does not fire
+        carriers |= set(unit.holders)
     out = [f for f in fit if f.id not in carriers and w.tables.weapons.types[f.weapon].dice[0] > 0]
     if unit.gun is not None and not gun_serves(state, unit):
         out = [f for f in out if f.role != "gun"]
@@ -730,13 +734,16 @@ def choose_victim(
         lead = [f for f in fit if f.role == "leader"]
         found = officers or lead
         return found[0] if found else None
+    # bookgun.cavalry.holders (p.17 5.3): horse holders with their dismounted unit are key
+    # figures for fire (the firer's pick of a face card after the unit's own key men, house)
+    held = set(target.holders) if led_horses(target) else set()
     order = (
-        ("key", "ordinary", "officer", "leader")
+        ("key", "holder", "ordinary", "officer", "leader")
         if effect.startswith("key")
-        else ("ordinary", "key", "officer", "leader")
+        else ("ordinary", "key", "holder", "officer", "leader")
     )
     for role in order:
-        pool = [f for f in fit if f.role == role]
+        pool = [f for f in fit if ("holder" if f.id in held else f.role) == role]
         if pool:
             return pool[0]
     hurt = [f for f in visible if f.status == WOUNDED]
@@ -776,8 +783,13 @@ def casualty_cards(
     by: str,
     why: str,
     events: list[Event],
-) -> None:
-    """One card per hit (bookgun.casualty.card); hits beyond the visible figures are lost."""
+    horses: bool = False,
+) -> int:
+    """One card per hit (bookgun.casualty.card); hits beyond the visible figures are lost.
+    With ``horses`` (fire at a unit on foot with its led horses in view), a key-figure card with
+    none of the unit's own key men visible hits a led horse instead (bookgun.cavalry.holders,
+    p.17 5.3: the led horses are key figures; house: the firer's pick). Returns the horse hits."""
+    horse_hits = 0
     for _ in range(min(hits, len(visible))):
         pile = state.casualties
         if not pile.pile:
@@ -788,6 +800,23 @@ def casualty_cards(
         pile.discard.append(card)
         lead_here = any(f.fit and f.role in ("leader", "officer") for f in visible)
         effect = casualty_effect(card, lead_here)
+        if (
+            horses
+            and effect.startswith("key")
+            and led_horses(target)
+            and not any(f.fit and f.role == "key" for f in visible)
+        ):
+            horse_hits += 1
+            events.append(
+                note(
+                    "casualty",
+                    f"a led horse of {target.name} is "
+                    + ("killed" if effect == "key_killed" else "hit"),
+                    "bookgun.cavalry.holders",
+                    unit=target.id,
+                )
+            )
+            continue
         victim = choose_victim(state, target, effect, visible)
         if victim is None:
             continue
@@ -795,6 +824,7 @@ def casualty_cards(
         if effect == "leader" and victim.role == "officer":
             rule = "bookgun.lead.higher"
         apply_hit(state, victim, effect in ("leader", "killed", "key_killed"), by, rule, events)
+    return horse_hits
 
 
 def resolve_fire(
@@ -874,7 +904,11 @@ def resolve_fire(
         {t.id: t for f in figs for t in visible_targets(state, w, f, target, True)}.values(),
         key=lambda t: t.id,
     )
-    casualty_cards(state, target, total, visible, unit.side, f"hit on {target.name}", events)
+    horse_hits = casualty_cards(
+        state, target, total, visible, unit.side, f"hit on {target.name}", events, horses=True
+    )
+    if horse_hits:
+        events += stampede_check(state, target, unit)
     for f in twenties:
         events += collateral(state, f, target)
     tm = w.tables.fire_mods
@@ -888,6 +922,51 @@ def resolve_fire(
     unit.fired_at.append(target.id)
     for f in figs[:1]:
         state.fire_points.append([float(state.flow.turn), f.x, f.y])
+    return events
+
+
+def stampede_check(state: BookGunState, target: Unit, firer: Unit) -> list[Event]:
+    """bookgun.cavalry.stampede (p.17 5.4): led horses fired at with at least one horse hit test
+    on the stand-and-fight chart (bookgun.cc.stand, the line of the holders' troop type) - the
+    with-leader column while an un-hit holder holds them, the without-leader column when every
+    holder is hit or there is none. Failing, the un-hit horses stampede 5D6 directly away from
+    the firers; house: they are lost to the unit for the rest of the game (it fights on foot and
+    its holders are free to fight), their path is not played out."""
+    w = world(state)
+    held = holding(state, target)
+    need = w.tables.close_combat.stand[target.troop][0 if held else 1]
+    words = "held" if held else "with no holder"
+    events: list[Event] = []
+    if RollUnder(
+        6, need, "bookgun.cavalry.stampede", text=f"{target.name}'s led horses ({words}) stand"
+    ).sample(state.rng, events):
+        events.append(
+            note(
+                "stampede",
+                f"{target.name}'s horses stand",
+                "bookgun.cavalry.stampede",
+                unit=target.id,
+            )
+        )
+        return events
+    dice = w.tables.cavalry.stampede_dice
+    run = sum(
+        movement_roll(dice, "bookgun.cavalry.stampede", f"{target.name}'s horses stampede").sample(
+            state.rng, events
+        )
+    )
+    away = bearing(centre(state, firer), centre(state, target))
+    target.horses_lost = True
+    target.holders = []
+    events.append(
+        note(
+            "stampede",
+            f"{target.name}'s horses stampede {run} in. away from {firer.name} "
+            f"(bearing {away:.0f}) and are lost to it",
+            "bookgun.cavalry.stampede",
+            unit=target.id,
+        )
+    )
     return events
 
 
@@ -1042,6 +1121,16 @@ def close_combats(state: BookGunState) -> list[Event]:
     return events
 
 
+def fighters(state: BookGunState, unit: Unit) -> list[Figure]:
+    """bookgun.cavalry.holders (p.17 5.3): a dismounted unit's horse holders stay out of its close
+    combat until every other figure of it is a casualty (or gone); house: contact by a flank or
+    rear charge that would draw them in is not modelled."""
+    fit = state.fit_figures(unit)
+    held = {f.id for f in holding(state, unit)}
+    others = [f for f in fit if f.id not in held]
+    return others or fit
+
+
 def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
     w = world(state)
     cc = w.tables.close_combat
@@ -1120,8 +1209,8 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
                 bearing(centre(state, unit), old),
             )
         return events
-    attackers = state.fit_figures(unit)
-    defenders = state.fit_figures(target)
+    attackers = fighters(state, unit)
+    defenders = fighters(state, target)
     room = unit_room(state, target)
     if room is not None:
         defenders = [f for f in defenders if f.room == room][:4] or defenders[:4]

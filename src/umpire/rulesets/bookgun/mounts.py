@@ -12,16 +12,22 @@ House (catalogued): getting on or off is the start of the unit's activation and 
 follows it; the led horses (or pushed bicycles) stay with the unit, so it can always reach them;
 bicycles follow the horses' mounting rule; mounted figures do not go prone, into buildings or
 through windows, and cyclists get off to cross a wall; rough and dense ground drop the die of the
-rider's troop type (horses), the highest for cyclists. Not modelled: horse holders' part in fire
-and close combat (their count is reported) and stampedes (p.17 5.3-5.4; fire at horses is out
-of scope like fire at vehicles, spec §4.8)."""
+rider's troop type (horses), the highest for cyclists.
+
+Horse holders (bookgun.cavalry.holders, p.17 5.3): when a horse unit gets off, a quarter of its
+fit men (rounded down) are named to hold the horses - house: ordinary figures from the end of the
+roster, then key figures, never a leader; they stay with the unit and its led horses. Holders and
+led horses are key figures for fire (combat.choose_victim, combat.casualty_cards); in close combat
+the holders do not fight until no other fit figure of the unit is left (combat.fight); house: a
+holder has no hand free to fire. Stampedes (bookgun.cavalry.stampede, p.17 5.4) are in
+combat.stampede_check."""
 
 from __future__ import annotations
 
 from umpire.core.actions import Action
 from umpire.core.events import Event, note
 from umpire.rulesets.bookgun.chances import movement_roll
-from umpire.rulesets.bookgun.state import OK, BookGunState, Unit
+from umpire.rulesets.bookgun.state import OK, BookGunState, Figure, Unit
 from umpire.rulesets.bookgun.world import World
 
 
@@ -46,9 +52,33 @@ def horse_holders(w: World, figures: int) -> int:
     return figures // w.tables.cavalry.holders_per
 
 
+def led_horses(unit: Unit) -> bool:
+    """bookgun.cavalry.holders: a horse unit on foot whose horses are still with it."""
+    return unit.ride == "horse" and not unit.riding and not unit.horses_lost
+
+
+def assign_holders(state: BookGunState, unit: Unit, w: World) -> list[str]:
+    """p.17 (5.3): name the quarter of the fit men (rounded down) who hold the horses - house:
+    ordinary figures from the end of the roster, then key figures, never a leader or officer."""
+    fit = state.fit_figures(unit)
+    pool = [f for f in reversed(fit) if f.role == "ordinary"]
+    pool += [f for f in reversed(fit) if f.role == "key"]
+    unit.holders = [f.id for f in pool[: horse_holders(w, len(fit))]]
+    return unit.holders
+
+
+def holding(state: BookGunState, unit: Unit) -> list[Figure]:
+    """The un-hit (fit) figures holding the unit's led horses now."""
+    if not led_horses(unit):
+        return []
+    return [state.figures[i] for i in unit.holders if state.figures[i].fit]
+
+
 def mount_options(state: BookGunState, unit: Unit, in_room: bool) -> list[Action]:
     """Get on or off the unit's horses or bicycles (never in a building, when shaken or pinned)."""
     if unit.ride is None or in_room or unit.status != OK:
+        return []
+    if unit.horses_lost:  # bookgun.cavalry.stampede: its horses ran off (house: for good)
         return []
     return [Action("activate", unit=unit.id, option="get_off" if unit.riding else "get_on")]
 
@@ -69,8 +99,10 @@ def change(state: BookGunState, unit: Unit, w: World, events: list[Event]) -> fl
         f.prone = False
     text = f"{unit.name} {verb} {what}"
     if unit.ride == "horse" and not getting_on:
-        holders = horse_holders(w, len(state.fit_figures(unit)))
-        text += f" ({holders} of its men hold the horses)"
+        holders = assign_holders(state, unit, w)  # bookgun.cavalry.holders (p.17 5.3)
+        text += f" ({len(holders)} of its men hold the horses)"
+    elif unit.ride == "horse":
+        unit.holders = []
     events.append(note("dismount" if not getting_on else "mount", text, rule, unit=unit.id))
     rolled = float(sum(faces))
     return max(w.tables.movement.minimum_move, rolled)

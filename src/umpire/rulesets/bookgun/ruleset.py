@@ -1987,6 +1987,11 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             units=units,
         )
         state.world_memo = w
+        for u in state.units.values():  # bookgun.cavalry.holders: cavalry starting on foot
+            if u.ride == "horse" and not u.riding:
+                from umpire.rulesets.bookgun.mounts import assign_holders
+
+                assign_holders(state, u, w)
         state.to_deploy = [u.id for u in w.spec.units if u.concealed] + [
             f"dummy-{i + 1}" for i in range(w.spec.dummies)
         ]
@@ -2076,6 +2081,8 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "limbering": u.limbering,
                 "ride": u.ride,
                 "riding": u.riding,
+                "holders": list(u.holders),
+                "horses_lost": u.horses_lost,
                 "amphibious": u.amphibious,
                 "landed": u.landed,
                 "rides": u.rides,

@@ -105,6 +105,10 @@ class Unit:
     # and whether it is on them now; mounts_turn: the turn it last got on or off
     ride: str | None = None
     riding: bool = False
+    # bookgun.cavalry.holders / bookgun.cavalry.stampede (p.17 5.3-5.4): the figures holding the
+    # led horses while the unit is on foot, and whether its horses stampeded away (lost)
+    holders: list[str] = field(default_factory=list)
+    horses_lost: bool = False
     amphibious: bool = False  # bookgun.move.amphibious: a land vehicle that swims at 1D6
     landed: bool = False  # bookgun.move.helicopters: a helicopter on the ground (else hovering)
     rides: str | None = None  # bookgun.move.tank_riders: the vehicle it rides on the outside

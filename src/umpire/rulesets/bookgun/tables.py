@@ -222,6 +222,8 @@ class Cavalry(_Section):
     mount_dice: int = Field(ge=0)
     scout_mount_dice: int = Field(ge=0)
     holders_per: int = Field(ge=1)
+    # bookgun.cavalry.stampede (p.17 5.4): stampeded horses move this many D6
+    stampede_dice: int = Field(default=5, ge=0)
 
 
 class Bicycles(_Section):
