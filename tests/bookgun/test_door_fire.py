@@ -151,3 +151,31 @@ def test_umpire_odds_door_mode_gives_the_same_exact_odds() -> None:
     assert abs(data["door_opens"] - 0.51) < 1e-12
     data, _ = ODDS.answer({"mode": "door", "weapons": "rpg", "range": 6.0})
     assert data["door_opens"] == 0.5
+
+
+def test_the_web_table_shows_the_exact_odds_of_the_door_like_other_fire_targets() -> None:
+    """The board (bookgun/board.py) gives the door-fire action its exact odds: the rounds the
+    rules fire (10 or less at short range, 6 or less beyond, spec §4.1) and P(door opens) from
+    chances.door_opens - 1 - (10/20)(14/20) = 13/20 for the squad at the door, the menu line's
+    figure. The insurgents' board gives no odds for the army's unit (which doors are locked to
+    the army is the army's knowledge)."""
+    from types import SimpleNamespace
+
+    from umpire.rulesets.bookgun.board import BOARD
+
+    s = _raid_at_the_door()
+    game = SimpleNamespace(state=s)
+    odds = BOARD.action_details(game, RULESET.observation(s, "army"), "army", DOOR_K2)
+    assert odds is not None and odds["kind"] == "door" and odds["room"] == "K2"
+    assert [(d["figure"], d["need"], d["band"]) for d in odds["dice"]] == [
+        ("sq-tl1", 10, "short"),
+        ("sq-tl2", 6, "medium"),
+    ]
+    assert odds["exact"] == {"door opens": "13/20", "stays locked": "7/20"}
+    assert odds["results"]["door opens"] == 0.65 and odds["order"][0] == "door opens"
+    seen_by_insurgents = RULESET.observation(s, "insurgents")
+    assert BOARD.action_details(game, seen_by_insurgents, "insurgents", DOOR_K2) is None
+    hidden = _raid()
+    _facing_the_door(hidden)  # the cell unseen: no locked door, no odds
+    obs = RULESET.observation(hidden, "army")
+    assert BOARD.action_details(SimpleNamespace(state=hidden), obs, "army", DOOR_K2) is None

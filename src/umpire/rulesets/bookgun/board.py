@@ -22,7 +22,9 @@ insurgents' page also marks the cache room and the IED site, which only their ob
   (a multivariate hypergeometric over the pile the observation shows, the same draw without
   replacement ``chances.cards_effects`` enumerates; a unit test checks they agree). Fire on a
   concealment marker or by a group whose target the viewer cannot see has no odds: the marker
-  may be a dummy.
+  may be a dummy. HE at a locked door (``bookgun.building.door_fire``) gives the exact chance
+  the door opens (``chances.door_opens``: each round's d20, one after another), only for the
+  viewer's own units.
 
 House choices: a figure's base is drawn 0.8 in. across (a 20-25 mm base) ``house``.
 """
@@ -373,6 +375,14 @@ class BookGunBoard:
                 return None
             return {"lines": spotting_lines(observation, str(action.unit))}
         if action.kind == "fire":
+            if str(action.target).startswith("door:"):
+                # only the viewer's own unit: which doors are locked is what its side knows
+                if units.get(str(action.unit), {}).get("side") != viewer:
+                    return None
+                try:
+                    return door_odds(game, action)
+                except (KeyError, ValueError, IndexError, AttributeError, StopIteration):
+                    return None
             if action.unit not in units or action.target not in units:
                 return None  # a marker (maybe a dummy) or something the viewer cannot see
             try:
@@ -522,6 +532,47 @@ def casualty_distribution(
         for tally, q in card_tallies(min(int(h), visible), leader_present, key_pile):
             out[tally] = out.get(tally, Fraction(0)) + p * q
     return out
+
+
+def door_odds(game: Any, action: Action) -> dict[str, Any] | None:
+    """HE fired at a locked door (bookgun.building.door_fire): the rounds the rules would fire
+    (``combat.door_shots``, the firer's own figures and the table's doors - nothing hidden: the
+    menu offers the door only when the building is seen held), and the exact chance the door
+    opens from ``chances.door_opens`` - the same d20s play rolls, one round after another."""
+    from umpire.rulesets.bookgun import combat
+    from umpire.rulesets.bookgun.chances import door_opens
+    from umpire.rulesets.bookgun.ruleset import fire_group
+
+    state = game.state
+    unit = state.units[str(action.unit)]
+    room = str(action.target)[len(combat.DOOR) :]
+    if action.units:
+        figs = [state.figures[f] for f in action.units]
+    else:
+        figs = next(iter(fire_group(state, unit)), [])
+    shots = combat.door_shots(state, unit, figs, room)
+    if not shots:
+        return None
+    opens = door_opens([s.need for s in shots]).probability(lambda ok: ok)
+    results = {"door opens": float(opens), "stays locked": float(1 - opens)}
+    return {
+        "kind": "door",
+        "room": room,
+        "dice": [
+            {
+                "figure": s.firer,
+                "weapon": s.weapon,
+                "need": s.need,
+                "band": s.band,
+                "range": round(float(s.distance), 1),
+            }
+            for s in shots
+        ],
+        "order": list(results),
+        "results": results,
+        "exact": {"door opens": str(opens), "stays locked": str(1 - opens)},
+        "p_open": float(opens),
+    }
 
 
 def fire_odds(game: Any, obs: Mapping[str, Any], action: Action) -> dict[str, Any] | None:

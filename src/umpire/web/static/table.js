@@ -609,6 +609,9 @@ function distribution(a) {
     wrap.append(distBars(o));
     wrap.append(h("span", { className: "hint", textContent: `killed ≥1 ${pct(1 - (o.killed["0"] || 0))} · leader hit ${pct(o.leader_hit)} · expected ${o.expected.toFixed(2)}` + (o.blast_not_counted ? " · blast rounds not in these odds" : "") }));
     for (const b of o.blasts || []) wrap.append(h("span", { className: "hint blast-odds", textContent: `${b.figure}'s ${b.weapon.replace(/_/g, " ")} on target ${pct(b.on_target)}, else it scatters (burst casualties not in these odds)` }));
+  } else if (o.kind === "door") {
+    wrap.append(h("span", { className: "odds-head", textContent: `HE at the door of ${o.room}: ` + o.dice.map((d) => `1d20≤${d.need} (${d.weapon.replace(/_/g, " ")}, ${d.band})`).join(", then ") }));
+    wrap.append(distBars(o));
   }
   const mods = o.modifiers || [];
   if (mods.length) wrap.title = modTitle(mods, o);
