@@ -8,6 +8,11 @@ against the database, that no accepted action was lost or stored twice; every fe
 client re-sends its last submission, which must get 409 and change nothing.
 
     python3 bench/bench_server.py --games 20 --seconds 20
+    python3 bench/bench_server.py --games 20 --seconds 20 --profile /tmp/server.prof
+
+With ``--profile FILE`` the server runs under cProfile (its event-loop thread, where the
+request handlers run; the round trips are then slower than without) and the functions with
+the most own time and the most cumulative time are printed at the end.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import socket
 import sqlite3
 import statistics
@@ -30,12 +36,28 @@ from typing import Any
 import httpx
 
 SERVER = """
-import sys, uvicorn
+import cProfile, sys, uvicorn
 from pathlib import Path
 from umpire.server.main import create_app
-uvicorn.run(create_app(Path(sys.argv[1]), ai_delay=0.0), host="127.0.0.1",
-            port=int(sys.argv[2]), log_level="warning")
+profile = cProfile.Profile() if len(sys.argv) > 3 else None
+app = create_app(Path(sys.argv[1]), ai_delay=0.0)
+if profile is not None:
+    profile.enable()
+try:  # uvicorn re-raises the signal that stopped it: SIGINT, so that this finally runs
+    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+finally:
+    if profile is not None:
+        profile.disable()
+        profile.dump_stats(sys.argv[3])
 """
+
+
+def print_profile(path: str, top: int = 15) -> None:
+    import pstats
+
+    for key in ("tottime", "cumulative"):
+        print(f"server profile, top {top} by {key}:")
+        pstats.Stats(path, stream=sys.stdout).strip_dirs().sort_stats(key).print_stats(top)
 
 
 def free_port() -> int:
@@ -137,13 +159,15 @@ def main() -> None:
         default=0.25,
         help="mean seconds a player looks before each order (0: flat out, a throughput test)",
     )
+    parser.add_argument("--profile", help="run the server under cProfile and save the stats here")
     args = parser.parse_args()
     ruleset, scenario = args.game.split("/")
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         port = free_port()
         env = dict(os.environ)
-        proc = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port)], env=env)
+        extra = [args.profile] if args.profile else []
+        proc = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port), *extra], env=env)
         url = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 30
@@ -157,8 +181,12 @@ def main() -> None:
                     time.sleep(0.2)
             result = asyncio.run(run(url, args.games, args.seconds, ruleset, scenario, args.think))
         finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+            if args.profile:
+                proc.send_signal(signal.SIGINT)
+                proc.wait(timeout=60)
+            else:
+                proc.terminate()
+                proc.wait(timeout=10)
         con = sqlite3.connect(db)
         lost = doubled = 0
         for game_id, actions in result["accepted"].items():
@@ -199,6 +227,8 @@ def main() -> None:
     print(
         "no action lost or applied twice" if ok else "FAILED: the store disagrees with the clients"
     )
+    if args.profile:
+        print_profile(args.profile)
     if not ok:
         raise SystemExit(1)
 
