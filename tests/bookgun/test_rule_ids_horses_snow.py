@@ -241,3 +241,19 @@ def test_the_stampede_test_holds_exactly_on_the_stand_chart_number_or_less() -> 
             assert lost == (face > need)
             assert len(rolls) == (2 if lost else 1) and (not lost or len(rolls[1]) == 5)
         assert seen == {1, 2, 3, 4, 5, 6}
+
+
+def test_the_fire_odds_count_a_face_card_on_the_led_horses_as_no_figure_hit() -> None:
+    """The web table's exact fire odds follow the same rule as play: at a dismounted troop with
+    no key men in view, a face card (12 of 52) hits a horse, not a man; pips (36) and aces (4,
+    the sergeant in view) hit figures - so one hit is a casualty with probability 40/52."""
+    from fractions import Fraction
+
+    from umpire.rulesets.bookgun.board import card_tallies
+    from umpire.rulesets.bookgun.chances import CASUALTY_DECK
+
+    deck = tuple(sorted(CASUALTY_DECK))
+    with_horses = dict(card_tallies(1, True, deck, True))
+    assert with_horses[(0, 0, 0)] == Fraction(12, 52)
+    assert sum(p for (k, w, _), p in with_horses.items() if k + w == 1) == Fraction(40, 52)
+    assert dict(card_tallies(1, True, deck)).get((0, 0, 0), 0) == 0

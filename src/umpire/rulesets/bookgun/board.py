@@ -485,11 +485,13 @@ def _pile(obs: Mapping[str, Any]) -> list[str]:
 
 @lru_cache(maxsize=512)
 def card_tallies(
-    hits: int, leader_present: bool, pile: tuple[str, ...]
+    hits: int, leader_present: bool, pile: tuple[str, ...], horses: bool = False
 ) -> tuple[tuple[tuple[int, int, int], Fraction], ...]:
     """Exact (killed, wounded, leader) of ``hits`` casualty cards drawn without replacement from
     ``pile``: the multivariate hypergeometric over each card's effect (chances.casualty_effect),
-    the distribution ``chances.cards_effects(...).map(_tally)`` enumerates draw by draw."""
+    the distribution ``chances.cards_effects(...).map(_tally)`` enumerates draw by draw. With
+    ``horses`` (a dismounted horse unit with none of its own key men in view) a face card hits a
+    led horse, no figure (bookgun.cavalry.holders, combat.casualty_cards)."""
     from itertools import product
     from math import comb
 
@@ -511,15 +513,17 @@ def card_tallies(
         for e, m in zip(kinds, split, strict=True):
             ways *= comb(counts[e], m)
         got = dict(zip(kinds, split, strict=True))
-        killed = got.get("killed", 0) + got.get("key_killed", 0) + got.get("leader", 0)
-        wounded = got.get("wounded", 0) + got.get("key_wounded", 0)
+        key_killed = 0 if horses else got.get("key_killed", 0)
+        key_wounded = 0 if horses else got.get("key_wounded", 0)
+        killed = got.get("killed", 0) + key_killed + got.get("leader", 0)
+        wounded = got.get("wounded", 0) + key_wounded
         key = (killed, wounded, got.get("leader", 0))
         out[key] = out.get(key, Fraction(0)) + Fraction(ways, total)
     return tuple(sorted(out.items()))
 
 
 def casualty_distribution(
-    parts: list[Any], leader_present: bool, visible: int, pile: list[str]
+    parts: list[Any], leader_present: bool, visible: int, pile: list[str], horses: bool = False
 ) -> dict[tuple[int, int, int], Fraction]:
     """Exact (killed, wounded, leader hit) of one fire action: the firers' d20s (the rule's
     own chances, summed), then a card per hit up to the visible target figures."""
@@ -529,7 +533,7 @@ def casualty_distribution(
     out: dict[tuple[int, int, int], Fraction] = {}
     key_pile = tuple(sorted(pile))
     for h, p in hits.items():
-        for tally, q in card_tallies(min(int(h), visible), leader_present, key_pile):
+        for tally, q in card_tallies(min(int(h), visible), leader_present, key_pile, horses):
             out[tally] = out.get(tally, Fraction(0)) + p * q
     return out
 
@@ -601,7 +605,11 @@ def fire_odds(game: Any, obs: Mapping[str, Any], action: Action) -> dict[str, An
     seen = {t.id: t for f in figs for t in combat.visible_targets(state, world, f, target, True)}
     visible = len(seen)
     leader = any(t.fit and t.role in ("leader", "officer") for t in seen.values())
-    dist = casualty_distribution(parts, leader, visible, _pile(obs))
+    from umpire.rulesets.bookgun.mounts import led_horses
+
+    # bookgun.cavalry.holders: face cards hit the led horses of a unit with no key men in view
+    horses = led_horses(target) and not any(t.fit and t.role == "key" for t in seen.values())
+    dist = casualty_distribution(parts, leader, visible, _pile(obs), horses)
     casualties: dict[int, float] = {}
     killed: dict[int, float] = {}
     for (k, w, _lead), p in dist.items():
