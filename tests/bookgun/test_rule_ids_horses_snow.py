@@ -257,3 +257,21 @@ def test_the_fire_odds_count_a_face_card_on_the_led_horses_as_no_figure_hit() ->
     assert with_horses[(0, 0, 0)] == Fraction(12, 52)
     assert sum(p for (k, w, _), p in with_horses.items() if k + w == 1) == Fraction(40, 52)
     assert dict(card_tallies(1, True, deck)).get((0, 0, 0), 0) == 0
+
+
+def test_over_snow_vehicles_on_a_snowy_road_move_together_keeping_every_die() -> None:
+    """bookgun.move.over_snow with bookgun.move.road_column (p.14 2.4): the Ski-Doo and the BV206
+    nose to tail on the road activate on one card at the slower rate (both 4D6 on snow); on snow
+    they keep the die snow takes from others on roads (p.19 2.1 - house, as off the road)."""
+    s = _state("snow")
+    for uid, y in (("skidoo", 4.0), ("bv", 7.0)):
+        m = s.figures[s.units[uid].figures[0]]
+        m.x, m.y, m.facing = 17.0, y, 90.0
+    s.flow.phase, s.card, s.acted = "movement", "5-spades", []
+    s.flow.stack.clear()
+    convoy = [a for a in Activate().options(s, "army") if a.option == "convoy"]
+    lead = next(a for a in convoy if a.unit == "skidoo")
+    assert lead.units == ("bv",)
+    events = Activate().resolve(s, "army", lead)
+    faces = _rolls(events)[0]
+    assert len(faces) == 4 and s.flow.stack[-1].data["road"] == sum(faces)

@@ -120,7 +120,7 @@ def start(
     state: BookGunState, lead: Unit, others: list[Unit], events: list[Event]
 ) -> dict[str, object]:
     """Roll the slowest unit's road dice once for the set; returns the pending move's data."""
-    from umpire.rulesets.bookgun.movement import Allowance, keep_dice
+    from umpire.rulesets.bookgun.movement import Allowance, keep_dice, snow_vehicle
 
     w = world(state)
     group = [lead, *others]
@@ -140,7 +140,9 @@ def start(
     if separated or any(f.status == "wounded" for u in group for f in state.unit_figures(u)):
         faces = keep_dice(faces, "highest")
         reasons.append("a unit of the set drops its highest die (wounded or separated)")
-    if w.spec.ground != "dry":
+    if w.spec.ground != "dry" and not all(snow_vehicle(w, u) for u in group):
+        # over-snow vehicles on snow keep the die (bookgun.move.over_snow, house); a set with
+        # any other unit loses it, as that unit would
         faces = keep_dice(faces, "lowest")
         reasons.append(f"bookgun.move.weather: {w.spec.ground} drops the lowest die on roads")
     road = max(w.tables.movement.minimum_move, float(sum(faces)))
