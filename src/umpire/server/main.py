@@ -31,6 +31,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from umpire.server.companion import register as register_companion
 from umpire.server.guard import (
     MAX_BODY_BYTES,
     ApiError,
@@ -39,7 +40,6 @@ from umpire.server.guard import (
     check_origin,
     parse_body,
 )
-from umpire.server.companion import register as register_companion
 from umpire.server.service import Service
 from umpire.server.store import Store
 
