@@ -2,41 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, overload
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from umpire.agents.base import Agent
-from umpire.core.actions import Action
+from umpire.core.actions import LazyActionList
 from umpire.core.events import Event
 from umpire.core.game import Game
 
 EventSink = Callable[[Event], None]
 
 
-class LazyActions(Sequence[Action]):
-    """The legal actions, enumerated only if a player looks at them (a scripted player that
-    knows what it wants need not pay for the full list; ``apply`` validates its choice)."""
+class LazyActions(LazyActionList):
+    """The game's legal actions, listed only if a player looks at them."""
 
     def __init__(self, game: Game) -> None:
-        self._game = game
-        self._items: list[Action] | None = None
-
-    def _list(self) -> list[Action]:
-        if self._items is None:
-            self._items = self._game.legal_actions()
-        return self._items
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        return self._list()[index]
-
-    def __len__(self) -> int:
-        return len(self._list())
+        super().__init__(game.legal_actions)
 
 
 UNFINISHED = "unfinished"  # the winner of a game stopped before its rules ended it

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TypeVar, overload
+from typing import TypeVar
 
-from umpire.core.actions import Action
+from umpire.core.actions import Action, LazyActionList
 from umpire.core.errors import UmpireError
 from umpire.core.ruleset import capability, get_ruleset
 from umpire.core.switches import book_only
@@ -23,7 +23,7 @@ __all__ = ["AGENT_KINDS", "Agent", "RandomAgent", "View", "held_to_the_book", "m
 A = TypeVar("A", bound=Agent)
 
 
-class BookActions(Sequence[Action]):
+class BookActions(LazyActionList):
     """The actions an agent is offered when the game advises on rules: those of ``legal``
     that every rule allows, in the book's order, listed on first use (a scripted player that
     knows what it wants need not pay for them). ``legal`` as a list or tuple is the menu it
@@ -31,34 +31,20 @@ class BookActions(Sequence[Action]):
     it is."""
 
     def __init__(self, view: View, legal: Sequence[Action]) -> None:
+        super().__init__(self._book)
         self._view = view
         self._legal = legal
-        self._items: list[Action] | None = None
 
-    def _list(self) -> list[Action]:
-        if self._items is None:
-            book = self._view.legal_actions(book_only=True)
-            if isinstance(self._legal, list | tuple):
-                offered = set(self._legal)
-                book = [a for a in book if a in offered]
-            if not book:
-                # the players' advised actions took the game where the book offers this side
-                # nothing (a phase the book would have ended): it plays on from the menu
-                book = list(self._legal)
-            self._items = book
-        return self._items
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        return self._list()[index]
-
-    def __len__(self) -> int:
-        return len(self._list())
+    def _book(self) -> list[Action]:
+        book = self._view.legal_actions(book_only=True)
+        if isinstance(self._legal, list | tuple):
+            offered = set(self._legal)
+            book = [a for a in book if a in offered]
+        if not book:
+            # the players' advised actions took the game where the book offers this side
+            # nothing (a phase the book would have ended): it plays on from the menu
+            book = list(self._legal)
+        return book
 
 
 def held_to_the_book(agent: A) -> A:

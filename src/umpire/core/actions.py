@@ -8,8 +8,9 @@ figures acting on one card) lists them in ``units``; a card game names the ``car
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,3 +85,29 @@ class Action:
                 raise TypeError(f"{name} must be a string")
             fields[name] = value
         return cls(kind=kind, point=parsed_point, units=tuple(units), **fields)
+
+
+class LazyActionList(Sequence[Action]):
+    """A list of actions worked out only when a player first looks at it (a scripted player
+    that knows what it wants need not pay for the full list; ``apply`` checks its choice)."""
+
+    def __init__(self, make: Callable[[], list[Action]]) -> None:
+        self._make = make
+        self._items: list[Action] | None = None
+
+    def _list(self) -> list[Action]:
+        if self._items is None:
+            self._items = self._make()
+        return self._items
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        return self._list()[index]
+
+    def __len__(self) -> int:
+        return len(self._list())

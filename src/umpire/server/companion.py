@@ -47,7 +47,7 @@ from umpire.core.switches import (
     switches_in,
     with_switches,
 )
-from umpire.server.guard import ApiError, check_name, check_seed, short
+from umpire.server.guard import ApiError, check_game_choice, check_name, check_seed, short
 from umpire.server.store import Store
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,40}")
@@ -198,25 +198,7 @@ class CompanionGames:
 
         if not isinstance(body, dict):
             raise ApiError(400, "give a JSON object with ruleset, scenario and sides")
-        unknown = sorted(set(body) - CREATE_FIELDS)
-        if unknown:
-            raise ApiError(400, f"unknown field {short(unknown[0])}; give {sorted(CREATE_FIELDS)}")
-        ruleset_id = check_name(body.get("ruleset"), "ruleset")
-        scenario = check_name(body.get("scenario"), "scenario")
-        if ruleset_id not in ruleset_ids():
-            raise ApiError(
-                400, f"unknown ruleset {ruleset_id!r}; known: {', '.join(ruleset_ids())}"
-            )
-        try:
-            ruleset = get_ruleset(ruleset_id)
-            scenarios = ruleset.scenario_ids()
-        except UmpireError as exc:
-            raise ApiError(400, str(exc)) from exc
-        if scenario not in scenarios:
-            raise ApiError(
-                400,
-                f"unknown scenario {scenario!r} for {ruleset_id}; known: {', '.join(scenarios)}",
-            )
+        ruleset_id, scenario, ruleset = check_game_choice(body, CREATE_FIELDS)
         raw_sides = body.get("sides")
         if not isinstance(raw_sides, dict):
             raise ApiError(400, "sides must map each side to me, scripted, search or random")

@@ -9,8 +9,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from umpire.core.ruleset import Ruleset
 
 MAX_BODY_BYTES = 64 * 1024  # an action or a new game is a few hundred bytes
 MAX_DEPTH = 16  # the deepest body the API expects is 3 levels
@@ -164,3 +167,29 @@ def finite_number(value: Any, field: str, bound: float = 1e6) -> float:
     if not math.isfinite(number) or abs(number) > bound:
         raise ApiError(400, f"{field} is out of range")
     return number
+
+
+def check_game_choice(
+    body: Mapping[str, Any], fields: frozenset[str]
+) -> tuple[str, str, Ruleset[Any]]:
+    """The ruleset and scenario a new game asks for, each checked: no field outside
+    ``fields``, a known ruleset, one of its scenarios. Returns (ruleset id, scenario, ruleset)."""
+    from umpire.core.errors import UmpireError
+    from umpire.core.ruleset import get_ruleset, ruleset_ids
+
+    unknown = sorted(set(body) - fields)
+    if unknown:
+        raise ApiError(400, f"unknown field {short(unknown[0])}; give {sorted(fields)}")
+    ruleset_id = check_name(body.get("ruleset"), "ruleset")
+    scenario = check_name(body.get("scenario"), "scenario")
+    if ruleset_id not in ruleset_ids():
+        raise ApiError(400, f"unknown ruleset {ruleset_id!r}; known: {', '.join(ruleset_ids())}")
+    try:
+        ruleset = get_ruleset(ruleset_id)
+        scenarios = ruleset.scenario_ids()
+    except UmpireError as exc:
+        raise ApiError(400, str(exc)) from exc
+    if scenario not in scenarios:
+        known = ", ".join(scenarios)
+        raise ApiError(400, f"unknown scenario {scenario!r} for {ruleset_id}; known: {known}")
+    return ruleset_id, scenario, ruleset

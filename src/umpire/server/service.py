@@ -34,7 +34,14 @@ from umpire.core.ruleset import Option, Ruleset, get_ruleset, ruleset_ids
 from umpire.play import LazyActions, action_cap, result
 from umpire.play import summary as battle_summary
 from umpire.server import views
-from umpire.server.guard import ApiError, check_name, check_seed, finite_number, short
+from umpire.server.guard import (
+    ApiError,
+    check_game_choice,
+    check_name,
+    check_seed,
+    finite_number,
+    short,
+)
 from umpire.server.store import GameRow, Seat, StaleIndexError, Store
 from umpire.server.undo import action_reason, chance_mark
 
@@ -174,23 +181,7 @@ class Service:
         """A new game from the lobby: ruleset, scenario, seed, who plays each side and the
         ruleset's simple options. Everything is checked before the game is built; nothing the
         lobby sends can name a file on the server."""
-        unknown = sorted(set(body) - CREATE_FIELDS)
-        if unknown:
-            raise ApiError(400, f"unknown field {short(unknown[0])}; give {sorted(CREATE_FIELDS)}")
-        ruleset_id = check_name(body.get("ruleset"), "ruleset")
-        scenario = check_name(body.get("scenario"), "scenario")
-        if ruleset_id not in ruleset_ids():
-            raise ApiError(
-                400, f"unknown ruleset {ruleset_id!r}; known: {', '.join(ruleset_ids())}"
-            )
-        try:
-            ruleset = get_ruleset(ruleset_id)
-            scenarios = ruleset.scenario_ids()
-        except UmpireError as exc:
-            raise ApiError(400, str(exc)) from exc
-        if scenario not in scenarios:
-            known = ", ".join(scenarios)
-            raise ApiError(400, f"unknown scenario {scenario!r} for {ruleset_id}; known: {known}")
+        ruleset_id, scenario, ruleset = check_game_choice(body, CREATE_FIELDS)
         chosen = body.get("seed")
         # a seed the server draws is a secret of the umpire: 62 random bits (no seat could try
         # them all against the dice it has seen), never sent to a seat
