@@ -698,10 +698,7 @@ def resolve_door_fire(
                     events += reveal(state, state.markers[str(owner.marker)], "is blown open")
             events += room_blast(state, room, at, unit.side, DOOR_RULE, f"the {s.weapon} round")
             break
-        drift = Roll(1, 6, "bookgun.fire.blast", "scatter distance").sample(state.rng, events)[0]
-        way = Roll(1, 10, "bookgun.fire.blast", "scatter direction").sample(state.rng, events)[0]
-        ang = math.radians(90 - 36 * (way - 1))
-        aim = (outside[0] + math.cos(ang) * drift, outside[1] + math.sin(ang) * drift)
+        aim = scatter(state, outside, events)
         events.append(
             note(
                 "burst",
@@ -1016,10 +1013,7 @@ def blast_at(state: BookGunState, f: Figure, unit: Unit, target: Unit, s: Shot) 
         state.rng, events
     )
     if not on:
-        drift = Roll(1, 6, "bookgun.fire.blast", "scatter distance").sample(state.rng, events)[0]
-        way = Roll(1, 10, "bookgun.fire.blast", "scatter direction").sample(state.rng, events)[0]
-        ang = math.radians(90 - 36 * (way - 1))
-        aim = (aim[0] + math.cos(ang) * drift, aim[1] + math.sin(ang) * drift)
+        aim = scatter(state, aim, events)
     events.append(
         note(
             "burst",
@@ -1031,6 +1025,15 @@ def blast_at(state: BookGunState, f: Figure, unit: Unit, target: Unit, s: Shot) 
     )
     events += burst(state, aim, unit.side, f.pos)
     return events
+
+
+def scatter(state: BookGunState, at: Vec, events: list[Event]) -> Vec:
+    """Where a round off target lands (bookgun.fire.blast): 1D6 inches from ``at`` in one of
+    ten directions (1D10, clockwise from straight up)."""
+    drift = Roll(1, 6, "bookgun.fire.blast", "scatter distance").sample(state.rng, events)[0]
+    way = Roll(1, 10, "bookgun.fire.blast", "scatter direction").sample(state.rng, events)[0]
+    ang = math.radians(90 - 36 * (way - 1))
+    return (at[0] + math.cos(ang) * drift, at[1] + math.sin(ang) * drift)
 
 
 def burst(state: BookGunState, at: Vec, by: str, origin: Vec) -> list[Event]:
