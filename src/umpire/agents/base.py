@@ -98,8 +98,12 @@ def _make_agent(kind: str, ruleset: str, side: str, seed: int, think: float | No
     salt = sum(ord(c) for c in side) * 7919
     if kind == "search" or kind.startswith(("search:", "search@")):
         from umpire.agents.search import DEFAULT_THINK, SearchAgent, parse_spec
+        from umpire.agents.search.support import why_not_searchable
 
         preset, seconds = parse_spec(kind)
+        refused = why_not_searchable(get_ruleset(ruleset))
+        if refused:
+            raise UmpireError(refused)
         chosen = seconds if seconds is not None else think
         return SearchAgent(side, seed, preset, DEFAULT_THINK if chosen is None else chosen)
     if kind == "random":

@@ -26,6 +26,7 @@ from typing import Any
 
 from umpire.agents.base import Agent, make_agent
 from umpire.agents.search import web as search_web
+from umpire.agents.search.support import why_not_searchable
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError, UmpireError
 from umpire.core.events import Event
@@ -194,7 +195,7 @@ class Service:
         for side in ruleset.meta.players:
             kind = raw_players.get(side, "here")
             if isinstance(kind, str) and search_web.is_search(kind):  # search:PRESET@S
-                refused = search_web.check_kind(kind)
+                refused = search_web.check_kind(kind) or why_not_searchable(ruleset)
                 if refused:
                     raise ApiError(400, f"players.{side}: {refused}")
                 kind = search_web.canonical(kind)
