@@ -73,6 +73,9 @@ def test_capture_free_deployment_in_the_browser(
     nato, nato_errors = _open(browser, live_server.url + seats.by_side["nato"]["url"])
     nato.wait_for_selector("g.deploy-zone rect.zone-rect")
     assert "deployment" in nato.locator("#turn").inner_text()
+    # the status bar says deployment, not whose initiative (none is rolled before the battle)
+    status = nato.locator("#status").inner_text()
+    assert "Deployment: NATO placing" in status and "Initiative" not in status
     assert nato.locator("#deploy-for-me").is_visible()
     assert nato.locator(".deploy-tray .piece").count() == 7
     # the zone covers the table up to 32" (12" short of the Soviet start line, book p32)

@@ -640,10 +640,13 @@ function renderStatus() {
   $("title").textContent = `${v.game.title} — ${v.game.scenario.replace(/-/g, " ")}`;
   const bits = [];
   if (st.turn !== undefined) bits.push(`Turn ${st.turn}${st.turns ? "/" + st.turns : ""}`);
-  if (st.initiative) bits.push(`Initiative ${up(st.initiative)}`);
+  // before the battle the status says so: initiative and activations start after deployment
+  const deploying = Boolean(v.deployment) && !S.frame;
+  if (deploying) bits.push(`Deployment: ${up(v.deployment.side)} placing`);
+  if (st.initiative && !deploying) bits.push(`Initiative ${up(st.initiative)}`);
   if (st.pools) bits.push("Tokens " + Object.entries(st.pools).map(([s, n]) => `${up(s)} ${n}`).join(" · "));
   if (st.stage) bits.push(`Stage ${st.stage}`);
-  if (st.activations_left !== undefined && st.activations_left !== null) bits.push(`Activations left ${st.activations_left}`);
+  if (st.activations_left !== undefined && st.activations_left !== null && !deploying) bits.push(`Activations left ${st.activations_left}`);
   if (st.phase) bits.push(`Phase ${String(st.phase).replace(/_/g, " ")}`);
   if (st.segment) bits.push(`Segment ${st.segment}`);
   if (st.card) bits.push(`Card ${st.card}`);
