@@ -100,3 +100,22 @@ def test_a_portable_game_asks_for_the_initiative_by_its_rule() -> None:
         game.apply_with(action, TableDice(game.state.rng, faces, lambda items, chance: 0))
     assert any(a.startswith("roll 2d6 for portable.initiative.roll") for a in asked)
     assert any("RED moves first" in e.text for e in game.events)
+
+
+def test_a_bare_roll_names_the_action_being_resolved_not_a_purpose(tmp_path: Path) -> None:
+    """A roll whose chance carries no words (a ruleset's bare dice) cannot say what it is for;
+    it may belong to a step the action led to (a retreat, a morale test), so the prompt names
+    the action being resolved as such rather than as the roll's purpose."""
+    lines: list[str] = []
+    typed = iter(["3 4"])
+    companion = Companion(
+        new_game("portable/crossroads", seed=1),
+        {"blue": "me", "red": "me"},
+        tmp_path / "g.json",
+        lambda prompt: next(typed),
+        lines.append,
+    )
+    companion.rolling_for = "B-lt retreats"
+    assert companion.ask_faces(2, 6, None) == [3, 4]
+    asked = next(line.strip() for line in lines if line.strip().startswith("roll "))
+    assert asked == "roll 2d6 (while resolving: B-lt retreats)"

@@ -170,7 +170,9 @@ class Companion:
     def ask_faces(self, count: int, sides: int, chance: Chance[Any] | None) -> list[int]:
         words = roll_request(count, sides, chance)
         if " for " not in words and self.rolling_for:  # a roll the ruleset made bare
-            words += f" for: {self.rolling_for}"
+            # the roll may be for a step the action led to (a retreat, a morale test), so it
+            # names the action being resolved, not a purpose it cannot know
+            words += f" (while resolving: {self.rolling_for})"
         self.write(f"  {words}")
         while True:
             line = self._ask(f"{count}d{sides}> ")
