@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from umpire.core.game import Game
+from umpire.play import LazyActions
 from umpire.rulesets.rhine import RULESET
 from umpire.rulesets.rhine.agent import RhineScripted
 
@@ -33,7 +34,8 @@ def one(scenario: str, seed: int) -> tuple[float, float, int]:
     while not game.is_over:
         side = game.to_act
         assert side is not None
-        game.apply(agents[side].choose(game.view(side), game.legal_actions()))
+        # the legal actions listed only if the player looks at them, as ``play_out`` hands them
+        game.apply(agents[side].choose(game.view(side), LazyActions(game)))
     wall, used = time.perf_counter() - start, time.process_time() - cpu
     return wall, used, len(game.record.actions)
 

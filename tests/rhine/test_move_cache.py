@@ -12,6 +12,7 @@ import pytest
 
 from umpire.core.game import Game
 from umpire.rulesets.rhine import RULESET
+from umpire.rulesets.rhine import agent as A
 from umpire.rulesets.rhine import rules as R
 from umpire.rulesets.rhine import ruleset as RS
 from umpire.rulesets.rhine.agent import RhineScripted
@@ -81,3 +82,33 @@ def test_route_to_one_hex_matches_all_routes() -> None:
             break
         game.apply(agents[side].choose(game.view(side), legal))
     assert checked > 10
+
+
+@pytest.mark.parametrize("scenario,seed", [("autobahn-gap", 6), ("kinzig-valley", 7)])
+def test_players_own_moves_equal_the_listing(scenario: str, seed: int) -> None:
+    """In a movement phase the scripted player works its moves out from its observation
+    (agent.own_moves) instead of reading the listing: at every movement decision, with
+    scripted and random choices mixed, they are the listing's moves, unit by unit and in
+    order, and the player's choice is one of the legal actions."""
+    game = Game(RULESET, scenario, seed)
+    agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
+    rng = random.Random(seed)
+    compared = 0
+    while not game.is_over and compared < 300:
+        side = game.to_act
+        assert side is not None
+        legal = game.legal_actions()
+        obs = game.observation(side)
+        if obs["segment"] == "move" and not obs["flow"]["stack"]:
+            w = RS.world(game.state)
+            board = A._Board(obs)
+            units = R.movable_units(w, obs["status"], obs["moved"], side, obs["flow"]["turn"])
+            assert list(A.own_moves(w, board, obs, units, set())) == list(A.listed_moves(legal))
+            compared += 1
+        if rng.random() < 0.3:
+            action = rng.choice(legal)
+        else:
+            action = agents[side].choose(game.view(side), legal)
+            assert action in legal
+        game.apply(action)
+    assert compared > 30  # many movement decisions compared

@@ -8,7 +8,7 @@ figures acting on one card) lists them in ``units``; a card game names the ``car
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -111,3 +111,7 @@ class LazyActionList(Sequence[Action]):
 
     def __len__(self) -> int:
         return len(self._list())
+
+    def __iter__(self) -> Iterator[Action]:
+        # the list's own iterator (Sequence's would call __getitem__ once per action)
+        return iter(self._list())

@@ -9,10 +9,9 @@ contact."""
 
 from __future__ import annotations
 
-import itertools
 import operator
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from fractions import Fraction
 from typing import Any
 
@@ -23,7 +22,6 @@ from umpire.rulesets.rhine.model import World, world_for
 
 _STATIC: dict[Any, Any] = {}  # per map, made once: objectives, road hexes, 2-hex rings
 _KIND = operator.attrgetter("kind")
-_UNIT = operator.attrgetter("unit")
 CS_KEEP = 0.05  # what keeping one support marker for a later combat is worth (result scale)
 GOOD = {"DE": 1.0, "DR2": 0.9, "DR1": 0.8, "EX": 0.5, "NE": 0.0, "AR": -0.3, "AE": -1.0}
 
@@ -47,6 +45,40 @@ class _Board:
         if self.occ is None:
             self.occ = R.occupancy(w, self)
         return self.occ
+
+
+_END_PHASE = Action("end_phase")
+
+
+def listed_moves(legal: Sequence[Action]) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+    """The move actions of a listing as each unit's options (destination, mode), the units in
+    the order they are first listed (a unit's runs merged)."""
+    by_unit: dict[str, list[tuple[str, str]]] = {}
+    for a in legal:
+        if a.kind == "move":
+            by_unit.setdefault(a.unit or "", []).append((a.cell or "", a.option or ""))
+    yield from by_unit.items()
+
+
+def own_moves(
+    w: World, board: _Board, obs: Mapping[str, Any], units: Sequence[str], skip: Set[str]
+) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+    """Each of ``units``' moves (not those in ``skip``) on the player's board as the rules
+    list them (:func:`rules.move_answers`, the listing's own function), as (destination, mode)
+    in listed order; worked out unit by unit as they are asked for. Units with no move are
+    left out, as in the listing."""
+    turn = obs["flow"]["turn"]
+    status = obs["status"]
+    occ = board.occupancy(w)
+    shared: dict[Any, Any] = {"occ": occ}  # the rules' scratch dict for this board
+    for u in units:
+        if u in skip:
+            continue
+        entry = R.entry_hexes(w, occ, status, u)
+        answers = R.move_answers(w, board, u, turn, entry, False, shared)
+        options = [(o.dest, o.mode) for answer in answers for o in answer]
+        if options:
+            yield u, options
 
 
 class RhineScripted:
@@ -76,9 +108,15 @@ class RhineScripted:
         self._goal = {}  # goal distances for this decision's board
         self._hexes = {}  # what each hex offers a unit (_score)
         self._held = None  # the objectives the Pact holds on this decision's board
-        key = (obs["flow"]["turn"], obs["flow"]["phase"])
+        flow = obs["flow"]
+        key = (flow["turn"], flow["phase"])
         if key != self._phase:
             self._phase, self._stay = key, set()
+        if obs["segment"] == "move" and not flow["stack"]:
+            # a movement phase: its actions are the moves, the jammed helicopters' MA rolls and
+            # ending the phase; the player works its moves out from its own board, unit by
+            # unit, and never needs the whole listing
+            return self._movement(w, board, obs)
         kinds = set(map(_KIND, legal))
         if "order" in kinds:
             return self._order(w, board, obs, legal)
@@ -103,7 +141,7 @@ class RhineScripted:
             if found is not None:
                 return found
         if "move" in kinds:
-            found = self._move(w, board, obs, legal)
+            found = self._move(w, board, listed_moves(legal))
             if found is not None:
                 return found
         for fallback in ("decline", "end_phase", "stop_ew", "stop_air"):
@@ -419,36 +457,48 @@ class RhineScripted:
 
         return max(legal, key=v)
 
+    def _movement(self, w: World, board: _Board, obs: Mapping[str, Any]) -> Action:
+        """A decision of its own movement phase, from its observation: what the rules list
+        (rhine.move.*, rhine.heli.*, rhine.reinf.entry), worked out only for the units the
+        player looks at."""
+        turn = obs["flow"]["turn"]
+        status = obs["status"]
+        movable = R.movable_units(w, status, obs["moved"], self.side, turn)
+        jammed = R.heli_ma_units(w, movable, board.ew, board.heli_ma)
+        if jammed:
+            return Action("heli_ma", unit=jammed[0])
+        # the units looked at already this phase are not asked again
+        found = self._move(w, board, own_moves(w, board, obs, movable, self._stay))
+        if found is not None:
+            return found
+        self.last_reason = "nothing worth doing"
+        return _END_PHASE
+
     def _move(
-        self, w: World, board: _Board, obs: Mapping[str, Any], legal: Sequence[Action]
+        self, w: World, board: _Board, units: Iterable[tuple[str, Sequence[tuple[str, str]]]]
     ) -> Action | None:
-        # the units with moves in the order they are first listed, and each one's options in
-        # listed order, gathered only for the units looked at
-        moving = [a for a in legal if a.kind == "move"]
+        """The first unit (in listed order) with a destination worth going to, and its best
+        one; each unit that has none stays put for the rest of the phase. ``units`` gives each
+        unit's options as (destination, mode), in listed order."""
         staying = self._stay
-        by_unit: dict[str | None, list[Action]] = {}
-        for u, run in itertools.groupby(moving, _UNIT):  # runs of one unit, merged in order
-            have = by_unit.get(u)
-            if have is None:
-                by_unit[u] = list(run)
-            else:
-                have.extend(run)
-        units = [u for u in by_unit if u not in staying]
-        if not units:
-            return None
-        enemy = self._enemy_hexes(w, board)
-        occ = board.occupancy(w)
-        near_key = frozenset(enemy)
-        if near_key != self._near_key:
-            self._near_key, self._near = near_key, {}
+        ready = False
+        enemy: dict[str, list[str]] = {}
+        occ: dict[str, list[str]] = {}
         enemy_adj: dict[str, int] = {}
-        for h, us in enemy.items():
-            s = sum(w.units[u].strength for u in us)
-            for n in w.neighbours[h]:
-                enemy_adj[n] = enemy_adj.get(n, 0) + s
-        for unit in units:
-            options = by_unit[unit]
-            unit = unit or ""  # (a move always names its unit)
+        for unit, options in units:
+            if unit in staying:
+                continue
+            if not ready:
+                ready = True
+                enemy = self._enemy_hexes(w, board)
+                occ = board.occupancy(w)
+                near_key = frozenset(enemy)
+                if near_key != self._near_key:
+                    self._near_key, self._near = near_key, {}
+                for h, us in enemy.items():
+                    s = sum(w.units[u].strength for u in us)
+                    for n in w.neighbours[h]:
+                        enemy_adj[n] = enemy_adj.get(n, 0) + s
             here = board.pos.get(unit)
             stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
             # a hex scores the same for the unit by every mode: each is scored once
@@ -457,18 +507,18 @@ class RhineScripted:
             best = options[0]
             top = 0.0
             value = 0.0
-            for i, a in enumerate(options):
-                cell = a.cell
+            for i, option in enumerate(options):
+                cell = option[0]
                 found = scores.get(cell)
                 if found is None:
                     found = scores[cell] = self._score(w, board, unit, cell, enemy, enemy_adj, occ)
-                this = found + (0.01 if a.option == "normal" else 0.0)
+                this = found + (0.01 if option[1] == "normal" else 0.0)
                 if i == 0 or this > top:
-                    best, top, value = a, this, found
+                    best, top, value = option, this, found
             if value > stay + 0.25:
-                self.last_reason = f"{unit} to {best.cell} ({value:.1f} over {stay:.1f})"
-                return best
-            self._stay.add(unit)
+                self.last_reason = f"{unit} to {best[0]} ({value:.1f} over {stay:.1f})"
+                return Action("move", unit=unit, cell=best[0], option=best[1])
+            staying.add(unit)
         return None
 
     def _score(

@@ -404,6 +404,8 @@ class World:
                 u.defence_only or u.type == "static_garrison",
                 u.ma if u.ma is not None else default_ma(u.type),
             )
+        # each reinforcement's entry (rhine.reinf.entry): looked up at every movement listing
+        self.entry: dict[str, EntrySpec] = {u.id: u.enter for u in spec.units if u.enter}
         self.turns = spec.turns
         self.air_cap = spec.rules.air_drm_cap if spec.rules.air_drm_cap is not None else None
         if self.air_cap is None:

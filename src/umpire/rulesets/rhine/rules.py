@@ -101,6 +101,50 @@ def air_markers_covering(world: World, board: Board, h: str) -> int:
 
 
 # -- movement -----------------------------------------------------------------------------------
+def movable_units(
+    world: World, status: Mapping[str, str], moved: Iterable[str], side: str, turn: int
+) -> list[str]:
+    """The units of ``side`` that may still move this movement phase, in the scenario's order:
+    on the map, or reinforcements due by ``turn`` (rhine.reinf.entry); not those that moved
+    already, nor static garrisons (rhine.move.static)."""
+    gone = set(moved)
+    entry = world.entry
+    out = []
+    for u, info in world.units.items():
+        if info.side != side or u in gone or info.static:
+            continue
+        here = status[u]
+        if here == "on":
+            out.append(u)
+        elif here == "waiting":
+            spec = entry.get(u)
+            if spec is not None and spec.turn <= turn:
+                out.append(u)
+    return out
+
+
+def entry_hexes(
+    world: World, occ: Mapping[str, list[str]], status: Mapping[str, str], unit: str
+) -> list[str] | None:
+    """A waiting reinforcement's entry hexes not held by the enemy (rhine.reinf.entry);
+    ``None`` for a unit already on the map."""
+    if status[unit] != "waiting":
+        return None
+    spec = world.entry[unit]
+    side = world.units[unit].side
+    units = world.units
+    return [h for h in spec.hexes if not (occ.get(h) and units[occ[h][0]].side != side)]
+
+
+def heli_ma_units(
+    world: World, movable: Iterable[str], ew: Mapping[str, int], heli_ma: Mapping[str, int]
+) -> list[str]:
+    """The movable helicopters with one EW marker whose MA is not rolled yet
+    (rhine.ew.effect.one)."""
+    units = world.units
+    return [u for u in movable if units[u].heliborne and ew.get(u, 0) == 1 and u not in heli_ma]
+
+
 def movement_allowance(world: World, board: Board, unit: str) -> int:
     """rhine.unit.ma with rhine.ew.effect.one / .two."""
     info = world.units[unit]

@@ -286,21 +286,9 @@ def movable(state: ST, side: str) -> list[str]:
     key = ("movable", side)
     found = state.memo.get(key)
     if found is None:
-        w = world(state)
-        turn = state.flow.turn
-        moved = set(state.moved)
-        found = []
-        for u, info in w.units.items():
-            if info.side != side or u in moved or info.static:
-                continue
-            status = state.status[u]
-            if status == "on":
-                found.append(u)
-            elif status == "waiting":
-                spec = next(s for s in w.spec.units if s.id == u)
-                if spec.enter is not None and spec.enter.turn <= turn:
-                    found.append(u)
-        state.memo[key] = found
+        found = state.memo[key] = R.movable_units(
+            world(state), state.status, state.moved, side, state.flow.turn
+        )
     return list(found)
 
 
@@ -308,11 +296,7 @@ def entry_hexes(state: ST, unit: str) -> list[str] | None:
     if state.status[unit] != "waiting":
         return None
     w = world(state)
-    spec = next(s for s in w.spec.units if s.id == unit)
-    assert spec.enter is not None
-    occ = R.occupancy(w, state)
-    side = w.units[unit].side
-    return [h for h in spec.enter.hexes if not (occ.get(h) and w.units[occ[h][0]].side != side)]
+    return R.entry_hexes(w, R.occupancy(w, state), state.status, unit)
 
 
 def unit_moves(
@@ -581,10 +565,7 @@ class HeliMAKind(ActionKind[ST]):
             return []
         return [
             Action("heli_ma", unit=u)
-            for u in movable(state, side)
-            if world(state).units[u].heliborne
-            and state.ew.get(u, 0) == 1
-            and u not in state.heli_ma
+            for u in R.heli_ma_units(world(state), movable(state, side), state.ew, state.heli_ma)
         ]
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
