@@ -54,7 +54,8 @@ DIRECTIONS = (
     ("distance", "aggressive", "cautious"),  # aggressive closer to the enemy
     ("exposure", "cautious", "aggressive"),  # aggressive more exposed
     ("losses", "cautious", "aggressive"),  # cautious loses less
-    ("objective", "balanced", "objective"),  # objective holds objectives longer
+    ("objective", "balanced", "objective"),  # objective stands on objectives longer
+    ("objective", "cautious", "objective"),
 )
 
 # two-sided 95 % Student t quantiles for small samples; 1.96 beyond
@@ -83,8 +84,8 @@ def interval(values: list[float]) -> tuple[float, float, float]:
 
 
 def measure(game: Any, side: str) -> tuple[float, float, float]:
-    """(mean distance to the nearest enemy, units exposed, objectives held) for ``side``,
-    read from the true state."""
+    """(mean distance to the nearest enemy, share of units exposed, objectives stood on) for
+    ``side``, read from the true state."""
     ruleset = game.ruleset
     state = game.state
     world = ruleset.world(state)
@@ -92,10 +93,10 @@ def measure(game: Any, side: str) -> tuple[float, float, float]:
     enemy = [u for u in state.alive() if u.side != side and u.carried_by is None and not u.air]
     if not own or not enemy:
         near = math.nan
-        exposed = 0.0
+        exposed = math.nan
     else:
         near = statistics.fmean(min(distance(u.pos, e.pos) for e in enemy) for u in own)
-        exposed = 0.0
+        count = 0
         for u in own:
             for e in enemy:
                 d = distance(u.pos, e.pos)
@@ -104,10 +105,12 @@ def measure(game: Any, side: str) -> tuple[float, float, float]:
                 )
                 reach = world.types.weapons[weapon_id].range if weapon_id is not None else 0
                 if d <= 1 or d <= reach:
-                    exposed += 1
+                    count += 1
                     break
-    held = ruleset.summary(state)["losses"][side].get("objectives", 0)
-    return near, exposed, float(held)
+        exposed = count / len(own)
+    at = {u.pos for u in own}
+    stood = sum(1 for sq in world.objectives if sq in at)
+    return near, exposed, float(stood)
 
 
 def play(
@@ -134,11 +137,12 @@ def play(
             turn = now
     samples.append(measure(game, side))
     distances = [d for d, _, _ in samples if not math.isnan(d)]
+    shares = [x for _, x, _ in samples if not math.isnan(x)]
     lost = game.ruleset.summary(game.state)["losses"][side]
     outcome = game.outcome
     return {
         "distance": statistics.fmean(distances) if distances else math.nan,
-        "exposure": statistics.fmean(x for _, x, _ in samples),
+        "exposure": statistics.fmean(shares) if shares else math.nan,
         "losses": float(lost.get("sp_lost", 0)),
         "objective": sum(o for _, _, o in samples),
         "won": 1.0 if outcome is not None and outcome.winner == side else 0.0,

@@ -15,12 +15,13 @@ holds what the side knows, with the rest re-sampled, never the game's hidden tru
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from umpire.agents.search.personality import Personality
 from umpire.core.ruleset import Ruleset
+from umpire.geometry.squaregrid import distance as squares
 
 SQUASH = 3.0  # score -> win probability: 1 / (1 + exp(-SQUASH * score))
 
@@ -77,14 +78,18 @@ _LOSS_MEASURES = (  # (lost, limit, words): the first pair a summary reports is 
     ("units", "of_units", "units lost of the force"),
 )
 _COUNTED = ("units", "killed", "wounded", "captured", "eliminated")
+LOSS_CAP = 3.0  # losses count on past the break/exhaustion point, up to this many times it
 
 
 def loss_fraction(loss: Mapping[str, Any]) -> tuple[float, str]:
-    """How far a side is towards defeat by losses, 0..1, and in which measure."""
+    """How far a side is towards defeat by losses (1.0 at the break or exhaustion point), and
+    in which measure. Losses past that point keep counting (up to ``LOSS_CAP``): a side that
+    has reached its exhaustion point can still lose more, and a cautious side must still care
+    (capping at 1.0 made every loss past the point worth nothing to every personality)."""
     for lost, limit, words in _LOSS_MEASURES:
         a, b = _float(loss.get(lost)), _float(loss.get(limit))
         if a is not None and b is not None and b > 0:
-            return min(1.0, a / b), words
+            return min(LOSS_CAP, a / b), words
     count = sum(float(loss[k]) for k in _COUNTED if _number(loss.get(k)))
     return count / (count + 4.0), "casualties"
 
@@ -100,8 +105,28 @@ def _float(value: Any) -> float | None:
 Point = tuple[float, float]
 
 
-def _positions(units: Any, side: str) -> tuple[list[Point], list[Point]]:
-    """Own and enemy unit positions (x, y) in an observation's ``units``, where it has them."""
+@dataclass(frozen=True)
+class Placed:
+    """A unit as the side's observation shows it: where, and of which type (if it says)."""
+
+    at: Point
+    kind: str
+
+
+@dataclass(frozen=True)
+class Board:
+    """Public, static facts of a scenario that the position terms need: the objective squares
+    and how far each unit type's weapon reaches (in the board's distance). Read from the
+    ruleset's ``world(state)`` (the scenario's map and unit catalogue, the same for every side
+    and every draw), never from hidden state."""
+
+    objectives: tuple[Point, ...] = ()
+    reach: Mapping[str, float] = field(default_factory=dict)
+    distance: Callable[[Point, Point], float] = math.dist
+
+
+def _positions(units: Any, side: str) -> tuple[list[Placed], list[Placed]]:
+    """Own and enemy units with positions (x, y) in an observation's ``units``."""
     rows: Sequence[Any]
     if isinstance(units, Mapping):
         rows = list(units.values())
@@ -109,21 +134,96 @@ def _positions(units: Any, side: str) -> tuple[list[Point], list[Point]]:
         rows = units
     else:
         return [], []
-    own: list[Point] = []
-    enemy: list[Point] = []
+    own: list[Placed] = []
+    enemy: list[Placed] = []
     for row in rows:
         if not isinstance(row, Mapping):
             continue
         x, y = _float(row.get("x")), _float(row.get("y"))
         if x is None or y is None or row.get("wreck") or row.get("carried_by"):
             continue
-        (own if row.get("side") == side else enemy).append((x, y))
+        if row.get("air") or row.get("status") == "destroyed":
+            continue
+        placed = Placed((x, y), str(row.get("type", "")))
+        (own if row.get("side") == side else enemy).append(placed)
     return own, enemy
 
 
+_UNIT_FIELDS = ("x", "y", "side")
+
+
+def _placed(ruleset: Ruleset[Any], state: Any, side: str) -> tuple[list[Placed], list[Placed]]:
+    """Own and enemy units with positions as the side's observation shows them.
+
+    In a perfect-information ruleset the observation shows every unit just as the state holds
+    it, so when the (drawn) state keeps its units as objects with ``x``, ``y`` and ``side``
+    they are read from there, with the same filters as :func:`_positions` (building the
+    observation's dictionaries cost a third of a playout in Portable). Otherwise, and for
+    any ruleset with hidden information, from ``observation(state, side)``."""
+    meta = getattr(ruleset, "meta", None)
+    units = getattr(state, "units", None)
+    if getattr(meta, "information", None) == "perfect" and isinstance(units, Mapping):
+        first = next(iter(units.values()), None)
+        if first is not None and all(hasattr(first, f) for f in _UNIT_FIELDS):
+            own: list[Placed] = []
+            enemy: list[Placed] = []
+            for unit in units.values():
+                x, y = _float(unit.x), _float(unit.y)
+                if x is None or y is None or getattr(unit, "wreck", False):
+                    continue
+                if getattr(unit, "carried_by", None) or getattr(unit, "air", False):
+                    continue
+                if getattr(unit, "status", None) == "destroyed":
+                    continue
+                placed = Placed((x, y), str(getattr(unit, "type", "")))
+                (own if unit.side == side else enemy).append(placed)
+            return own, enemy
+    return _positions(ruleset.observation(state, side).get("units"), side)
+
+
+_BOARDS: dict[int, Board] = {}
+
+
+def board_of(ruleset: Ruleset[Any], state: Any) -> Board:
+    """The :class:`Board` of ``state``'s scenario, where the ruleset's world says (Portable:
+    objective squares, and each ground type's weapon range, ``portable.fire.range``, on a
+    square grid measured as the rules measure it); an empty board otherwise."""
+    world_of = getattr(ruleset, "world", None)
+    if world_of is None:
+        return Board()
+    try:
+        world = world_of(state)
+    except Exception:  # a ruleset whose world needs more than the state: no board terms
+        return Board()
+    cached = _BOARDS.get(id(world))
+    if cached is not None:
+        return cached
+    board = Board()
+    objectives = getattr(world, "objectives", None)
+    types = getattr(world, "types", None)
+    ground = getattr(types, "ground", None)
+    weapons = getattr(types, "weapons", None)
+    if isinstance(objectives, tuple) and isinstance(ground, Mapping):
+        reach: dict[str, float] = {}
+        for name, kind in ground.items():
+            weapon = getattr(kind, "weapon", None)
+            spec = weapons.get(weapon) if isinstance(weapons, Mapping) and weapon else None
+            reach[str(name)] = float(getattr(spec, "range", 0) or 0)
+
+        def measure(a: Point, b: Point) -> float:
+            return float(squares((int(a[0]), int(a[1])), (int(b[0]), int(b[1]))))
+
+        board = Board(tuple((float(sq[0]), float(sq[1])) for sq in objectives), reach, measure)
+    if len(_BOARDS) > 64:
+        _BOARDS.clear()
+    _BOARDS[id(world)] = board
+    return board
+
+
 def generic(ruleset: Ruleset[Any], state: Any, side: str, personality: Personality) -> Evaluation:
-    """Losses (own and enemy, towards break/exhaustion point), objectives held, and where the
-    units stand (closing with the enemy, keeping together), weighted by the personality."""
+    """Losses (own and enemy, towards break/exhaustion point), objectives held and stood on,
+    and where the units stand (closing with the enemy, in reach of its weapons, keeping
+    together), weighted by the personality."""
     summary = ruleset.summary(state)
     losses = summary.get("losses") or {}
     terms: list[Term] = []
@@ -158,34 +258,100 @@ def generic(ruleset: Ruleset[Any], state: Any, side: str, personality: Personali
                 )
             )
     pull = 0.25 * (personality.aggression - personality.caution)
-    if pull or personality.cohesion:
-        own_at, enemy_at = _positions(ruleset.observation(state, side).get("units"), side)
-        if own_at:
-            everything = own_at + enemy_at
-            span = max(
-                1.0,
-                max(p[0] for p in everything) - min(p[0] for p in everything),
-                max(p[1] for p in everything) - min(p[1] for p in everything),
+    own_at, enemy_at = _placed(ruleset, state, side)
+    if not own_at:
+        return Evaluation(squash(sum(t.value for t in terms)), tuple(terms))
+    board = board_of(ruleset, state)
+    everything = [p.at for p in own_at + enemy_at] + list(board.objectives)
+    span = max(
+        1.0,
+        max(p[0] for p in everything) - min(p[0] for p in everything),
+        max(p[1] for p in everything) - min(p[1] for p in everything),
+    )
+    if pull and enemy_at:
+        near = sum(min(math.dist(a.at, b.at) for b in enemy_at) for a in own_at) / len(own_at)
+        closeness = 1.0 - min(1.0, near / span)
+        terms.append(
+            Term(
+                "closing" if pull > 0 else "keeping away",
+                f"own units {near:.1f} from the nearest enemy seen on average",
+                pull * closeness,
             )
-            if pull and enemy_at:
-                near = sum(min(math.dist(a, b) for b in enemy_at) for a in own_at) / len(own_at)
-                closeness = 1.0 - min(1.0, near / span)
-                terms.append(
-                    Term(
-                        "closing" if pull > 0 else "exposure",
-                        f"own units {near:.1f} from the nearest enemy seen on average",
-                        pull * closeness,
-                    )
-                )
-            if personality.cohesion and len(own_at) > 1:
-                cx = sum(p[0] for p in own_at) / len(own_at)
-                cy = sum(p[1] for p in own_at) / len(own_at)
-                spread = sum(math.dist(p, (cx, cy)) for p in own_at) / len(own_at)
-                terms.append(
-                    Term(
-                        "cohesion",
-                        f"own units {spread:.1f} from their centre on average",
-                        -0.25 * personality.cohesion * min(1.0, spread / span),
-                    )
-                )
+        )
+    if board.reach and enemy_at:
+        terms += _reach_terms(board, own_at, enemy_at, personality)
+    if board.objectives:
+        terms.append(_objective_term(board, own_at, span, personality))
+    if personality.cohesion and len(own_at) > 1:
+        cx = sum(p.at[0] for p in own_at) / len(own_at)
+        cy = sum(p.at[1] for p in own_at) / len(own_at)
+        spread = sum(math.dist(p.at, (cx, cy)) for p in own_at) / len(own_at)
+        terms.append(
+            Term(
+                "cohesion",
+                f"own units {spread:.1f} from their centre on average",
+                -0.25 * personality.cohesion * min(1.0, spread / span),
+            )
+        )
     return Evaluation(squash(sum(t.value for t in terms)), tuple(terms))
+
+
+REACH_WEIGHT = 0.25  # share of the force in reach, per unit of aggression / caution
+
+
+def _reach_terms(
+    board: Board, own: list[Placed], enemy: list[Placed], personality: Personality
+) -> list[Term]:
+    """Exposure and firepower, one position step at a time: the share of own units an enemy
+    weapon reaches (caution dislikes it) and the share that reach an enemy with their own
+    weapon (aggression likes it). Adjacent units count as in reach (close combat)."""
+    exposed = 0
+    firing = 0
+    for unit in own:
+        mine = board.reach.get(unit.kind, 0.0)
+        hit = shoot = False
+        for other in enemy:
+            d = board.distance(unit.at, other.at)
+            hit = hit or d <= max(1.0, board.reach.get(other.kind, 0.0))
+            shoot = shoot or d <= max(1.0, mine)
+            if hit and shoot:
+                break
+        exposed += hit
+        firing += shoot
+    n = len(own)
+    return [
+        Term(
+            "exposure",
+            f"{exposed} of {n} own units in reach of an enemy weapon",
+            -REACH_WEIGHT * personality.caution * exposed / n,
+        ),
+        Term(
+            "in reach",
+            f"{firing} of {n} own units reach an enemy with their weapons",
+            REACH_WEIGHT * personality.aggression * firing / n,
+        ),
+    ]
+
+
+OBJECTIVE_WEIGHT = 0.3  # standing on every objective, per unit of objective focus
+
+
+def _objective_term(board: Board, own: list[Placed], span: float, personality: Personality) -> Term:
+    """Objective focus within the search's horizon: holding an objective changes only when a
+    unit stands on it, often several moves away, so each objective also scores how close the
+    nearest own unit is (half of standing on it, falling to nothing at the board's span)."""
+    score = 0.0
+    on = 0
+    for goal in board.objectives:
+        d = min(board.distance(u.at, goal) for u in own)
+        if d == 0:
+            on += 1
+            score += 1.0
+        else:
+            score += 0.5 * (1.0 - min(1.0, d / span))
+    n = len(board.objectives)
+    return Term(
+        "objective ground",
+        f"own units on {on} of {n} objectives",
+        OBJECTIVE_WEIGHT * personality.objective * score / n,
+    )

@@ -2,11 +2,13 @@
 
 The sliders change what the search *wants*, never what it may know or how it searches:
 
-* ``aggression`` – how much the enemy's losses count, and (above ``caution``) a pull towards
-  the enemy;
-* ``caution`` – how much the side's own losses count, and (above ``aggression``) a pull away
-  from the enemy (less exposure);
-* ``objective`` – how much objectives held count;
+* ``aggression`` – how much the enemy's losses count, how much it wants its units to reach
+  an enemy with their weapons, and (above ``caution``) a pull towards the enemy;
+* ``caution`` – how much the side's own losses count (past the exhaustion or break point
+  too), how much it dislikes its units standing in reach of an enemy weapon, and (above
+  ``aggression``) a pull away from the enemy;
+* ``objective`` – how much objectives held count, and standing on objectives or nearing them
+  (the "objective ground" term, which the search can reach within its horizon);
 * ``cohesion`` – how much it dislikes its own units spreading out (herding).
 """
 
@@ -37,10 +39,11 @@ class Personality:
 PRESETS: dict[str, Personality] = {
     "balanced": Personality("balanced"),
     # tuned against bench/bench_personality.py (issue 17): the first sliders (aggressive 2 /
-    # 0.5, cautious 0.6 / 2, objective 2.5) left the presets' play too alike to measure
+    # 0.5, cautious 0.6 / 2, objective 2.5) left the presets' play too alike to measure; the
+    # objective focus went from 5 to 8 with the "objective ground" term (docs/search-ai.md)
     "aggressive": Personality("aggressive", aggression=3.0, caution=0.3, objective=0.8),
     "cautious": Personality("cautious", aggression=0.4, caution=3.0, objective=0.8, cohesion=0.6),
-    "objective": Personality("objective", aggression=0.8, caution=0.8, objective=5.0),
+    "objective": Personality("objective", aggression=0.8, caution=0.8, objective=8.0),
 }
 
 
