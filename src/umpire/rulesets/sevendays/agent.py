@@ -30,7 +30,7 @@ from umpire.core.flow import FlowState
 from umpire.core.rng import RandomStream
 from umpire.rulesets.sevendays import cards
 from umpire.rulesets.sevendays.close_combat import assault_targets, support
-from umpire.rulesets.sevendays.firing import plan_shot
+from umpire.rulesets.sevendays.firing import plan_shot, situation_key, situation_plans
 from umpire.rulesets.sevendays.los import prefetch_between
 from umpire.rulesets.sevendays.movement import (
     check_move,
@@ -306,34 +306,94 @@ class SevenDaysScripted:
         morale = profile.morale or 5
         return (odds.out + 0.5 * odds.markers / morale) * weight, odds.out
 
+    @staticmethod
+    def _shot_bound(
+        world: World, unit: Unit, target: Unit, kind: str, moved: bool, actions_left: int
+    ) -> float:
+        """The most :meth:`_shot_value` can give this shot, from the facts that cost little
+        (the two profiles, markers, range band, the target's cover and facing): the best of
+        the values of every plan the sight line and the infantry near the firer could still
+        make (:func:`~.firing.situation_plans`); ``inf`` for a shot planned another way (AA,
+        mortar), ``-inf`` for one no situation allows. Remembered per world."""
+        key = (
+            unit.profile,
+            unit.markers,
+            target.profile,
+            target.markers,
+            target.hidden,
+            kind,
+            moved,
+            actions_left >= 2,
+            situation_key(world, unit, target, kind),
+        )
+        cache = world.bound_cache
+        found = cache.get(key)
+        if found is None:
+            plans = situation_plans(
+                world, unit, target, kind, moved=moved, actions_left=actions_left
+            )
+            if plans is None:
+                found = math.inf
+            else:
+                found = max(
+                    (SevenDaysScripted._shot_value(world, p, unit, target)[0] for p in plans),
+                    default=-math.inf,
+                )
+            if len(cache) > 50_000:
+                cache.clear()
+            cache[key] = found
+        return found
+
     def _best_shot(
         self, world: World, state: SevenDaysState, unit: Unit, moved: bool, actions_left: int
     ) -> tuple[float, Action | None, str]:
+        """The unit's best shot by :meth:`_shot_value` (the first found among equals) that the
+        rules allow, if it is worth ``SHOT_WORTH``; below that, maybe none (the caller does not
+        take such a shot). Shots are planned in order of their bound (:meth:`_shot_bound`),
+        and planning stops at the first whose bound cannot beat the best allowed shot found:
+        a shot left unplanned could not have been chosen."""
         kinds = list(world.shot_kinds(unit))  # "gun" too for an AA shot at a helicopter
         if "atgm" in kinds and (moved or actions_left < 2):
             kinds.remove("atgm")
         enemies = [
             t for t in state.units.values() if t.status == "active" and t.side != unit.side
         ]  # Unit.alive, written out
-        prefetch_between(world, [unit], enemies)
-        shots: list[tuple[float, int, ShotPlan, Unit, float, str]] = []
+        bound = self._shot_bound
+        order = 0
+        candidates: list[tuple[float, int, Unit, str]] = []
         for target in enemies:
             for kind in kinds:
-                plan = plan_shot(
-                    world,
-                    state,
-                    unit,
-                    target,
-                    kind,
-                    moved=moved,
-                    actions_left=actions_left,
-                    known_only=True,
-                )
-                if not isinstance(plan, ShotPlan) or not plan.possible:
-                    continue
-                value, p_out = self._shot_value(world, plan, unit, target)
-                if value > 0.0:
-                    shots.append((value, len(shots), plan, target, p_out, kind))
+                most = bound(world, unit, target, kind, moved, actions_left)
+                if most >= SHOT_WORTH:
+                    candidates.append((-most, order, target, kind))
+                order += 1
+        candidates.sort(key=_bound_order)
+        # the best allowed shot so far, (value, order); a bound below SHOT_WORTH never counts
+        best_value, best_order = SHOT_WORTH, math.inf
+        shots: list[tuple[float, int, ShotPlan, Unit, float, str]] = []
+        for neg_most, order, target, kind in candidates:
+            most = -neg_most
+            if most < best_value or (most == best_value and order > best_order):
+                break  # neither this shot nor any after it can be chosen
+            plan = plan_shot(
+                world,
+                state,
+                unit,
+                target,
+                kind,
+                moved=moved,
+                actions_left=actions_left,
+                known_only=True,
+            )
+            if not isinstance(plan, ShotPlan) or not plan.possible:
+                continue
+            value, p_out = self._shot_value(world, plan, unit, target)
+            if value > 0.0:
+                shots.append((value, order, plan, target, p_out, kind))
+                if (value > best_value or (value == best_value and order < best_order)) and (
+                    self._allowed(Action(SHOT_VERBS[kind], unit=unit.uid, target=target.uid))
+                ):
+                    best_value, best_order = value, order
         # best first; among equals the first found (as a strict ">" scan would keep it)
         shots.sort(key=lambda s: (-s[0], s[1]))
         for value, _, plan, target, p_out, kind in shots:
@@ -645,6 +705,11 @@ class SevenDaysScripted:
             return best[1]
         self.last_reason = "no reaction worth a token"
         return Action("no_react")
+
+
+def _bound_order(candidate: tuple[float, int, Unit, str]) -> tuple[float, int]:
+    """Candidates by bound, highest first, then in the order they were found."""
+    return candidate[0], candidate[1]
 
 
 def act_has_two(state: SevenDaysState) -> bool:

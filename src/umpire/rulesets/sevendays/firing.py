@@ -57,6 +57,8 @@ __all__ = [
     "Refusal",
     "roll_to_hit",
     "shot_refusal",
+    "situation_key",
+    "situation_plans",
     "SHOT_VERBS",
     "SHOT_WEAPONS",
     "ShotPlan",
@@ -229,6 +231,75 @@ def _plan_shot(
         names=names,
         ids=(firer.uid, target.uid),
         house=world.house,
+    )
+
+
+def situation_plans(
+    world: World,
+    firer: Unit,
+    target: Unit,
+    kind: str,
+    *,
+    moved: bool = False,
+    reaction: bool = False,
+    target_moving: bool = False,
+    actions_left: int = 2,
+) -> tuple[ShotPlan, ...] | None:
+    """Every plan :func:`plan_shot` can make for this shot, whatever the two dear facts turn
+    out to be: the sight line (clear or more than 50% obscured, sevendays.los.obscured) and
+    enemy infantry close to the firer (sevendays.fire.modifier.infantry_close). The other facts
+    (range band, the target's cover and facing, buildings) are measured as plan_shot does, so
+    plan_shot's answer, when it is a possible plan, is one of these (a player may bound a
+    shot's worth by them before planning it). ``None``: the shot is planned another way (an AA
+    shot at a helicopter, a mortar), with no such set."""
+    profile = world.profile(firer)
+    tprofile = world.profile(target)
+    if not target.alive or target.side == firer.side or target.hidden:
+        return ()
+    if tprofile.type is UnitType.HELICOPTER or (kind == "gun" and "mortar" in profile.traits):
+        return None
+    distance = math.dist(firer.pos, target.pos)
+    _close, cover, front, buildings = situation_key(world, firer, target, kind)
+    plans = []
+    for obscured in (False, True):
+        for foot_close in (False, True):
+            plan = plan_from_situation(
+                profile,
+                tprofile,
+                kind,
+                Situation(
+                    distance,
+                    obscured=obscured,
+                    target_cover=cover,
+                    target_in_buildings=buildings,
+                    enemy_foot_close=foot_close,
+                    front=front,
+                ),
+                moved=moved,
+                reaction=reaction,
+                target_moving=target_moving,
+                actions_left=actions_left,
+                firer_markers=firer.markers,
+                names=(firer.uid, target.uid),
+                house=world.house,
+            )
+            if isinstance(plan, ShotPlan) and plan.possible:
+                plans.append(plan)
+    return tuple(plans)
+
+
+def situation_key(
+    world: World, firer: Unit, target: Unit, kind: str
+) -> tuple[bool, str, bool, bool]:
+    """The cheap facts :func:`situation_plans` measures, as a key: within close range, the
+    target's cover, whether the firer is in its front arc (a vehicle target), whether the
+    target is in buildings (an ATGM at infantry or support)."""
+    target_vehicle = world.is_vehicle(target)
+    return (
+        math.dist(firer.pos, target.pos) <= CLOSE_RANGE,
+        _cover_of(world, target, target_vehicle),
+        not target_vehicle or hits_front(target, firer.pos),
+        kind == "atgm" and not target_vehicle and world.in_buildings(target),
     )
 
 

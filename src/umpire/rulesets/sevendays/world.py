@@ -10,8 +10,6 @@ from itertools import compress
 from operator import ne
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from shapely.geometry.base import BaseGeometry
-
 from umpire.geometry.spatial import GridIndex
 from umpire.geometry.table import Area, Table, Vec
 from umpire.rulesets.sevendays.config import HouseRules
@@ -20,6 +18,8 @@ from umpire.rulesets.sevendays.scenario import Scenario
 from umpire.rulesets.sevendays.state import UNIT_FIELDS, SevenDaysState, Unit, unit_place
 
 if TYPE_CHECKING:
+    from shapely.geometry.base import BaseGeometry
+
     from umpire.rulesets.sevendays.los import Sight
     from umpire.rulesets.sevendays.odds import ShotOdds
     from umpire.rulesets.sevendays.shots import Refusal, ShotPlan
@@ -107,6 +107,8 @@ class World:
         self.foot_close_cache: dict[tuple[int, str, bool], bool] = {}
         self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
         self.odds_cache: dict[tuple[object, ...], ShotOdds] = {}
+        # the scripted player's bound on a shot's worth, by the facts it reads (agent.py)
+        self.bound_cache: dict[tuple[object, ...], float] = {}
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
         self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
         self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...] | None]] = {}

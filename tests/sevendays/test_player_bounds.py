@@ -1,0 +1,114 @@
+"""The scripted player's cheap bound on a shot (issue 19) never changes what it chooses.
+
+Before planning a shot in full (sight line, obscured test, infantry near the firer) the player
+bounds its worth by every plan the two dear facts could still give
+(:func:`~umpire.rulesets.sevendays.firing.situation_plans`): the book's modifiers for a
+target in terrain or more than 50% obscured and for enemy infantry within 12" of the firer
+(p15, sevendays.fire.modifier.cover / .infantry_close) are each +1 to the score needed or not.
+These tests play scripted games and check, at every shot the player weighs, that
+
+- the full plan, when possible, is one of those plans (so the bound is an upper bound), and
+- the pruned search picks exactly the shot an exhaustive search over every enemy and weapon
+  picks, whenever that shot is worth taking.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import umpire
+from umpire.agents import make_agent
+from umpire.core.actions import Action
+from umpire.play import play_out
+from umpire.rulesets.sevendays import agent as agent_module
+from umpire.rulesets.sevendays.agent import SHOT_WORTH, SevenDaysScripted
+from umpire.rulesets.sevendays.firing import plan_shot, situation_plans
+from umpire.rulesets.sevendays.scenario import scenario_ids
+from umpire.rulesets.sevendays.shots import SHOT_VERBS, ShotPlan
+from umpire.rulesets.sevendays.state import SevenDaysState, Unit
+from umpire.rulesets.sevendays.world import World
+
+
+def _exhaustive(
+    player: SevenDaysScripted,
+    world: World,
+    state: SevenDaysState,
+    unit: Unit,
+    moved: bool,
+    actions_left: int,
+) -> tuple[float, Action | None]:
+    """The best allowed shot by planning every enemy with every weapon (no bound)."""
+    kinds = list(world.shot_kinds(unit))
+    if "atgm" in kinds and (moved or actions_left < 2):
+        kinds.remove("atgm")
+    shots: list[tuple[float, int, Action]] = []
+    for target in [t for t in state.units.values() if t.alive and t.side != unit.side]:
+        for kind in kinds:
+            plan = plan_shot(
+                world,
+                state,
+                unit,
+                target,
+                kind,
+                moved=moved,
+                actions_left=actions_left,
+                known_only=True,
+            )
+            if not isinstance(plan, ShotPlan) or not plan.possible:
+                continue
+            value, _ = player._shot_value(world, plan, unit, target)
+            if value > 0.0:
+                action = Action(SHOT_VERBS[kind], unit=unit.uid, target=target.uid)
+                shots.append((value, len(shots), action))
+    shots.sort(key=lambda s: (-s[0], s[1]))
+    for value, _, action in shots:
+        if player._allowed(action):
+            return value, action
+    return 0.0, None
+
+
+@pytest.mark.parametrize("scenario", scenario_ids())
+def test_pruned_best_shot_is_the_exhaustive_one(
+    scenario: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pruned = SevenDaysScripted._best_shot
+    checked: list[Any] = []
+
+    def checking(
+        self: SevenDaysScripted,
+        world: World,
+        state: SevenDaysState,
+        unit: Unit,
+        moved: bool,
+        actions_left: int,
+    ) -> tuple[float, Action | None, str]:
+        got = pruned(self, world, state, unit, moved, actions_left)
+        want = _exhaustive(self, world, state, unit, moved, actions_left)
+        if want[0] >= SHOT_WORTH:
+            assert (got[0], got[1]) == want
+        else:
+            assert got[1] is None or got[0] < SHOT_WORTH
+        for target in state.units.values():
+            if not target.alive or target.side == unit.side:
+                continue
+            for kind in world.shot_kinds(unit):
+                plan = plan_shot(
+                    world, state, unit, target, kind, moved=moved, actions_left=actions_left
+                )
+                plans = situation_plans(
+                    world, unit, target, kind, moved=moved, actions_left=actions_left
+                )
+                if plans is not None and isinstance(plan, ShotPlan) and plan.possible:
+                    assert plan in plans
+        checked.append(want)
+        return got
+
+    monkeypatch.setattr(agent_module.SevenDaysScripted, "_best_shot", checking)
+    for seed in (11, 12):
+        game = umpire.new_game(f"sevendays/{scenario}", seed=seed)
+        players = {s: make_agent("scripted", "sevendays", s, seed) for s in ("nato", "pact")}
+        play_out(game, players)
+    assert len(checked) > 20
+    assert any(value >= SHOT_WORTH for value, _ in checked)  # shots were taken, not only refused
