@@ -41,10 +41,11 @@ from umpire.rulesets.sevendays.movement import (
 from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.orbat import UnitType
 from umpire.rulesets.sevendays.reactions import (
+    ReactionOption,
     any_reaction,
     best_plan,
+    reaction_for,
     reaction_options,
-    reactors,
     roll_reaction,
 )
 from umpire.rulesets.sevendays.shots import (
@@ -311,11 +312,8 @@ class Activate(Kind):
         world = world_of(state)
         own = state.alive(side)
         acts = [Action("activate", unit=u.uid) for u in own]
-        acts += [
-            Action("activate", unit=u.uid, option="platoon")
-            for u in own
-            if platoon.can_lead(world, state, u)
-        ]
+        can_lead = platoon.leaders(world, state, side)
+        acts += [Action("activate", unit=u.uid, option="platoon") for u in own if u.uid in can_lead]
         return acts + [Action("activate", unit=u.uid) for u in reserves(world, state)]
 
     def check(self, state: SevenDaysState, side: str, action: Action) -> None:
@@ -993,23 +991,13 @@ class React(Kind):
                 f"{action.unit!r} cannot react to {state.units[act.unit].name} now", self.rule
             )
 
-    def _option(self, state: SevenDaysState, action: Action) -> object | None:
-        world = world_of(state)
+    def _option(self, state: SevenDaysState, action: Action) -> ReactionOption | None:
+        """The listed option ``action`` names, found for its reactor alone (one check)."""
         act = state.flow.activation
         assert act is not None
         activator = state.units[act.unit]
-        reactor = state.units.get(action.unit or "")
-        if reactor is None or reactor not in reactors(state, activator):
-            return None
-        point = tuple(action.point) if action.point is not None else None
-        return next(
-            (
-                o
-                for o in reaction_options(world, state, activator, state.flow.reacting_to_move)
-                if o.unit == reactor.uid and o.point == point
-            ),
-            None,
-        )
+        moving = state.flow.reacting_to_move
+        return reaction_for(world_of(state), state, activator, action.unit, action.point, moving)
 
     def resolve(self, state: SevenDaysState, side: str, action: Action) -> list[Event]:
         world = world_of(state)
@@ -1018,12 +1006,8 @@ class React(Kind):
         assert act is not None
         activator = state.units[act.unit]
         reactor = state.units[action.unit or ""]
-        point = tuple(action.point) if action.point is not None else None
-        option = next(
-            o
-            for o in reaction_options(world, state, activator, flow.reacting_to_move)
-            if o.unit == reactor.uid and o.point == point
-        )
+        option = self._option(state, action)
+        assert option is not None  # checked
         events = special.reveal(state, reactor, "it reacts")
         ok, rolled = roll_reaction(world, state, reactor, option)
         events += rolled

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from itertools import repeat
+from weakref import WeakKeyDictionary
 
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
@@ -105,10 +106,43 @@ def check_move(
 ) -> Refusal | None:
     """Why a move of ``unit`` to ``dest`` at ``speed`` is illegal, or ``None`` if it is legal
     (``assaulting``: the enemy unit it may move into contact with)."""
-    rule = SPEED_RULE[speed]
+    refusal = terrain_refusal(world, unit, speed, dest)
+    if refusal is not None:
+        return refusal
+    if _too_close(world, state, unit, *dest, assaulting):
+        return PROXIMITY
+    return None
+
+
+PROXIMITY = Refusal("sevendays.move.proximity", 'a move may not end within 1" of an enemy')
+# world -> the answers of terrain_refusal (the table never changes during a game)
+_TERRAIN: WeakKeyDictionary[World, dict[tuple[object, ...], Refusal | None]] = WeakKeyDictionary()
+
+
+def terrain_refusal(world: World, unit: Unit, speed: str, dest: Vec) -> Refusal | None:
+    """The part of :func:`check_move` that reads only the table and the unit's place and kind
+    (off the table, beyond reach, a road move off its road, impassable ground): remembered
+    per world, since the table does not change (the enemy's places are checked apart)."""
+    if not world.table.inside(*dest):  # (the message shows ``dest`` as it was given)
+        return Refusal(SPEED_RULE[speed], f"{dest} is off the table")
     reach = world.move_distance(unit, speed)
-    if not world.table.inside(*dest):
-        return Refusal(rule, f"{dest} is off the table")
+    mover = world.mover_class(unit)
+    key = (unit.x, unit.y, speed, reach, mover, world.is_helicopter(unit), dest[0], dest[1])
+    memo = _TERRAIN.get(world)
+    if memo is None:
+        memo = _TERRAIN[world] = {}
+    elif key in memo:
+        return memo[key]
+    if len(memo) > 200_000:
+        memo.clear()
+    found = memo[key] = _terrain_refusal(world, unit, speed, dest, reach, mover)
+    return found
+
+
+def _terrain_refusal(
+    world: World, unit: Unit, speed: str, dest: Vec, reach: float, mover: str
+) -> Refusal | None:
+    rule = SPEED_RULE[speed]
     if speed == "road":
         if world.is_helicopter(unit):
             return Refusal("sevendays.air.helicopter", "helicopters fly: they make no road moves")
@@ -123,25 +157,33 @@ def check_move(
     if _impassable(world, unit, *dest):
         return Refusal("sevendays.move.terrain_test", "the destination is impassable")
     if speed != "road":
-        for entry in world.table.entries(unit.pos, dest):
-            if (
-                _test_need(world, unit, entry.area.kind.going.get(world.mover_class(unit), "open"))
-                > 6
-            ):
-                return Refusal(
-                    "sevendays.move.terrain_test", f"the path crosses impassable {entry.area.id}"
-                )
-    if _too_close(world, state, unit, *dest, assaulting):
-        return Refusal("sevendays.move.proximity", 'a move may not end within 1" of an enemy')
+        # the first area on the path no test lets the unit enter (going impassable, or a test
+        # above 6): the world lists those areas per mover class, in the table's order
+        blocked = world.impassable_areas(mover)
+        crossed = world.table.entries_into(unit.pos, dest, blocked) if blocked else []
+        if crossed:
+            first = min(crossed, key=lambda e: e.distance)  # nearest; ties in table order
+            return Refusal(
+                "sevendays.move.terrain_test", f"the path crosses impassable {first.area.id}"
+            )
     return None
 
 
 def move_options(world: World, state: SevenDaysState, unit: Unit, speed: str) -> list[Vec]:
-    """A menu of legal destinations for ``unit`` at ``speed``."""
+    """A menu of legal destinations for ``unit`` at ``speed`` (each as :func:`check_move`
+    judges it: the table's part remembered, the enemy's places measured once for the menu)."""
+    candidates = move_candidates(world, state, unit, speed)
+    if len(state.units) >= world.index_min_units:
+        return [p for p in candidates if check_move(world, state, unit, speed, p) is None]
+    limit = world.house.proximity
+    side = unit.side
+    foes = [(u.x, u.y) for u in state.units.values() if u.alive and u.side != side]
+    hypot = math.hypot
     return [
         p
-        for p in move_candidates(world, state, unit, speed)
-        if check_move(world, state, unit, speed, p) is None
+        for p in candidates
+        if terrain_refusal(world, unit, speed, p) is None
+        and not any(hypot(fx - p[0], fy - p[1]) < limit for fx, fy in foes)
     ]
 
 

@@ -69,6 +69,27 @@ def can_lead(world: World, state: SevenDaysState, leader: Unit) -> bool:
     )
 
 
+def leaders(world: World, state: SevenDaysState, side: str) -> set[str]:
+    """The ids of ``side``'s units on the table that :func:`can_lead` (one pass for the menu
+    of activations instead of a scan of every unit per unit)."""
+    if world.house.platoon.size <= 1:
+        return set()
+    reach = world.house.platoon.reach
+    groups: dict[object, list[Unit]] = {}
+    for u in state.units.values():
+        if u.alive and u.side == side:
+            groups.setdefault(world.profile(u).type, []).append(u)
+    out: set[str] = set()
+    dist = math.dist
+    for group in groups.values():
+        open_kin = [u for u in group if not u.hidden]
+        for leader in group:
+            pos = leader.pos
+            if any(u is not leader and dist(u.pos, pos) <= reach for u in open_kin):
+                out.add(leader.uid)
+    return out
+
+
 def worst(units: list[Unit]) -> Unit:
     """The unit whose activation test is hardest (most tokens plus markers)."""
     return max(units, key=lambda u: (u.tokens + u.markers, u.tokens))

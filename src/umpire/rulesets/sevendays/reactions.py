@@ -204,14 +204,12 @@ def any_reaction(world: World, state: SevenDaysState, activator: Unit, moving: b
     )
 
 
-def reaction_options(
-    world: World, state: SevenDaysState, activator: Unit, moving: bool
-) -> list[ReactionOption]:
-    """Every possible reaction to ``activator``: one shot per unit that has one, and (under
-    recce spotting) reaction moves for the units that have none."""
-    # asked more than once per window on an unchanged state: remember the last answer
-    # the switches read too: the same position lists otherwise for an agent kept to the book
-    key = (
+def window_key(state: SevenDaysState, activator: Unit, moving: bool) -> tuple[object, ...]:
+    """What a reaction window's answers are remembered by: the decision (``actions_played``
+    counts every action applied, so nothing on the table changes under one key), the activator
+    and where it stands, whether it moved, and the rule switches (under ``book_only`` an agent
+    kept to the book lists other actions from the same position)."""
+    return (
         state.actions_played,
         activator.uid,
         activator.x,
@@ -219,24 +217,106 @@ def reaction_options(
         moving,
         switches_in(state.options),
     )
+
+
+def _window_memo(
+    state: SevenDaysState, key: tuple[object, ...]
+) -> dict[str | None, ReactionOption | None | bool]:
+    """This window's per-reactor answers on ``state`` (a fresh one for a new window): each
+    reactor's shot option by uid, and under ``None`` whether a recce unit spots the activator."""
+    memo = state.reactor_memo
+    if memo is None or memo[0] != key:
+        memo = state.reactor_memo = (key, {})
+    return memo[1]
+
+
+def shot_option(
+    world: World,
+    state: SevenDaysState,
+    activator: Unit,
+    reactor: Unit,
+    moving: bool,
+    memo: dict[str | None, ReactionOption | None | bool],
+) -> ReactionOption | None:
+    """``reaction_option`` remembered for the window ``memo`` belongs to."""
+    found = memo.get(reactor.uid, False)
+    if found is False:
+        found = memo[reactor.uid] = reaction_option(world, state, activator, reactor, moving)
+    assert found is None or isinstance(found, ReactionOption)
+    return found
+
+
+def _recce_spots(
+    world: World,
+    state: SevenDaysState,
+    activator: Unit,
+    memo: dict[str | None, ReactionOption | None | bool],
+) -> bool:
+    found = memo.get(None)
+    if found is None:
+        found = memo[None] = recce_spots(world, state, activator)
+    return bool(found)
+
+
+def reaction_options(
+    world: World, state: SevenDaysState, activator: Unit, moving: bool
+) -> list[ReactionOption]:
+    """Every possible reaction to ``activator``: one shot per unit that has one, and (under
+    recce spotting) reaction moves for the units that have none."""
+    # asked more than once per window on an unchanged state: remember the last answer
+    key = window_key(state, activator, moving)
     cached = state.reaction_memo
     if cached is not None and cached[0] == key:
         return list(cached[1])
+    memo: dict[str | None, ReactionOption | None | bool] = {}  # a listing starts afresh
+    state.reactor_memo = (key, memo)
     units = reactors(state, activator)
     prefetch_between(world, units, [activator], reaction=True)
     out: list[ReactionOption] = []
     shooters = set()
     for unit in units:
-        option = reaction_option(world, state, activator, unit, moving)
+        option = shot_option(world, state, activator, unit, moving, memo)
         if option is not None:
             out.append(option)
             shooters.add(unit.uid)
-    if len(shooters) < len(units) and recce_spots(world, state, activator):
+    if len(shooters) < len(units) and _recce_spots(world, state, activator, memo):
         for unit in units:
             if unit.uid not in shooters:
                 out += move_reactions(world, state, activator, unit)
     state.reaction_memo = (key, tuple(out))
     return out
+
+
+def reaction_for(
+    world: World,
+    state: SevenDaysState,
+    activator: Unit,
+    uid: str | None,
+    point: tuple[float, float] | None,
+    moving: bool,
+) -> ReactionOption | None:
+    """The one option of :func:`reaction_options` that reactor ``uid`` has with ``point``
+    (``None``: its shot), or ``None`` if the listing has no such option, worked out for that
+    reactor alone (the legality check and the resolution of a chosen reaction do not list
+    every reactor's shot): it must be one of the :func:`reactors`; a shot is its
+    :func:`reaction_option`; a move needs it to have no shot, a recce unit to spot the
+    activator and ``point`` among its :func:`move_reactions`."""
+    key = window_key(state, activator, moving)
+    cached = state.reaction_memo
+    if cached is not None and cached[0] == key:  # the window was listed already
+        return next((o for o in cached[1] if o.unit == uid and o.point == point), None)
+    reactor = next((u for u in reactors(state, activator) if u.uid == uid), None)
+    if reactor is None:
+        return None
+    memo = _window_memo(state, key)
+    shot = shot_option(world, state, activator, reactor, moving, memo)
+    if point is None or shot is not None:
+        return shot if point is None else None
+    if not _recce_spots(world, state, activator, memo):
+        return None
+    return next(
+        (o for o in move_reactions(world, state, activator, reactor) if o.point == point), None
+    )
 
 
 def roll_reaction(

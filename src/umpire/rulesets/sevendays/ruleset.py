@@ -408,7 +408,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
             table["deck"] = unseen[sizes[0] + sizes[1] :]
         twin.rng = RandomStream(rng.randrange(2**62))
         twin.world_memo = state.world_memo
-        twin.reaction_memo = None
+        twin.reaction_memo = twin.reactor_memo = None
         twin.touch()
         return twin
 

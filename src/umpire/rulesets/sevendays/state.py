@@ -280,6 +280,10 @@ class SevenDaysState:
     reaction_memo: tuple[tuple[object, ...], tuple[Any, ...]] | None = field(
         default=None, repr=False, compare=False
     )
+    # not saved: a reaction window's per-reactor answers (see reactions.shot_option)
+    reactor_memo: tuple[tuple[object, ...], dict[str | None, Any]] | None = field(
+        default=None, repr=False, compare=False
+    )
     # not saved: each unit's latest observed record, by uid (see visibility.unit_record)
     record_memo: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] | None = field(
         default=None, repr=False, compare=False
