@@ -97,8 +97,12 @@ class RhineScripted:
         self._near_key: frozenset[str] = frozenset()
         self._goal_key: tuple[Any, ...] = ()
         self._goal_all: dict[str, float] = {}
-        self._hexes: dict[str, tuple[int, tuple[str, ...], int, int]] = {}
+        self._hexes: dict[str, tuple[tuple[str, ...], int, int, float, float, float]] = {}
         self._held: frozenset[str] | None = None
+        # what _hexes was worked out for: the enemy's stacks and who holds each city (it is
+        # kept while they stay; a hex is forgotten when a friendly unit enters or leaves it)
+        self._hexes_key: tuple[Any, ...] = ()
+        self._friends: dict[str, str] = {}
 
     # -- entry point -----------------------------------------------------------------------
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
@@ -106,7 +110,6 @@ class RhineScripted:
         w = world_for(obs["scenario"], obs["options"].get("house_rules"))
         board = _Board(obs)
         self._goal = {}  # goal distances for this decision's board
-        self._hexes = {}  # what each hex offers a unit (_score)
         self._held = None  # the objectives the Pact holds on this decision's board
         flow = obs["flow"]
         key = (flow["turn"], flow["phase"])
@@ -499,6 +502,7 @@ class RhineScripted:
                     s = sum(w.units[u].strength for u in us)
                     for n in w.neighbours[h]:
                         enemy_adj[n] = enemy_adj.get(n, 0) + s
+                self._keep_hexes(w, board, enemy)
             here = board.pos.get(unit)
             stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
             # a hex scores the same for the unit by every mode: each is scored once
@@ -521,6 +525,33 @@ class RhineScripted:
             staying.add(unit)
         return None
 
+    def _keep_hexes(self, w: World, board: _Board, enemy: Mapping[str, list[str]]) -> None:
+        """Keep what each hex offers (:meth:`_hex_worth`) from earlier decisions while the
+        enemy's stacks and the cities' holders are the same, less the hexes a friendly unit
+        entered or left since (what a hex offers reads only those, the turn's static data
+        and the goals, which follow the cities)."""
+        key = (
+            id(w),
+            frozenset((h, tuple(us)) for h, us in enemy.items()),
+            tuple(board.control.get(c) for c in w.city_of),
+        )
+        units = w.units
+        side = self.side
+        friends = {u: h for u, h in board.pos.items() if h and units[u].side == side}
+        if key != self._hexes_key:
+            self._hexes_key, self._hexes = key, {}
+        else:
+            old = self._friends
+            hexes = self._hexes
+            for u in old.keys() | friends.keys():
+                was, now = old.get(u), friends.get(u)
+                if was != now:
+                    if was is not None:
+                        hexes.pop(was, None)
+                    if now is not None:
+                        hexes.pop(now, None)
+        self._friends = friends
+
     def _score(
         self,
         w: World,
@@ -531,37 +562,75 @@ class RhineScripted:
         enemy_adj: Mapping[str, int],
         occ: Mapping[str, list[str]],
     ) -> float:
-        info = w.units[unit]
+        """What standing in ``h`` is worth to ``unit``. What a hex offers does not depend on
+        the unit but for the stack it would join: worked out once per decision
+        (:meth:`_hex_worth`), and the unit's own strength decides only whether the hex is
+        swamped. The unit's own hex is worked out in full (:meth:`_score_in`)."""
         if h is None:
             return -99.0
         if h == "exit":
+            info = w.units[unit]
             return 6.0 if info.strength >= w.spec.victory.exit_min_strength else -5.0
-        # what a hex offers does not depend on the unit: worked out once per decision
         cell = self._hexes.get(h)
         if cell is None:
-            mine = tuple(u for u in occ.get(h, []) if w.units[u].side == self.side)
-            cell = self._hexes[h] = (
-                -w.tables.tec.terrain[w.terrain[h]].drm,
-                mine,
-                sum(w.units[u].strength for u in mine),
-                enemy_adj.get(h, 0),
-            )
-        terrain, mine, mine_strength, threat = cell
-        n_friends = len(mine)
-        own = info.strength + mine_strength
+            cell = self._hex_worth(w, board, h, enemy, enemy_adj, occ)
+        mine, mine_strength, threat, calm, held, swamped = cell
         if unit in mine:
-            n_friends -= 1
-            own -= info.strength
+            return self._score_in(w, board, unit, h, cell)
+        if not threat:
+            return calm
+        own = w.units[unit].strength + mine_strength
         if self.side == "pact":
-            goal = self._goal.get(h)
-            if goal is None:
-                goal = self._goal_distance(w, board, h)
-            s = -1.2 * goal
-            s += 0.4 * terrain + 0.6 * n_friends
-            if threat:
-                s += 0.8 if own * 2 >= threat else -1.5
-            return s
-        # NATO: stand on good ground in cities and near the enemy, not swamped
+            return held if own * 2 >= threat else swamped
+        return swamped if own * 3 < threat else held
+
+    def _hex_worth(
+        self,
+        w: World,
+        board: _Board,
+        h: str,
+        enemy: Mapping[str, list[str]],
+        enemy_adj: Mapping[str, int],
+        occ: Mapping[str, list[str]],
+    ) -> tuple[tuple[str, ...], int, int, float, float, float]:
+        """A hex's friendly stack, its strength, the enemy strength next to it, and what the
+        hex is worth to a unit joining it: with no threat, threatened and holding, threatened
+        and swamped (the terms added in :meth:`_score_in`'s order, so the sums are the same
+        floats)."""
+        mine = tuple(u for u in occ.get(h, []) if w.units[u].side == self.side)
+        mine_strength = sum(w.units[u].strength for u in mine)
+        threat = enemy_adj.get(h, 0)
+        terrain = -w.tables.tec.terrain[w.terrain[h]].drm
+        n_friends = len(mine)
+        if self.side == "pact":
+            s = self._pact_base(w, board, h, terrain, n_friends)
+            found = (mine, mine_strength, threat, s, s + 0.8, s + -1.5)
+        else:
+            s, west = self._nato_base(w, board, h, terrain, n_friends, enemy)
+            calm = s + 0.05 * west
+            found = (mine, mine_strength, threat, calm, calm, (s - 3.0) + 0.05 * west)
+        self._hexes[h] = found
+        return found
+
+    def _pact_base(self, w: World, board: _Board, h: str, terrain: int, n_friends: int) -> float:
+        goal = self._goal.get(h)
+        if goal is None:
+            goal = self._goal_distance(w, board, h)
+        s = -1.2 * goal
+        s += 0.4 * terrain + 0.6 * n_friends
+        return s
+
+    def _nato_base(
+        self,
+        w: World,
+        board: _Board,
+        h: str,
+        terrain: int,
+        n_friends: int,
+        enemy: Mapping[str, list[str]],
+    ) -> tuple[float, int]:
+        """NATO: stand on good ground in cities and near the enemy (before the threat), and
+        how far west the hex is."""
         # the enemy is the same for the whole decision: distances to it are remembered
         near = self._near.get(h)
         if near is None:
@@ -576,7 +645,27 @@ class RhineScripted:
         if h in w.city_of and board.control.get(h) != "pact":
             garrison = n_friends
             s += 3.0 if garrison < 2 else 0.5
+        return s, 12 - col
+
+    def _score_in(
+        self,
+        w: World,
+        board: _Board,
+        unit: str,
+        h: str,
+        cell: tuple[tuple[str, ...], int, int, float, float, float],
+    ) -> float:
+        """What staying in its own hex ``h`` is worth to ``unit`` (its stack without it)."""
+        mine, mine_strength, threat = cell[0], cell[1], cell[2]
+        terrain = -w.tables.tec.terrain[w.terrain[h]].drm
+        n_friends = len(mine) - 1
+        own = mine_strength  # the unit's own strength and its stack's less itself
+        if self.side == "pact":
+            s = self._pact_base(w, board, h, terrain, n_friends)
+            if threat:
+                s += 0.8 if own * 2 >= threat else -1.5
+            return s
+        s, west = self._nato_base(w, board, h, terrain, n_friends, self._enemy_hexes(w, board))
         if threat and own * 3 < threat:
             s -= 3.0
-        west = 12 - col
         return s + 0.05 * west
