@@ -429,6 +429,13 @@ def battle(
         float | None,
         typer.Option(help="Seconds the search player thinks per decision (default 1)."),
     ] = None,
+    ai_why: Annotated[
+        str | None,
+        typer.Option(
+            help="Who reads the search AI's why (kept in the record): public (every side) or "
+            "own (its side only); default: every side in a perfect-information game only."
+        ),
+    ] = None,
     record: Annotated[Path | None, typer.Option(help="Save the game record to this file.")] = None,
     resume: Annotated[
         Path | None,
@@ -476,6 +483,10 @@ def battle(
             game = new_game(game_id, seed=seed, options=options)
             session = Session(game, console, sides)
         game.record.players = dict(sides)
+        if ai_why is not None:  # a game setting, kept in the record (umpire.core.record)
+            if ai_why not in ("public", "own"):
+                raise UmpireError(f"--ai-why {ai_why[:20]!r}: say public or own")
+            game.record.why_public = ai_why == "public"
         players = _players(ruleset_id, sides, game.record.seed, console, session, think)
         show = not (quiet or as_json)
         try:
@@ -522,20 +533,28 @@ def replay_cmd(
     path: Annotated[Path, typer.Argument(help="A record saved with --record.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary only.")] = False,
     quiet: Annotated[bool, typer.Option(help="Do not show events.")] = False,
+    side: Annotated[
+        str | None, typer.Option(help="Show only what this side saw (and the whys it may read).")
+    ] = None,
+    why: Annotated[
+        bool, typer.Option("--why/--no-why", help="Show the search AI's why of each move.")
+    ] = True,
 ) -> None:
     """Replay a saved game and check it reaches the same result."""
     from umpire.core.game import load_record, replay
     from umpire.play import summary
+    from umpire.terminal.replay import show_replay
 
     try:
         rec = load_record(path)
         game = replay(rec)
+        if side is not None and side not in game.ruleset.meta.players:
+            sides = ", ".join(game.ruleset.meta.players)
+            raise UmpireError(f"--side {side}: not a side of {rec.ruleset} ({sides})")
     except UmpireError as exc:
         raise _fail(str(exc)) from None
     if not (quiet or as_json):
-        printer = EventPrinter(console)
-        for event in game.events:
-            printer(event)
+        show_replay(game, EventPrinter(console, side=side), side, why)
     data = summary(game)
     if rec.result is not None:
         mismatch = {

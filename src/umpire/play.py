@@ -68,6 +68,10 @@ def play_out(
         reason = getattr(players[side], "last_event", None)  # a search player's "why"
         if on_event is not None and isinstance(reason, Event):
             on_event(reason)  # visible to its side only: a printer for a person filters it
+        if isinstance(reason, Event):  # and kept in the record next to the move
+            from umpire.agents.search.explain import note_of
+
+            game.record.keep_note(len(game.record.actions), note_of(reason))
         for event in game.apply(action):
             if on_event is not None:
                 on_event(event)

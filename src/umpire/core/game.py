@@ -171,6 +171,7 @@ class Game:
             rebuilt._event_marks,
         )
         self.record.actions = rebuilt.record.actions
+        self.record.trim_notes()  # the why of an action taken back goes with it
 
     def branch(self, at: int | None = None) -> Game:
         """A new, independent game replayed from the first ``at`` actions of this one."""
@@ -204,6 +205,8 @@ def replay(record: Record) -> Game:
         )
     game = Game(ruleset, record.scenario, record.seed, record.options)
     game.record.players = dict(record.players)
+    game.record.notes = dict(record.notes)  # informative: never read to replay
+    game.record.why_public = record.why_public
     entered = record.entered  # outcomes entered at a physical table (companion mode)
     for index, action in enumerate(record.actions):
         try:

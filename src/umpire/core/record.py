@@ -1,11 +1,18 @@
 """Game records: ruleset + version, scenario, seed, options and actions.
 
 A record is all it takes to reproduce a game: replaying it gives identical events.
+
+It may also keep ``notes``: the "why" a deciding agent (the search player) gave for an action,
+with the side that decided it. Notes are informative only: replay never reads them, so a record
+replays to the same events with or without them, and a record saved before notes existed loads
+as it is (the format stays ``umpire-record/1``).
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +24,7 @@ from umpire.core.errors import DataFileError
 RECORD_FORMAT = "umpire-record/1"
 MAX_SEED = 2**63 - 1  # seeds are stored as SQLite integers
 MAX_NAME = 200
+_INDEX = re.compile(r"0|[1-9][0-9]{0,9}")  # an action number as a notes key
 
 
 @dataclass
@@ -34,6 +42,34 @@ class Record:
     # outcomes entered at a physical table (companion mode), one list per action: each entry
     # {"faces": [...], "sides": n} or {"index": i, "of": n}; replay takes the dice from here
     entered: list[list[dict[str, Any]]] | None = None
+    # the why of each action a deciding agent explained (see ``keep_note``): action index ->
+    # {"side", "text", "by", "playouts", "choices": [{"words", "share", "win"}],
+    #  "terms": [{"words", "value"}]}
+    notes: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # who reads another side's notes (``why_shown``): None (the default) every side in a
+    # perfect-information game and only the deciding side otherwise; True every side; False
+    # only the deciding side
+    why_public: bool | None = None
+
+    def keep_note(self, index: int, note: Mapping[str, Any] | None) -> None:
+        """Keep ``note`` as the why of action ``index`` (``None``: forget any kept there, e.g.
+        a decision with one legal action after an undo replayed that place)."""
+        if note is None:
+            self.notes.pop(index, None)
+        else:
+            self.notes[index] = dict(note)
+
+    def trim_notes(self) -> None:
+        """Forget the notes of actions no longer in the record (after an undo)."""
+        for index in [i for i in self.notes if i >= len(self.actions)]:
+            del self.notes[index]
+
+    def why_shown(self, index: int, viewer: str | None, information: str) -> bool:
+        """Whether ``viewer`` reads the note of action ``index`` (see :func:`why_readable`)."""
+        note = self.notes.get(index)
+        if note is None:
+            return False
+        return why_readable(str(note.get("side")), viewer, information, self.why_public)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -50,6 +86,11 @@ class Record:
             out["result"] = self.result
         if self.entered is not None:
             out["entered"] = self.entered
+        kept = {str(i): self.notes[i] for i in sorted(self.notes) if i < len(self.actions)}
+        if kept:
+            out["notes"] = kept
+        if self.why_public is not None:
+            out["why_public"] = self.why_public
         return out
 
     @classmethod
@@ -112,6 +153,10 @@ class Record:
             raise DataFileError(
                 f"{source}: field entered: must be a list (one per action) of lists of outcomes"
             )
+        notes = _notes(data.get("notes"), len(actions), source)
+        why_public = data.get("why_public")
+        if why_public is not None and not isinstance(why_public, bool):
+            raise DataFileError(f"{source}: field why_public: must be true, false or null")
         return cls(
             ruleset=data["ruleset"],
             version=data["version"],
@@ -122,6 +167,8 @@ class Record:
             players=dict(players),
             result=result,
             entered=entered,
+            notes=notes,
+            why_public=why_public,
         )
 
     def save(self, path: str | Path) -> None:
@@ -139,3 +186,57 @@ class Record:
     def load(cls, path: str | Path) -> Record:
         source = Path(path)
         return cls.from_dict(parse_json(read_text(source), source), str(source))
+
+
+def why_readable(side: str, viewer: str | None, information: str, public: bool | None) -> bool:
+    """Whether ``viewer`` (``None``: the umpire, who reads all) may read the why of a decision
+    by ``side``. A why is built from its side's own observation only, so it names nothing
+    hidden from that side; but it can name what that side knows and another does not (its
+    hidden units, its cards). So the deciding side always reads it, and another side when the
+    game's setting ``public`` says so or, when it says nothing (``None``), in a
+    perfect-information game only, where every side sees the same things."""
+    if viewer is None or viewer == side:
+        return True
+    if public is not None:
+        return public
+    return information == "perfect"
+
+
+def _notes(raw: Any, count: int, source: str) -> dict[int, dict[str, Any]]:
+    """The ``notes`` field checked: an object from action indices (``"0"`` .. ``count - 1``)
+    to notes with a ``side`` and a ``text``, and, when present, ``choices`` and ``terms`` of
+    the shapes ``Record.notes`` describes; anything else is a one-line DataFileError naming
+    the field."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise DataFileError(f"{source}: field notes: must be an object from action numbers")
+    out: dict[int, dict[str, Any]] = {}
+    for key, note in raw.items():
+        where = f"{source}: field notes.{str(key)[:20]}"
+        if not (isinstance(key, str) and _INDEX.fullmatch(key) and int(key) < count):
+            raise DataFileError(f"{where}: not the number of an action (0..{count - 1})")
+        if not isinstance(note, dict):
+            raise DataFileError(f"{where}: must be an object")
+        for name in ("side", "text"):
+            if not isinstance(note.get(name), str) or not note[name]:
+                raise DataFileError(f"{where}.{name}: must be a non-empty string")
+        for name, numbers in (("choices", ("share", "win")), ("terms", ("value",))):
+            items = note.get(name, [])
+            if not isinstance(items, list):
+                raise DataFileError(f"{where}.{name}: must be a list")
+            for k, item in enumerate(items):
+                good = (
+                    isinstance(item, dict)
+                    and isinstance(item.get("words"), str)
+                    and all(_number(item.get(n)) for n in numbers)
+                )
+                if not good:
+                    wanted = ", ".join(("words", *numbers))
+                    raise DataFileError(f"{where}.{name}.{k}: must be an object with {wanted}")
+        out[int(key)] = dict(note)
+    return out
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)

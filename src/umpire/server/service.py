@@ -316,6 +316,7 @@ class Service:
                 raise ApiError(
                     409, f"game {game_id}: stored action {index} is illegal: {exc}"
                 ) from exc
+        search_web.restore_whys(live.reasons, game.record, self.store.notes(game_id))
         return live
 
     @staticmethod
@@ -636,6 +637,7 @@ class Service:
         del live.log[keep:]
         del live.sides[keep:]
         del live.chance[keep:]
+        search_web.forget_whys(live.reasons, keep)
         live.agents.clear()
         live.replay_game = None
 
@@ -737,12 +739,14 @@ class Service:
         action = agent.choose(live.game.view(side), LazyActions(live.game))
         index = live.index
         self._record(live, action, side)
-        if getattr(agent, "last_event", None) is not None:  # the search's why, kept by the move
-            live.reasons[index] = str(getattr(agent, "last_reason", ""))
-        else:  # none (one legal action, or an undo replayed this place)
-            live.reasons.pop(index, None)
+        # the search's why, kept by the move and in the record (none: one legal action)
+        note = search_web.keep_why(
+            live.reasons, live.game.record, index, getattr(agent, "last_event", None)
+        )
         try:
             self.store.append(live.row.id, index, action.to_dict(), side)
+            if note is not None:  # in the store too: a restarted server shows it again
+                self.store.keep_note(live.row.id, index, note)
         except Exception:
             self._drop(live)
             raise

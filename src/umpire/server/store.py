@@ -50,6 +50,12 @@ CREATE TABLE IF NOT EXISTS actions (
     created REAL NOT NULL,
     UNIQUE (game_id, idx)
 );
+CREATE TABLE IF NOT EXISTS notes (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    note TEXT NOT NULL,
+    UNIQUE (game_id, idx)
+);
 """
 
 
@@ -218,6 +224,22 @@ class Store:
             out.append(json.loads(raw))
         return out
 
+    def keep_note(self, game_id: str, index: int, note: dict[str, Any]) -> None:
+        """Keep the search player's why of action ``index`` (``Record.notes``), so a restarted
+        server shows it again; an undo deletes it with its action (``truncate``)."""
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO notes VALUES (?, ?, ?)", (game_id, index, json.dumps(note))
+            )
+
+    def notes(self, game_id: str) -> dict[int, dict[str, Any]]:
+        """The kept why of each action that has one, by action number."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT idx, note FROM notes WHERE game_id = ? ORDER BY idx", (game_id,)
+            ).fetchall()
+        return {int(idx): json.loads(raw) for idx, raw in rows}
+
     def count(self, game_id: str) -> int:
         with self._lock:
             row = self._db.execute(
@@ -248,4 +270,5 @@ class Store:
         """Delete every action from number ``keep`` on (undo)."""
         with self._transaction() as db:
             db.execute("DELETE FROM actions WHERE game_id = ? AND idx >= ?", (game_id, keep))
+            db.execute("DELETE FROM notes WHERE game_id = ? AND idx >= ?", (game_id, keep))
             db.execute("UPDATE games SET updated = ? WHERE id = ?", (time.time(), game_id))

@@ -23,7 +23,7 @@ from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError, UmpireError
 from umpire.core.events import Event
 from umpire.core.game import Game
-from umpire.core.record import Record
+from umpire.core.record import Record, why_readable
 from umpire.core.ruleset import get_ruleset
 from umpire.core.view import Agent, View
 from umpire.play import LazyActions, action_cap
@@ -97,6 +97,8 @@ class Session:
             )
         game = Game(ruleset, record.scenario, record.seed, record.options)
         game.record.players = dict(record.players)
+        game.record.notes = dict(record.notes)  # the search's why of the moves so far
+        game.record.why_public = record.why_public
         session = cls(game, console, kinds)
         for index, action in enumerate(record.actions):
             side = game.to_act
@@ -155,13 +157,29 @@ class Session:
                 self.undo(request.steps)
                 self.console.print(f"  undone: {request.steps} action(s) taken back")
                 continue
-            reason = getattr(players[side], "last_event", None)
+            reason = getattr(players[side], "last_event", None)  # a search player's why
+            index = len(game.record.actions)
             if on_event is not None and isinstance(reason, Event):
-                on_event(reason)
+                on_event(self._readable(reason))
             for event in self._apply(side, action):
                 if on_event is not None:
                     on_event(event)
+            if isinstance(reason, Event):  # kept in the record next to the move
+                from umpire.agents.search.explain import note_of
+
+                game.record.keep_note(index, note_of(reason))
         return game
+
+    def _readable(self, reason: Event) -> Event:
+        """The search's why as the log shows it: to its own side only (as made), or to every
+        side when the game's setting (``Record.why_public``, by default every side of a
+        perfect-information game) lets the other sides read it, as a replay will show it."""
+        meta, public = self.game.ruleset.meta, self.game.record.why_public
+        side = str(reason.get("side", ""))
+        others = [s for s in meta.players if s != side]
+        if others and all(why_readable(side, s, meta.information, public) for s in others):
+            return Event(reason.kind, reason.text, reason.rule, **reason.data)
+        return reason
 
 
 class TerminalPlayer:

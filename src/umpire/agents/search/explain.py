@@ -10,6 +10,7 @@ know: the tree was grown on determinisations of the side's view.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from umpire.agents.search.mcts import Node, Result
 from umpire.agents.search.personality import Personality
@@ -17,6 +18,7 @@ from umpire.core.actions import Action
 from umpire.core.events import Event
 
 TOP = 3  # alternatives shown
+DECIDING = 4  # evaluation terms kept in a record's note
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ def explain(result: Result, personality: Personality) -> str:
         )
     for alt in ranked[1:TOP]:
         lines.append(f"  instead: {alt.words} — win {alt.win:.0%}, {alt.share:.0%} of the search")
-    deciding = [t for t in best.terms if abs(t[2]) >= 0.005][:4]
+    deciding = [t for t in best.terms if abs(t[2]) >= 0.005][:DECIDING]
     if deciding:
         said = "; ".join(f"{words} ({value:+.2f})" for _, words, value in deciding)
         lines.append(f"  because: {said}")
@@ -95,3 +97,37 @@ def explanation_event(result: Result, personality: Personality, text: str) -> Ev
         ],
         terms=[{"term": n, "words": w, "value": v} for n, w, v in ranked[0].terms],
     )
+
+
+def note_of(event: Any) -> dict[str, Any] | None:
+    """The compact note a record keeps for a search decision (``Record.notes``), from its
+    ``ai_reason`` event; ``None`` for anything else. It holds the side, the words shown (the
+    same text as the terminal log and the web table), the personality and playouts, the top
+    alternatives (the chosen one first) with their share of the search and estimated win
+    (the words state the exact odds of the dice involved), and the deciding evaluation terms.
+    Everything in it comes from the event, which the search built from its own side's view
+    only; numbers are rounded to 3 places so the saved file reads the same on every machine."""
+    if not isinstance(event, Event) or event.kind != "ai_reason":
+        return None
+    data = event.data
+    choices = [
+        {
+            "words": str(alt["words"]),
+            "share": round(float(alt["share"]), 3),
+            "win": round(float(alt["win"]), 3),
+        }
+        for alt in list(data.get("alternatives", ()))[:TOP]
+    ]
+    terms = [
+        {"words": str(t["words"]), "value": round(float(t["value"]), 3)}
+        for t in data.get("terms", ())
+        if abs(float(t["value"])) >= 0.005
+    ][:DECIDING]
+    return {
+        "side": str(data.get("side", "")),
+        "by": f"search:{data.get('personality', '')}",
+        "playouts": int(data.get("playouts", 0)),
+        "text": event.text,
+        "choices": choices,
+        "terms": terms,
+    }

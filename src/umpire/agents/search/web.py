@@ -3,7 +3,10 @@
 A side's player kind in the lobby is ``here``, ``remote``, ``ai`` (the ruleset's scripted
 player) or a search spec ``search[:PRESET][@SECONDS]`` (at most :data:`MAX_THINK` seconds a
 move: the server thinks on its own time). The explanation of each search move is kept by the
-server next to the move and shown on a page when :func:`shows_why` allows it.
+server next to the move and shown on a page when :func:`shows_why` allows it. It is also kept
+in the game's record (``Record.notes``, :func:`keep_why`) and in the server's store next to the
+stored action, so a restarted server shows it again (:func:`restore_whys`); an undo takes it
+back with its move (:func:`forget_whys`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from umpire.agents.search.agent import DEFAULT_THINK, parse_spec
+from umpire.agents.search.explain import note_of
 from umpire.core.errors import UmpireError
+from umpire.core.record import Record, why_readable
 
 MAX_THINK = 10.0  # seconds a move a lobby may ask of the server's search player
 
@@ -67,7 +72,7 @@ def shows_why(players: Mapping[str, str], information: str, mover: str | None, v
     perfect-information ruleset, where the two observations hold the same things."""
     if mover is None or not is_search(players.get(mover)):
         return False
-    return viewer == mover or information == "perfect"
+    return why_readable(mover, viewer, information, None)
 
 
 def why_entry(
@@ -85,14 +90,51 @@ def why_entry(
     return {}
 
 
+def keep_why(
+    reasons: dict[int, str], record: Record, index: int, event: Any
+) -> dict[str, Any] | None:
+    """Keep the why of action ``index`` (the agent's ``last_event``, ``None`` when it gave
+    none: one legal action) in the server's ``reasons`` and the record's notes, or forget any
+    kept there (an undo replayed that place); the note, for the store, or ``None``."""
+    note = note_of(event)
+    record.keep_note(index, note)
+    if note is None:
+        reasons.pop(index, None)
+    else:
+        reasons[index] = str(note["text"])
+    return note
+
+
+def restore_whys(
+    reasons: dict[int, str], record: Record, stored: Mapping[int, Mapping[str, Any]]
+) -> None:
+    """The whys a store kept for a game rebuilt from it (after a server restart): into the
+    server's ``reasons`` and the record's notes. A stored note past the record's actions or
+    without a text (a damaged database) is left out."""
+    for index, note in stored.items():
+        text = note.get("text") if isinstance(note, Mapping) else None
+        if isinstance(text, str) and text and 0 <= index < len(record.actions):
+            record.keep_note(index, note)
+            reasons[index] = text
+
+
+def forget_whys(reasons: dict[int, str], keep: int) -> None:
+    """Forget the whys of the actions an undo took back (from number ``keep`` on)."""
+    for index in [i for i in reasons if i >= keep]:
+        del reasons[index]
+
+
 __all__ = [
     "MAX_THINK",
     "agent_seed",
     "agent_spec",
     "canonical",
     "check_kind",
+    "forget_whys",
     "is_ai",
     "is_search",
+    "keep_why",
+    "restore_whys",
     "shows_why",
     "why_entry",
 ]
