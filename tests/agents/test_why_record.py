@@ -372,7 +372,15 @@ def test_a_person_reads_the_ais_why_live_when_the_game_makes_it_public(
     log as they are made (by default tiny keeps them to the AI's side)."""
     monkeypatch.chdir(tmp_path)  # quit saves the game in the current folder
     args = ["battle", TINY, "--seed", "3", "--side", "red=search@0.02", "--side", "blue=human"]
-    out = runner.invoke(app, [*args, "--ai-why", "public"], input="1\n" * 12 + "quit\n")
+    saved = tmp_path / "public.json"
+    out = runner.invoke(
+        app, [*args, "--ai-why", "public", "--record", str(saved)], input="1\n" * 12 + "quit\n"
+    )
     assert "red search (balanced, " in out.output
+    # the record keeps the whys the person read, and the setting
+    record = Record.load(saved)
+    assert record.why_public is True and record.notes
+    assert all(n["side"] == "red" for n in record.notes.values())
+    assert out.output.count("red search (balanced, ") == len(record.notes)
     out = runner.invoke(app, args, input="1\n" * 12 + "quit\n")
     assert "red search" not in out.output
