@@ -610,22 +610,18 @@ def _ground_answer(
 
     # hexes this unit may not enter (only occupied hexes can refuse it) and friendly hexes it
     # may not end in: worked out once per position for units alike in stacking
-    enemy_held, refuse = _stack_refusals(world, occ, info, shared)
-    blocked: set[str] = set(enemy_held)  # rhine.move.enemy
-    if side == "pact":
-        blocked |= refuse  # rhine.stack.pact: at all times
-        if start is not None and start in occ:
-            blocked.discard(start)
-            if not can_join(world, occ, start, [unit]):
-                blocked.add(start)
+    enemy_held, refuse, base = _stack_refusals(world, occ, info, shared)
+    blocked: frozenset[str] = base  # rhine.move.enemy (and rhine.stack.pact, at all times)
+    if side == "pact" and start is not None and start in occ:
+        # its own hex: blocked only if it could not stand there with the others
+        if can_join(world, occ, start, [unit]):
+            blocked = blocked - {start} if start in blocked else blocked
+        elif start not in blocked:
+            blocked = blocked | {start}
     if mode == "column":
-        friendly_ew = {h for u, h in ew_at if u != unit}
-        blocked |= enemy_air | zone | friendly_ew  # rhine.move.column, rhine.ew.effect.entry
-        blocked.update(
-            h for h, name in world.city_of.items() if board.control.get(h) == other(side)
-        )
-        if world.switches.get("column_refugees", True):
-            blocked |= refugees
+        # rhine.move.column, rhine.ew.effect.entry (a unit in column mode has no EW marker
+        # itself: every EW-marked unit's hex is another's)
+        blocked = blocked | _column_blocked(world, board, occ, side, shared)
 
     recon = info.recon
     origin_hex = start if start is not None else OFF
@@ -633,12 +629,12 @@ def _ground_answer(
         # hexes beyond budget / cheapest step cannot be reached: leaving them out of the
         # search's inputs changes no answer and lets far-off changes keep it remembered
         disc = _disc(world, start, budget / static_edges(world).cheapest)
-        blocked &= disc
+        blocked = blocked & disc
         if side == "nato":
             refuse = refuse & disc
     origin: tuple[str, bool] = (origin_hex, False)
     entry_key = None if entry is None else tuple(entry)
-    blocked_key = frozenset(blocked)
+    blocked_key = blocked
     # rhine.stack.nato: friendly hexes this unit may cross but not end in
     nojoin: frozenset[str] = frozenset()
     if side == "nato":
@@ -822,10 +818,12 @@ def _disc(world: World, start: str, reach: float) -> frozenset[str]:
 
 def _stack_refusals(
     world: World, occ: Mapping[str, list[str]], info: UnitInfo, shared: dict[Any, Any]
-) -> tuple[frozenset[str], frozenset[str]]:
-    """The hexes held by the enemy of ``info``'s side, and the friendly hexes a unit like
-    ``info`` could not join (rhine.stack.*), for one position (``shared`` is its scratch dict).
-    Exact for every hex the unit is not itself in; callers check its own hex apart."""
+) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The hexes held by the enemy of ``info``'s side, the friendly hexes a unit like
+    ``info`` could not join (rhine.stack.*), and the hexes such a unit may not enter (the
+    enemy's, and for the Pact those refusals too: rhine.move.enemy, rhine.stack.pact), for one
+    position (``shared`` is its scratch dict). Exact for every hex the unit is not itself in;
+    callers check its own hex apart."""
     key = ("refusals", info.side, info.nation, info.division, info.static)
     found = shared.get(key)
     if found is None:
@@ -836,7 +834,27 @@ def _stack_refusals(
                 enemy_held.append(h)
             elif not stack_ok(world, [world.units[u] for u in here] + [info]):
                 refuse.append(h)
-        found = shared[key] = (frozenset(enemy_held), frozenset(refuse))
+        held, refused = frozenset(enemy_held), frozenset(refuse)
+        found = shared[key] = (held, refused, held | refused if info.side == "pact" else held)
+    return found
+
+
+def _column_blocked(
+    world: World, board: Board, occ: Mapping[str, list[str]], side: str, shared: dict[Any, Any]
+) -> frozenset[str]:
+    """The hexes no unit of ``side`` may enter in column mode (rhine.move.column): in the
+    enemy's air range or zones of control, holding an EW-marked unit (rhine.ew.effect.entry),
+    enemy-held cities and, under the switch, refugees (once per position)."""
+    key = ("column", side)
+    found = shared.get(key)
+    if found is None:
+        zone, enemy_air, refugees, ew_at = _position_sets(world, board, occ, side, shared)
+        enemy = other(side)
+        out = set(enemy_air | zone | {h for _, h in ew_at})
+        out.update(h for h in world.city_of if board.control.get(h) == enemy)
+        if world.switches.get("column_refugees", True):
+            out |= refugees
+        found = shared[key] = frozenset(out)
     return found
 
 
@@ -889,7 +907,7 @@ def _heli_answer(
         friendly_ew = {h for u, h in ew_at if u != unit}
         # the enemy's hexes, and the friendly ones this unit could not join (its own hex
         # apart: it is never an option)
-        enemy_occ, refuse = _stack_refusals(world, occ, info, shared)
+        enemy_occ, refuse, _ = _stack_refusals(world, occ, info, shared)
         nojoin = refuse - {origin} if origin in refuse else refuse
     else:
         enemy_air = frozenset(air_range(world, board, other(side)))

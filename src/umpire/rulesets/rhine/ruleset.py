@@ -1394,9 +1394,12 @@ def check_victory(state: ST) -> list[Event]:
 class RhineRules(FlowRules[ST]):
     def check(self, state: ST, action: Action) -> tuple[str, ActionKind[ST]]:
         """The core's check; then what it remembered of the position is dropped, since the
-        action about to be resolved changes it (state.memo holds answers for one position)."""
+        action about to be resolved changes it (state.memo holds answers for one position).
+        A move keeps it: its resolve reads the unit's answers of this position first (the
+        route) and then drops them itself, before it changes anything."""
         found = super().check(state, action)
-        state.memo.clear()
+        if action.kind != "move":
+            state.memo.clear()
         return found
 
     def apply(self, state: ST, action: Action) -> list[Event]:
