@@ -7,7 +7,8 @@ target in terrain or more than 50% obscured and for enemy infantry within 12" of
 (p15, sevendays.fire.modifier.cover / .infantry_close) are each +1 to the score needed or not.
 These tests play scripted games and check, at every shot the player weighs, that
 
-- the full plan, when possible, is one of those plans (so the bound is an upper bound), and
+- the full plan, when possible, is one of those plans, and the easiest of them (clear sight,
+  no infantry close) has the best odds of them all (so its value is an upper bound), and
 - the pruned search picks exactly the shot an exhaustive search over every enemy and weapon
   picks, whenever that shot is worth taking.
 """
@@ -25,6 +26,7 @@ from umpire.play import play_out
 from umpire.rulesets.sevendays import agent as agent_module
 from umpire.rulesets.sevendays.agent import SHOT_WORTH, SevenDaysScripted
 from umpire.rulesets.sevendays.firing import plan_shot, situation_plans
+from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.scenario import scenario_ids
 from umpire.rulesets.sevendays.shots import SHOT_VERBS, ShotPlan
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
@@ -102,6 +104,16 @@ def test_pruned_best_shot_is_the_exhaustive_one(
                 )
                 if plans is not None and isinstance(plan, ShotPlan) and plan.possible:
                     assert plan in plans
+                if not plans:
+                    continue
+                easiest = situation_plans(
+                    world, unit, target, kind, moved=moved, actions_left=actions_left, easiest=True
+                )
+                assert easiest is not None and len(easiest) == 1
+                best = shot_odds(world, easiest[0], unit, target)
+                for other in plans:  # a higher score needed never raises the odds
+                    odds = shot_odds(world, other, unit, target)
+                    assert odds.out <= best.out and odds.markers <= best.markers
         checked.append(want)
         return got
 

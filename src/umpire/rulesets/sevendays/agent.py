@@ -311,10 +311,11 @@ class SevenDaysScripted:
         world: World, unit: Unit, target: Unit, kind: str, moved: bool, actions_left: int
     ) -> float:
         """The most :meth:`_shot_value` can give this shot, from the facts that cost little
-        (the two profiles, markers, range band, the target's cover and facing): the best of
-        the values of every plan the sight line and the infantry near the firer could still
-        make (:func:`~.firing.situation_plans`); ``inf`` for a shot planned another way (AA,
-        mortar), ``-inf`` for one no situation allows. Remembered per world."""
+        (the two profiles, markers, range band, the target's cover and facing): the value of
+        the easiest plan sight and the infantry near the firer could still leave
+        (:func:`~.firing.situation_plans`, whose odds are the most of any plan they make);
+        ``inf`` for a shot planned another way (AA, mortar), ``-inf`` for one no situation
+        allows. Remembered per world."""
         key = (
             unit.profile,
             unit.markers,
@@ -330,7 +331,13 @@ class SevenDaysScripted:
         found = cache.get(key)
         if found is None:
             plans = situation_plans(
-                world, unit, target, kind, moved=moved, actions_left=actions_left
+                world,
+                unit,
+                target,
+                kind,
+                moved=moved,
+                actions_left=actions_left,
+                easiest=True,
             )
             if plans is None:
                 found = math.inf

@@ -7,6 +7,7 @@ needed with every modifier and its reason), then *resolved* with the game's rand
 from __future__ import annotations
 
 import math
+from itertools import product
 
 from umpire.core.events import Event, note
 from umpire.geometry.table import in_arc
@@ -244,6 +245,7 @@ def situation_plans(
     reaction: bool = False,
     target_moving: bool = False,
     actions_left: int = 2,
+    easiest: bool = False,
 ) -> tuple[ShotPlan, ...] | None:
     """Every plan :func:`plan_shot` can make for this shot, whatever the two dear facts turn
     out to be: the sight line (clear or more than 50% obscured, sevendays.los.obscured) and
@@ -251,7 +253,15 @@ def situation_plans(
     (range band, the target's cover and facing, buildings) are measured as plan_shot does, so
     plan_shot's answer, when it is a possible plan, is one of these (a player may bound a
     shot's worth by them before planning it). ``None``: the shot is planned another way (an AA
-    shot at a helicopter, a mortar), with no such set."""
+    shot at a helicopter, a mortar), with no such set.
+
+    ``easiest``: of the plans the two dear facts could give, only the one they make easiest
+    (clear sight, no infantry close: each of the others needs one or two more, its dice and
+    everything else the same). A higher score needed never raises a shot's chances: each die
+    that hits at the higher score hits at the lower, and what follows the hits (one hit at
+    most on a vehicle, penetration and damage independent of the score; a marker per hit on
+    foot and conversion dice per hit) gives as much or more for more hits. So that plan's odds
+    of putting the target out and its expected markers are the most of the set."""
     profile = world.profile(firer)
     tprofile = world.profile(target)
     if not target.alive or target.side == firer.side or target.hidden:
@@ -261,30 +271,30 @@ def situation_plans(
     distance = math.dist(firer.pos, target.pos)
     _close, cover, front, buildings = situation_key(world, firer, target, kind)
     plans = []
-    for obscured in (False, True):
-        for foot_close in (False, True):
-            plan = plan_from_situation(
-                profile,
-                tprofile,
-                kind,
-                Situation(
-                    distance,
-                    obscured=obscured,
-                    target_cover=cover,
-                    target_in_buildings=buildings,
-                    enemy_foot_close=foot_close,
-                    front=front,
-                ),
-                moved=moved,
-                reaction=reaction,
-                target_moving=target_moving,
-                actions_left=actions_left,
-                firer_markers=firer.markers,
-                names=(firer.uid, target.uid),
-                house=world.house,
-            )
-            if isinstance(plan, ShotPlan) and plan.possible:
-                plans.append(plan)
+    dear = (False,) if easiest else (False, True)
+    for obscured, foot_close in product(dear, dear):
+        plan = plan_from_situation(
+            profile,
+            tprofile,
+            kind,
+            Situation(
+                distance,
+                obscured=obscured,
+                target_cover=cover,
+                target_in_buildings=buildings,
+                enemy_foot_close=foot_close,
+                front=front,
+            ),
+            moved=moved,
+            reaction=reaction,
+            target_moving=target_moving,
+            actions_left=actions_left,
+            firer_markers=firer.markers,
+            names=(firer.uid, target.uid),
+            house=world.house,
+        )
+        if isinstance(plan, ShotPlan) and plan.possible:
+            plans.append(plan)
     return tuple(plans)
 
 
