@@ -5,6 +5,7 @@ is measured in ``bench/bench_cold.py``."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -62,19 +63,197 @@ def test_import_umpire_loads_no_game_machinery() -> None:
     [
         # what each ruleset's ``umpire odds`` answer imports (its OddsCapability module)
         "umpire.rulesets.portable.odds_cli",
-        pytest.param(
-            "umpire.rulesets.sevendays.shot_query",
-            marks=pytest.mark.xfail(
-                reason="sevendays.air imports umpire.geometry.table (shapely, numpy): not yet "
-                "lazy (issue 19, geometry internals owned elsewhere)",
-                strict=True,
-            ),
-        ),
+        "umpire.rulesets.sevendays.shot_query",
+        "umpire.rulesets.rhine.odds_cli",
+        "umpire.rulesets.bookgun.odds_cli",
     ],
 )
 def test_a_shot_query_imports_nothing_heavy(module: str) -> None:
     loaded = _modules_after(f"import {module}")
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+def test_the_table_helpers_load_no_geometry_library() -> None:
+    """``umpire.geometry.table``'s plain helpers and ``TerrainKind`` need neither numpy nor
+    shapely; the first table, area, road or shape built loads them."""
+    code = (
+        "from umpire.geometry.table import TerrainKind, in_arc, segment_point_distance\n"
+        "assert in_arc((0, 0), 0, 90, (1, 0.1))\n"
+        "import sys\n"
+        "print(sorted({'numpy', 'shapely'} & set(sys.modules)))\n"
+        "from umpire.geometry.table import polygon_from_spec, Area, Table\n"
+        "kind = TerrainKind('wood', obscures=True)\n"
+        "area = Area('a', kind, polygon_from_spec({'circle': [[5, 5], 2]}))\n"
+        "print(area.contains(5, 5), Table(10, 10, [area]).terrain_blocks((0, 5), (10, 5)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out == ["[]", "True False"]
+
+
+# -- the ``odds`` fast path (``python -m umpire odds ...``) -------------------------------------
+ODDS_ARGS = {
+    "sevendays": ["--firer", "Challenger 1", "--target", "T-72A", "--range", "18"],
+    "portable": [
+        "--firer",
+        "infantry",
+        "--target",
+        "infantry",
+        "--range",
+        "2",
+        "--quality",
+        "average",
+    ],
+    "rhine": ["--attack", "12", "--defence", "4", "--drm", "1"],
+    "bookgun": [],
+}
+# what a shot needs beyond the ruleset's own data: no command-line framework, no geometry
+# library, no data-model library (typer brings click and rich)
+NOT_FOR_ODDS = ("shapely", "numpy", "pydantic", "typer", "click", "rich")
+STILL_LOADED = {
+    # (ruleset, package) still imported by an ``odds`` answer, and why
+    "pydantic": "the house rules, ORBATs, tables and rule switches are pydantic models that "
+    "the rule modules read (issue 19, not yet lazy)",
+}
+
+
+def _odds_modules(argv: list[str]) -> set[str]:
+    """Top-level packages loaded by ``python -m umpire ARGV`` (run the same way in a fresh
+    interpreter, so its ``sys.modules`` can be read after it answers)."""
+    code = (
+        "import json, runpy, sys\n"
+        f"sys.argv = ['umpire', *{argv!r}]\n"
+        "try:\n"
+        "    runpy.run_module('umpire', run_name='__main__', alter_sys=True)\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    return set(json.loads(out.splitlines()[-1]))
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "package"),
+    [
+        pytest.param(
+            r,
+            p,
+            marks=[pytest.mark.xfail(reason=STILL_LOADED[p], strict=True)]
+            if p in STILL_LOADED
+            else [],
+        )
+        for r in ODDS_ARGS
+        for p in NOT_FOR_ODDS
+    ],
+)
+def test_a_cold_odds_command_imports_nothing_heavy(ruleset: str, package: str) -> None:
+    loaded = _odds_modules(["odds", ruleset, *ODDS_ARGS[ruleset]])
+    assert "umpire" in loaded  # it ran
+    assert package not in loaded
+
+
+def test_the_fast_path_knows_each_built_in_rulesets_own_odds() -> None:
+    """``BUILT_IN_ODDS`` names the very object each ruleset declares as its odds capability."""
+    from umpire.analysis.odds_command import BUILT_IN_ODDS, built_in_odds
+    from umpire.core.lazy import Lazy
+    from umpire.core.ruleset import get_ruleset, ruleset_ids
+
+    assert set(BUILT_IN_ODDS) <= set(ruleset_ids())
+    for ruleset_id in BUILT_IN_ODDS:
+        declared = get_ruleset(ruleset_id).capabilities.odds
+        if isinstance(declared, Lazy):
+            declared = declared.resolve()
+        assert built_in_odds(ruleset_id) is declared, ruleset_id
+
+
+FLAG_CASES = [
+    ["--firer", "T-72A", "--range", "3"],
+    ["--firer=T-72A", "--range=3.5", "--facing", "side", "--firer-moved"],
+    ["--no-firer-moved", "--reaction=yes", "--markers", "2"],
+    ["--reaction=maybe"],
+    ["--range", "ten"],
+    ["--facing", "top"],
+    ["--markers"],
+    ["--bogus", "1"],
+    ["--no-range", "3"],
+    ["stray"],
+    ["-x"],
+    ["--house-rules", "~/h.yaml"],
+    [],
+]
+
+
+@pytest.mark.parametrize("args", FLAG_CASES)
+def test_the_fast_path_reads_flags_as_the_command_line_does(args: list[str]) -> None:
+    """Same values, or the same one-line error, as ``umpire.cli.parse_declared``."""
+    from umpire.analysis.odds_command import built_in_odds, read_flags
+    from umpire.cli import parse_declared
+    from umpire.core.errors import UmpireError
+
+    options = built_in_odds("sevendays").options
+    try:
+        expected: object = parse_declared(args, options, "sevendays", defaults=True)[0]
+    except UmpireError as exc:
+        expected = ("error", str(exc))
+    try:
+        got: object = read_flags(args, options, "sevendays")
+    except UmpireError as exc:
+        got = ("error", str(exc))
+    assert got == expected
+
+
+ANSWER_CASES = [
+    ["odds", "sevendays", *ODDS_ARGS["sevendays"]],
+    ["odds", "--json", "sevendays", "--firer=T-72A", "--target", "Challenger 1", "--range", "30"],
+    ["odds", "sevendays", "--activation", "--tokens", "1", "--markers", "2"],  # rich wraps it
+    ["odds", "sevendays", "--firer", "Challenger 9", "--target", "T-72A", "--range", "18"],
+    ["odds", "sevendays", "--bogus", "3"],
+    ["odds", "portable", *ODDS_ARGS["portable"], "--json"],
+    ["odds", "portable", "--firer", "nobody", "--target", "infantry", "--range", "2"],
+    ["odds", "rhine", *ODDS_ARGS["rhine"]],
+    ["odds", "rhine", "--contest", "sea"],
+    ["odds", "bookgun", "--mode", "door", "--weapons", "rpg*2", "--range", "8"],
+    ["odds", "bookgun", "--weapons", "laser"],
+]
+
+
+def _umpire(how: str, argv: list[str], columns: str | None) -> tuple[int, str, str]:
+    """``argv`` run by ``python -m umpire`` (the fast path) or by the typer command line."""
+    entry = (
+        "import runpy; runpy.run_module('umpire', run_name='__main__', alter_sys=True)"
+        if how == "fast"
+        else "from umpire.cli import main; main()"
+    )
+    code = f"import sys; sys.argv = ['umpire', *{argv!r}]\n{entry}"
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "TERM")}
+    if columns is not None:
+        env["COLUMNS"] = columns
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("argv", ANSWER_CASES, ids=lambda a: " ".join(a[1:4]))
+def test_the_fast_path_prints_what_the_typer_command_prints(argv: list[str]) -> None:
+    """Byte for byte: the same answer lines (wrapped where rich wraps them), the same JSON,
+    the same one-line error on stderr and the same exit code."""
+    assert _umpire("fast", argv, None) == _umpire("typer", argv, None)
+
+
+def test_the_fast_path_follows_the_terminal_width() -> None:
+    argv = ["odds", "sevendays", *ODDS_ARGS["sevendays"]]
+    narrow = _umpire("fast", argv, "40")
+    assert narrow == _umpire("typer", argv, "40")
+    assert max(len(line) for line in narrow[1].splitlines()) <= 40  # rich wrapped it
 
 
 def test_the_command_line_module_loads_no_geometry_or_server() -> None:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
@@ -266,6 +265,8 @@ _ENTRY_POINTS: dict[str, str] | None = None
 def _entry_points() -> dict[str, str]:
     global _ENTRY_POINTS
     if _ENTRY_POINTS is None:
+        from importlib.metadata import entry_points  # on first use: ~20 ms (issue 19)
+
         _ENTRY_POINTS = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
     return _ENTRY_POINTS
 

@@ -9,14 +9,47 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import shapely
-from shapely.geometry import LineString, Point, Polygon
-from shapely.prepared import PreparedGeometry, prep
+if TYPE_CHECKING:
+    import numpy as np
+    import shapely
+    from shapely.geometry import LineString, Point, Polygon
+    from shapely.prepared import PreparedGeometry, prep
 
 Vec = tuple[float, float]
+_SHAPELY_NAMES = ("np", "shapely", "LineString", "Point", "Polygon", "PreparedGeometry", "prep")
+
+
+def _load_shapely() -> None:
+    """Bind numpy and shapely in this module, on the first area, road, table or shape built
+    (every method that uses them belongs to one): the plain helpers (``in_arc``, ``bearing``,
+    ``segment_point_distance``...) and ``TerrainKind`` load neither (issue 19: a cold
+    ``umpire odds`` imports no geometry library)."""
+    if "shapely" in globals():
+        return
+    import numpy
+    import shapely as shapely_module
+    from shapely.geometry import LineString, Point, Polygon
+    from shapely.prepared import PreparedGeometry, prep
+
+    globals().update(
+        np=numpy,
+        shapely=shapely_module,
+        LineString=LineString,
+        Point=Point,
+        Polygon=Polygon,
+        PreparedGeometry=PreparedGeometry,
+        prep=prep,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """``from umpire.geometry.table import Polygon`` (and the other shapely names) still works."""
+    if name in _SHAPELY_NAMES:
+        _load_shapely()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -46,6 +79,7 @@ class Area:
     bbox: tuple[float, float, float, float] = field(init=False)
 
     def __post_init__(self) -> None:
+        _load_shapely()
         self.prepared = prep(self.polygon)
         x0, y0, x1, y1 = self.polygon.bounds
         self.bbox = (float(x0), float(y0), float(x1), float(y1))
@@ -81,6 +115,13 @@ class Road:
     line: LineString
     width: float = 2.0
 
+    def __post_init__(self) -> None:
+        _load_shapely()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        _load_shapely()  # a road read back from a pickle made by another process
+        self.__dict__.update(state)
+
     def distance(self, x: float, y: float) -> float:
         return float(self.line.distance(Point(x, y)))
 
@@ -104,6 +145,7 @@ class Table:
         areas: Iterable[Area] = (),
         roads: Iterable[Road] = (),
     ) -> None:
+        _load_shapely()
         self.width = float(width)
         self.height = float(height)
         self.areas: tuple[Area, ...] = tuple(areas)
@@ -116,6 +158,10 @@ class Table:
         self._areas_at_cache: dict[Vec, tuple[Area, ...]] = {}
         self._entries_cache: dict[tuple[float, ...], list[Entry]] = {}
         self._blocked_cache: dict[tuple[Vec, Vec], bool] = {}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        _load_shapely()  # a table read back from a pickle made by another process
+        self.__dict__.update(state)
 
     # -- points ----------------------------------------------------------------------------
     def inside(self, x: float, y: float, margin: float = 0.0) -> bool:
@@ -325,6 +371,7 @@ def segment_point_distance(a: Vec, b: Vec, p: Vec) -> float:
 
 def polygon_from_spec(spec: dict[str, Any]) -> Polygon:
     """Build a polygon from a data-file shape: ``polygon``, ``rect`` or ``circle``."""
+    _load_shapely()
     if "polygon" in spec:
         return Polygon(spec["polygon"])
     if "rect" in spec:

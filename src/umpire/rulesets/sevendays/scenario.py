@@ -18,7 +18,6 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from shapely.geometry import LineString
 
 from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError, UnknownScenarioError
@@ -266,6 +265,8 @@ def _build_table(spec: ScenarioSpec, house: HouseRules, source: Path) -> Table:
         if not polygon.is_valid:
             raise DataFileError(f"{source}: field terrain.{index}: polygon is self-intersecting")
         areas.append(Area(t.id, house.terrain_kind(t.kind), polygon))
+    from shapely.geometry import LineString  # only a table needs it (issue 19: cold odds)
+
     roads = [Road(r.id, LineString(r.path), r.width) for r in spec.roads]
     return Table(spec.table.width, spec.table.height, areas, roads)
 

@@ -17,16 +17,12 @@ from typing import Any
 from umpire.core.chance import DiceOff
 from umpire.core.errors import UmpireError, UnknownUnitError
 from umpire.rulesets.sevendays.air import aa_plan_from, aa_system
-from umpire.rulesets.sevendays.close_combat import RULE as CLOSE_COMBAT
-from umpire.rulesets.sevendays.close_combat import CloseCombatRoll
 from umpire.rulesets.sevendays.config import HouseRules, default_house_rules
 from umpire.rulesets.sevendays.firing import plan_from_situation
 from umpire.rulesets.sevendays.odds import ExactOdds, d6_test_odds, exact_odds
 from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
-from umpire.rulesets.sevendays.reactions import reaction_score
 from umpire.rulesets.sevendays.scenario import ORBATS, load_nation
 from umpire.rulesets.sevendays.shots import Refusal, ShotPlan, Situation, describe_modifiers
-from umpire.rulesets.sevendays.turns import activation_score
 
 WEAPONS = {"main": "gun", "gun": "gun", "law": "gun", "atgm": "atgm", "rockets": "rockets"}
 COVERS = ("open", "cover", "fortified")
@@ -222,6 +218,10 @@ class TestQuery:
 
 def answer_test(query: TestQuery) -> dict[str, Any]:
     """The score needed and the exact chance of passing (a natural 6 always passes)."""
+    # the turn and reaction modules load movement and shapely: imported for a test only
+    from umpire.rulesets.sevendays.reactions import reaction_score
+    from umpire.rulesets.sevendays.turns import activation_score
+
     if query.tokens < 0 or query.markers < 0:
         raise UmpireError("--tokens and --markers must be 0 or more")
     if query.kind == "activation":
@@ -250,6 +250,9 @@ class CloseCombatQuery:
 
 def close_combat_chance(query: CloseCombatQuery) -> DiceOff:
     """The very chance play rolls for this fight (attacker's score minus the defender's)."""
+    # imported here: close combat's rules module brings movement and shapely (issue 19)
+    from umpire.rulesets.sevendays.close_combat import CloseCombatRoll
+
     return CloseCombatRoll(
         query.support - query.markers, query.enemy_support - query.target_markers
     )
@@ -260,10 +263,12 @@ def answer_close_combat(query: CloseCombatQuery) -> dict[str, Any]:
     and of each margin (the loser's new markers)."""
     if min(query.support, query.markers, query.enemy_support, query.target_markers) < 0:
         raise UmpireError("--support, --enemy-support and the markers must be 0 or more")
+    from umpire.rulesets.sevendays.close_combat import RULE
+
     margins = dict(sorted(close_combat_chance(query).outcomes().items()))
     return {
         "test": "close_combat",
-        "rule": CLOSE_COMBAT,
+        "rule": RULE,
         "p_win": sum((p for m, p in margins.items() if m > 0), Fraction(0)),
         "p_tie": margins.get(0, Fraction(0)),
         "p_lose": sum((p for m, p in margins.items() if m < 0), Fraction(0)),
