@@ -188,7 +188,12 @@ class RhineScripted:
                 c for c, _ in self._objectives(w, board) if control.get(c) == "pact"
             )
         if self._goal_key != (id(w), held):
-            self._goal_key, self._goal_all = (id(w), held), {}
+            # the distances for these held objectives, per map (every game and player shares
+            # them: they read only the map and the objectives held)
+            shared = _STATIC.get(("goal", id(w), held))
+            if shared is None or shared[0] is not w:
+                shared = _STATIC[("goal", id(w), held)] = (w, {})
+            self._goal_key, self._goal_all = (id(w), held), shared[1]
         self._goal = self._goal_all  # this decision's distances: read there from now on
         found = self._goal_all.get(h)
         if found is None:

@@ -407,6 +407,9 @@ class World:
         # each reinforcement's entry (rhine.reinf.entry): looked up at every movement listing
         self.entry: dict[str, EntrySpec] = {u.id: u.enter for u in spec.units if u.enter}
         self.turns = spec.turns
+        # whether a unit of a kind (side, nation, division, static) may join a stack, by the
+        # stack's units and the kind (rules._stack_refusals): worked out once each
+        self.joins: dict[tuple[tuple[str, ...], tuple[Any, ...]], bool] = {}
         self.air_cap = spec.rules.air_drm_cap if spec.rules.air_drm_cap is not None else None
         if self.air_cap is None:
             self.air_cap = tables.air.drm_cap

@@ -253,7 +253,8 @@ def static_edges(world: World) -> StaticEdges:
     return edges
 
 
-Cell = tuple[str, bool]
+# a search's cell: hex number * 2 + 1 if it must stop there (see _index)
+Cell = int
 Searched = tuple[dict[Cell, float], dict[Cell, Cell], dict[Cell, tuple[str, ...]]]
 _SEARCHES: dict[tuple[Any, ...], Searched] = {}
 
@@ -463,25 +464,8 @@ def search(
             order += 1
             push(queue, (total, order, nxt))
 
-    cells = _cells(world)
-    found = _SEARCHES[key] = (
-        {cells[c]: v for c, v in settled.items()},
-        {cells[c]: cells[p] for c, p in parents.items()},
-        {},
-    )
+    found = _SEARCHES[key] = (settled, parents, {})
     return found
-
-
-_CELLS: dict[int, tuple[Any, list[Cell]]] = {}
-
-
-def _cells(world: World) -> list[Cell]:
-    """Each cell number's (hex, must-stop) pair, made once per map."""
-    found = _CELLS.get(id(world))
-    if found is None or found[0] is not world:
-        _, ids = _index(world)
-        found = _CELLS[id(world)] = (world, [(h, stop) for h in ids for stop in (False, True)])
-    return found[1]
 
 
 def move_options(
@@ -632,7 +616,6 @@ def _ground_answer(
         blocked = blocked & disc
         if side == "nato":
             refuse = refuse & disc
-    origin: tuple[str, bool] = (origin_hex, False)
     entry_key = None if entry is None else tuple(entry)
     blocked_key = blocked
     # rhine.stack.nato: friendly hexes this unit may cross but not end in
@@ -673,12 +656,15 @@ def _ground_answer(
         enemy_air,
     )
 
+    index, ids = _index(world)
+
     def route(cell: Cell) -> tuple[str, ...]:
-        return _walk(cell, parents, routes, origin_hex)
+        return _walk(cell, parents, routes, origin_hex, origin, ids)
 
     found = settled
+    origin = index[origin_hex] * 2
     # the cheapest cell reaching each destination; routes are walked only for the winners
-    best: dict[str, tuple[tuple[str, bool], float]] = {}
+    best: dict[str, tuple[Cell, float]] = {}
     make = tuple.__new__  # a MoveOption made as the named tuple's own __new__ makes it
     exit_col = world.exit_column if side == "pact" else None
     column = world.column
@@ -686,7 +672,7 @@ def _ground_answer(
     if start is not None and exit_col is not None and column(start) == exit_col and budget >= 1:
         best["exit"] = (origin, 1.0)  # rhine.scenario.exit: 1 MP from where it stands
     for cell, spent in found.items():
-        h = cell[0]
+        h = ids[cell >> 1]
         if h in (OFF, start):
             continue
         if h in nojoin:
@@ -710,13 +696,13 @@ def _ground_answer(
         _FOOTPRINTS.clear()
         _WINNERS.clear()
     _FOOTPRINTS[answer_key] = shared[("footprint", unit, mode)] = _footprint(
-        world, settled, origin_hex
+        world, settled, origin_hex, ids
     )
     answer = _ANSWERS[answer_key] = tuple(out)
     if not paths:
         # what a move's route is walked from later (answer_route), kept with the answer
         cells = {dest: cell for dest, (cell, _) in best.items()}
-        _WINNERS[id(answer)] = (answer, cells, parents, routes, origin_hex)
+        _WINNERS[id(answer)] = (answer, cells, parents, routes, origin_hex, origin, ids)
     return answer
 
 
@@ -734,14 +720,19 @@ def _exit_hexes(world: World) -> frozenset[str]:
 
 
 def _walk(
-    cell: Cell, parents: dict[Cell, Cell], routes: dict[Cell, tuple[str, ...]], origin_hex: str
+    cell: Cell,
+    parents: dict[Cell, Cell],
+    routes: dict[Cell, tuple[str, ...]],
+    origin_hex: str,
+    origin: Cell,
+    ids: Sequence[str],
 ) -> tuple[str, ...]:
-    """The hexes from the start to ``cell`` (the virtual entry hex left out), remembered
-    with the search in ``routes`` so each is walked once."""
+    """The hexes from the start (``origin_hex``, cell ``origin``) to ``cell`` (the virtual
+    entry hex left out), remembered with the search in ``routes`` so each is walked once
+    (``ids``: the hex of each number)."""
     known = routes.get(cell)
     if known is not None:
         return known
-    origin: Cell = (origin_hex, False)
     chain = [cell]
     while chain[-1] != origin and chain[-1] not in routes:
         chain.append(parents[chain[-1]])
@@ -750,7 +741,7 @@ def _walk(
         base = () if origin_hex == OFF else (origin_hex,)
         routes[origin] = base
     for c in reversed(chain[:-1]):
-        base = base + (c[0],)
+        base = base + (ids[c >> 1],)
         routes[c] = base
     return base
 
@@ -766,18 +757,20 @@ def answer_route(answer: tuple[MoveOption, ...], dest: str) -> tuple[str, ...] |
     found = _WINNERS.get(id(answer))
     if found is None or found[0] is not answer:
         return None
-    _, cells, parents, routes, origin_hex = found
+    _, cells, parents, routes, origin_hex, origin, ids = found
     cell = cells.get(dest)
     if cell is None:
         return None
-    return _walk(cell, parents, routes, origin_hex)
+    return _walk(cell, parents, routes, origin_hex, origin, ids)
 
 
 # each search's footprint, by the identity of its settled cells (see _footprint)
 _SEARCH_FOOTPRINTS: dict[int, tuple[dict[Cell, float], frozenset[str]]] = {}
 
 
-def _footprint(world: World, settled: dict[Cell, float], origin_hex: str) -> frozenset[str]:
+def _footprint(
+    world: World, settled: dict[Cell, float], origin_hex: str, ids: Sequence[str]
+) -> frozenset[str]:
     """Every hex whose inputs a search and its listing read: the cells settled and the
     neighbours of those expanded (a superset: some are never looked at). Made once per
     search."""
@@ -786,10 +779,11 @@ def _footprint(world: World, settled: dict[Cell, float], origin_hex: str) -> fro
         return found[1]
     footprint = {origin_hex}
     neighbours = world.neighbours
-    for h, stopped in settled:
+    for cell in settled:
+        h = ids[cell >> 1]
         if h != OFF:
             footprint.add(h)
-            if not stopped:
+            if not cell & 1:  # expanded: it did not have to stop there
                 footprint.update(neighbours[h])
     if len(_SEARCH_FOOTPRINTS) > 2048:
         _SEARCH_FOOTPRINTS.clear()
@@ -824,15 +818,25 @@ def _stack_refusals(
     enemy's, and for the Pact those refusals too: rhine.move.enemy, rhine.stack.pact), for one
     position (``shared`` is its scratch dict). Exact for every hex the unit is not itself in;
     callers check its own hex apart."""
-    key = ("refusals", info.side, info.nation, info.division, info.static)
+    kind = (info.side, info.nation, info.division, info.static)
+    key = ("refusals", kind)
     found = shared.get(key)
     if found is None:
         enemy_held = []
         refuse = []
+        units = world.units
+        # whether a unit of this kind may join a stack depends on the stack and the kind
+        # only: remembered per map
+        joins = world.joins
         for h, here in occ.items():
-            if world.units[here[0]].side != info.side:
+            if units[here[0]].side != info.side:
                 enemy_held.append(h)
-            elif not stack_ok(world, [world.units[u] for u in here] + [info]):
+                continue
+            stack = (tuple(here), kind)
+            ok = joins.get(stack)
+            if ok is None:
+                ok = joins[stack] = stack_ok(world, [units[u] for u in here] + [info])
+            if not ok:
                 refuse.append(h)
         held, refused = frozenset(enemy_held), frozenset(refuse)
         found = shared[key] = (held, refused, held | refused if info.side == "pact" else held)
