@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -17,10 +17,12 @@ from pydantic import (
     field_validator,
 )
 
-from umpire.core.catalog import RuleEntry, add_entries, catalog_markdown, load_catalog
 from umpire.core.datafiles import format_validation_error, load_override, load_yaml, merge
 from umpire.core.errors import DataFileError
 from umpire.geometry.table import TerrainKind
+
+if TYPE_CHECKING:  # the catalogue is read for the rules, not for a shot's house rules
+    from umpire.core.catalog import RuleEntry
 
 DATA = Path(__file__).parent / "data"
 
@@ -233,6 +235,8 @@ def load_house_rules_override(path: Path) -> dict[str, Any]:
 @cache
 def rule_catalog() -> dict[str, RuleEntry]:
     """Every implemented rule by id."""
+    from umpire.core.catalog import add_entries, load_catalog
+
     out = load_catalog(DATA / "rules.yaml", "sevendays")
     # each Tactical Advantage card is a rule of its own, described in the deck's data file
     cards_path = DATA / "cards.yaml"
@@ -253,6 +257,8 @@ def rule_catalog() -> dict[str, RuleEntry]:
 
 def rules_markdown() -> str:
     """docs/rules/sevendays.md, generated from the catalogue."""
+    from umpire.core.catalog import catalog_markdown
+
     return (
         catalog_markdown(
             "Seven Days to the River Rhine",
