@@ -2,8 +2,10 @@
 
     taskset -c 0 python3 bench/bench_cold.py --runs 7
 
-Runs each command below ``--runs`` times, each in a fresh interpreter (``python -m umpire``, as
-the ``umpire`` script does), and prints the median and the fastest wall time against the target
+First times ``python -c pass`` (the interpreter's own start under the current load), then runs
+each command below ``--runs`` times, each in a fresh interpreter (``python -m umpire``, whose
+``odds`` takes the fast path of ``umpire.analysis.odds_command``; the installed ``umpire`` script
+enters through ``umpire.cli`` and does not), and prints the median and the fastest wall time against the target
 (cold ``umpire odds`` <= 200 ms). Then, once per command, it runs it under ``python -X
 importtime`` and prints the modules with the largest cumulative import time that are not
 inside another listed one (the top offenders to make lazy). The machine is shared: compare the
@@ -53,12 +55,13 @@ COMMANDS: dict[str, list[str]] = {
 IMPORT_LINE = re.compile(r"import time:\s+(\d+)\s+\|\s+(\d+)\s+\|(\s*)(\S+)")
 
 
-def wall_ms(args: list[str]) -> float:
-    """Wall time of one fresh process (its CPU time is added to :data:`CPU_MS`)."""
+def wall_ms(args: list[str], bare: bool = False) -> float:
+    """Wall time of one fresh process (its CPU time is added to :data:`CPU_MS`); ``bare``:
+    ``python ARGS`` rather than ``python -m umpire ARGS``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "umpire", *args],
+        [sys.executable, *([] if bare else ["-m", "umpire"]), *args],
         check=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -115,6 +118,13 @@ def main() -> None:
     args = parser.parse_args()
     chosen = {k: v for k, v in COMMANDS.items() if args.only in (None, k)}
     wall_ms(["--help"])  # warm the file cache (and bytecode) once, untimed
+    # the floor under this load: an interpreter that starts and does nothing (site included)
+    CPU_MS.clear()
+    floor = [wall_ms(["-c", "pass"], bare=True) for _ in range(args.runs)]
+    print(
+        f"python -c pass           median {statistics.median(floor):6.0f} ms  fastest "
+        f"{min(floor):6.0f} ms  CPU {statistics.median(CPU_MS):5.0f} ms  (interpreter start)"
+    )
     for label, argv in chosen.items():
         CPU_MS.clear()
         times = [wall_ms(argv) for _ in range(args.runs)]
