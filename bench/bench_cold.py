@@ -4,13 +4,13 @@
 
 First times ``python -c pass`` (the interpreter's own start under the current load), then runs
 each command below ``--runs`` times, each in a fresh interpreter (``python -m umpire``, whose
-``odds`` takes the fast path of ``umpire.analysis.odds_command``; the installed ``umpire`` script
-enters through ``umpire.cli`` and does not), and prints the median and the fastest wall time against the target
-(cold ``umpire odds`` <= 200 ms). Then, once per command, it runs it under ``python -X
-importtime`` and prints the modules with the largest cumulative import time that are not
-inside another listed one (the top offenders to make lazy). The machine is shared: compare the
-commands within one run, and read the fastest run as the least disturbed one (the median CPU
-time, user + system, swings less with the load than the wall time).
+``odds`` takes the fast path of ``umpire.analysis.odds_command``; the installed ``umpire``
+script enters through ``umpire.cli`` and does not), and prints the median and the fastest wall
+time against the target (cold ``umpire odds`` <= 200 ms). Then, once per command, it runs it
+under ``python -X importtime`` and prints the modules with the largest cumulative import time
+that are not inside another listed one (the top offenders to make lazy). The machine is shared:
+compare the commands within one run, and read the fastest run as the least disturbed one (the
+median CPU time, user + system, swings less with the load than the wall time).
 """
 
 from __future__ import annotations
