@@ -40,7 +40,12 @@ from umpire.rulesets.sevendays.movement import (
 )
 from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.orbat import UnitProfile
-from umpire.rulesets.sevendays.reactions import nearest_first, reaction_option, reactors
+from umpire.rulesets.sevendays.reactions import (
+    nearest_first,
+    reaction_option,
+    reaction_score,
+    reactors,
+)
 from umpire.rulesets.sevendays.ruleset import SevenDays
 from umpire.rulesets.sevendays.scenario import load_nation, side_orbat
 from umpire.rulesets.sevendays.shots import SHOT_VERBS, ShotPlan
@@ -59,6 +64,7 @@ from umpire.rulesets.sevendays.transport import passengers
 from umpire.rulesets.sevendays.world import World
 
 SHOT_WORTH = 0.08  # a shot whose value is below this is not worth the action
+REACTION_WORTH = 0.06  # a reaction whose value is below this is not worth the token
 REACTION_SHORTLIST = 5  # nearest units weighed as reactors (besides every ATGM carrier)
 
 AMBUSH_RANGE = 24.0
@@ -307,15 +313,22 @@ class SevenDaysScripted:
         return (odds.out + 0.5 * odds.markers / morale) * weight, odds.out
 
     @staticmethod
-    def _shot_bound(
-        world: World, unit: Unit, target: Unit, kind: str, moved: bool, actions_left: int
-    ) -> float:
-        """The most :meth:`_shot_value` can give this shot, from the facts that cost little
-        (the two profiles, markers, range band, the target's cover and facing): the value of
-        the easiest plan sight and the infantry near the firer could still leave
-        (:func:`~.firing.situation_plans`, whose odds are the most of any plan they make);
-        ``inf`` for a shot planned another way (AA, mortar), ``-inf`` for one no situation
-        allows. Remembered per world."""
+    def _odds_bound(
+        world: World,
+        unit: Unit,
+        target: Unit,
+        kind: str,
+        moved: bool = False,
+        actions_left: int = 2,
+        reaction: bool = False,
+        target_moving: bool = False,
+    ) -> tuple[float, float]:
+        """The most a ``kind`` shot can give of (chance to put the target out, expected
+        markers), from the facts that cost little (the two profiles, markers, range band, the
+        target's cover and facing): the odds of the easiest plan sight and the infantry near
+        the firer could still leave (:func:`~.firing.situation_plans`, whose odds are the most
+        of any plan they make); ``inf`` for a shot planned another way (AA, mortar), ``-inf``
+        for one no situation allows. Remembered per world."""
         key = (
             unit.profile,
             unit.markers,
@@ -325,6 +338,8 @@ class SevenDaysScripted:
             kind,
             moved,
             actions_left >= 2,
+            reaction,
+            target_moving,
             situation_key(world, unit, target, kind),
         )
         cache = world.bound_cache
@@ -336,20 +351,33 @@ class SevenDaysScripted:
                 target,
                 kind,
                 moved=moved,
+                reaction=reaction,
+                target_moving=target_moving,
                 actions_left=actions_left,
                 easiest=True,
             )
             if plans is None:
-                found = math.inf
+                found = (math.inf, math.inf)
+            elif not plans:
+                found = (-math.inf, -math.inf)
             else:
-                found = max(
-                    (SevenDaysScripted._shot_value(world, p, unit, target)[0] for p in plans),
-                    default=-math.inf,
-                )
+                odds = [shot_odds(world, plan, unit, target) for plan in plans]
+                found = (max(o.out for o in odds), max(o.markers for o in odds))
             if len(cache) > 50_000:
                 cache.clear()
             cache[key] = found
         return found
+
+    @staticmethod
+    def _shot_bound(
+        world: World, unit: Unit, target: Unit, kind: str, moved: bool, actions_left: int
+    ) -> float:
+        """The most :meth:`_shot_value` can give this shot (see :meth:`_odds_bound`)."""
+        out, markers = SevenDaysScripted._odds_bound(world, unit, target, kind, moved, actions_left)
+        if out == math.inf or out == -math.inf:
+            return out
+        profile = world.profiles[target.profile]
+        return (out + 0.5 * markers / (profile.morale or 5)) * (1.0 + profile.bp / 10.0)
 
     def _best_shot(
         self, world: World, state: SevenDaysState, unit: Unit, moved: bool, actions_left: int
@@ -690,24 +718,51 @@ class SevenDaysScripted:
             for rank, u in enumerate(candidates)
             if rank < REACTION_SHORTLIST or world.profile(u).atgm is not None
         ]
-        prefetch_between(world, shortlist, [activator], reaction=True)
-        for reactor in shortlist:
+        # reactors weighed best bound first; one whose bound cannot beat the best allowed
+        # reaction found (or reach REACTION_WORTH) is not planned: it could not be chosen
+        morale = world.profile(activator).morale or 5
+        p_most = min(1.0, (7 - min(3, reaction_score(world.is_foot(activator), False, True))) / 6)
+        kinds_of = world.shot_kinds
+        weighed: list[tuple[float, int, Unit]] = []
+        for rank, reactor in enumerate(shortlist):
+            most = -math.inf
+            for kind in kinds_of(reactor) or ("gun",):
+                out, markers = self._odds_bound(
+                    world, reactor, activator, kind, reaction=True, target_moving=moving
+                )
+                if out == math.inf:
+                    most = math.inf
+                    break
+                if out != -math.inf:
+                    most = max(most, p_most * (out + 0.3 * markers / morale))
+            if most >= REACTION_WORTH:
+                weighed.append((-most, rank, reactor))
+        weighed.sort(key=_weighed_order)
+        prefetch_between(world, [r for _, _, r in weighed], [activator], reaction=True)
+        best_rank: float = math.inf
+        for neg_most, rank, reactor in weighed:
+            most = -neg_most
+            if best[1] is not None and (most < best[0] or (most == best[0] and rank > best_rank)):
+                break
             option = reaction_option(world, state, activator, reactor, moving)
             if option is None or option.plan is None:
                 continue
             odds = shot_odds(world, option.plan, reactor, activator)
             p_react = min(1.0, (7 - option.need) / 6)
-            value = p_react * (
-                odds.out + 0.3 * odds.markers / (world.profile(activator).morale or 5)
-            )
+            value = p_react * (odds.out + 0.3 * odds.markers / morale)
+            if value < REACTION_WORTH:
+                continue
             action = Action("react", unit=option.unit)
-            if value > best[0] and self._allowed(action):
+            if (
+                best[1] is None or value > best[0] or (value == best[0] and rank < best_rank)
+            ) and self._allowed(action):
                 why = (
                     f"react with {reactor.name}: {option.need}+ to react, "
                     f"P kill {odds.out:.0%} against {activator.name}"
                 )
                 best = (value, action, why)
-        if best[1] is not None and best[0] >= 0.06:
+                best_rank = rank
+        if best[1] is not None and best[0] >= REACTION_WORTH:
             self.last_reason = best[2]
             return best[1]
         self.last_reason = "no reaction worth a token"
@@ -716,6 +771,11 @@ class SevenDaysScripted:
 
 def _bound_order(candidate: tuple[float, int, Unit, str]) -> tuple[float, int]:
     """Candidates by bound, highest first, then in the order they were found."""
+    return candidate[0], candidate[1]
+
+
+def _weighed_order(candidate: tuple[float, int, Unit]) -> tuple[float, int]:
+    """Reactors by bound, highest first, then nearest first."""
     return candidate[0], candidate[1]
 
 
