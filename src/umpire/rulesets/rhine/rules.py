@@ -326,8 +326,23 @@ def _table(
             out.append((n, 2 * index[n], 2 * index[n] + 1, costs[0], costs[1], ends, n_zone))
         return tuple(out)
 
+    # a row reads only which of its hex's neighbours are in a zone, hold refugees or lie in
+    # the enemy's air range: rows are shared by every table that marks them alike (most
+    # hexes' surroundings do not change when a unit moves), found by those marks as bits
+    bits, around, shared_rows = _bits(world)
+    zone_bits = sum(bits[h] for h in zone)
+    refugee_bits = sum(bits[h] for h in refugees)
+    air_bits = sum(bits[h] for h in enemy_air)
+
     def make(i: int) -> tuple[Step, ...]:
-        return row(ids[i], edges.out[ids[i]])
+        near = around[i]
+        marks = (i, zone_bits & near, refugee_bits & near, air_bits & near)
+        made = shared_rows.get(marks)
+        if made is None:
+            if len(shared_rows) > 65536:
+                shared_rows.clear()
+            made = shared_rows[marks] = row(ids[i], edges.out[ids[i]])
+        return made
 
     # rows are made when a search first expands their hex (the entry hex's steps depend on
     # the entry hexes: see search)
@@ -335,6 +350,21 @@ def _table(
     in_zone = [h in zone for h in ids]
     found = _TABLES[key] = (rows, in_zone, make)
     return found
+
+
+_BITS: dict[int, tuple[Any, dict[str, int], list[int], dict[tuple[int, ...], Any]]] = {}
+
+
+def _bits(world: World) -> tuple[dict[str, int], list[int], dict[tuple[int, ...], Any]]:
+    """Per map, made once: each hex's bit, each hex number's neighbours as bits, and the
+    rows made so far by their marks (see :func:`_table`)."""
+    found = _BITS.get(id(world))
+    if found is None or found[0] is not world:
+        index, ids = _index(world)
+        bits = {h: 1 << i for i, h in enumerate(ids)}
+        around = [sum(bits[n] for n in world.neighbours[h]) for h in ids[:-1]] + [0]
+        found = _BITS[id(world)] = (world, bits, around, {})
+    return found[1], found[2], found[3]
 
 
 _PLAIN: dict[int, tuple[Any, list[tuple[Step, ...]]]] = {}
@@ -971,6 +1001,9 @@ def _heli_answer(
             parent[n] = h
             push(queue, (key[0], flown, n))
     out: list[MoveOption] = []
+    # each hex's route (the virtual entry hex left out), walked once: a hex's parent is
+    # settled before it, so its route is its parent's and itself
+    routes: dict[str, tuple[str, ...]] = {origin: () if origin == OFF else (origin,)}
     for h, (hk, _steps) in best.items():
         if h in (origin, OFF):
             continue
@@ -978,11 +1011,14 @@ def _heli_answer(
             continue  # may overfly, never end in, enemy hexes
         if h in nojoin:
             continue  # an empty hex always takes one unit; nojoin holds the friendly refusals
-        path = [h]
-        while path[-1] != origin:
-            path.append(parent[path[-1]])
-        path.reverse()
-        route = tuple(p for p in path if p != OFF)
+        chain = []
+        at = h
+        while at not in routes:
+            chain.append(at)
+            at = parent[at]
+        route = routes[at]
+        for c in reversed(chain):
+            route = routes[c] = route + (c,)
         out.append(MoveOption(h, "heli", float(hk), route))
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
