@@ -27,16 +27,17 @@ GOOD = {"DE": 1.0, "DR2": 0.9, "DR1": 0.8, "EX": 0.5, "NE": 0.0, "AR": -0.3, "AE
 
 
 class _Board:
-    """The rules' view of a position, rebuilt from an observation."""
+    """The rules' view of a position, read from an observation (its own copies: the board
+    is never changed, so it reads them where they are)."""
 
     def __init__(self, obs: Mapping[str, Any]) -> None:
-        self.pos: dict[str, str | None] = dict(obs["pos"])
-        self.ew: dict[str, int] = dict(obs["ew"])
-        self.control: dict[str, str] = dict(obs["control"])
+        self.pos: dict[str, str | None] = obs["pos"]
+        self.ew: dict[str, int] = obs["ew"]
+        self.control: dict[str, str] = obs["control"]
         self.air_holder: str | None = obs["air_holder"]
-        self.air_markers: list[str] = list(obs["air_markers"])
-        self.refugees: list[str] = list(obs["refugees"])
-        self.heli_ma: dict[str, int] = dict(obs.get("heli_ma", {}))
+        self.air_markers: list[str] = obs["air_markers"]
+        self.refugees: list[str] = obs["refugees"]
+        self.heli_ma: dict[str, int] = obs.get("heli_ma", {})
         # worked out once per decision (the board is never changed)
         self.occ: dict[str, list[str]] | None = None
         self.enemy: dict[str, list[str]] | None = None

@@ -54,21 +54,25 @@ def world(state: RhineState) -> World:
     return found
 
 
+# each player-turn phase's side and whether it is the side's first segment
+_SEGMENT_OF = {name: (name.split("_")[0], name.endswith("_1")) for name in SEGMENTS}
+
+
 def segment(state: RhineState) -> str | None:
     """``move`` or ``combat`` for the current player-turn phase (rhine.order.effect.phases)."""
-    phase = state.flow.phase
-    if phase not in SEGMENTS:
+    found = _SEGMENT_OF.get(state.flow.phase)
+    if found is None:
         return None
-    side, index = phase.split("_")
+    side, first_segment = found
     first = "move" if state.order.get(side, "move-fight") == "move-fight" else "combat"
-    if index == "1":
+    if first_segment:
         return first
     return "combat" if first == "move" else "move"
 
 
 def phase_side(state: RhineState) -> str | None:
-    phase = state.flow.phase
-    return phase.split("_")[0] if phase in SEGMENTS else None
+    found = _SEGMENT_OF.get(state.flow.phase)
+    return found[0] if found is not None else None
 
 
 def top(state: RhineState) -> Any:

@@ -72,14 +72,14 @@ class RhineState:
 
     # -- plain data ------------------------------------------------------------------------
     def to_dict(self, viewer: str | None = None, *, with_rng: bool = True) -> dict[str, Any]:
+        status, ew = self.status, self.ew
         out: dict[str, Any] = {
             "scenario": self.scenario,
             "seed": self.seed,
             "flow": self.flow.to_dict(viewer),
             "options": self.options,
             "units": {
-                u: {"hex": h, "status": self.status[u], "ew": self.ew.get(u, 0)}
-                for u, h in self.pos.items()
+                u: {"hex": h, "status": status[u], "ew": ew.get(u, 0)} for u, h in self.pos.items()
             },
             "pos": dict(self.pos),
             "status": dict(self.status),
@@ -99,7 +99,7 @@ class RhineState:
             "heli_ma": dict(self.heli_ma),
             "refugees": list(self.refugees),
             "refugees_to_place": self.refugees_to_place,
-            "cs": [m.to_dict() for m in self.cs],
+            "cs": [dict(m.__dict__) for m in self.cs],  # CSMarker.to_dict, inlined
             "losses": dict(self.losses),
             "attrition_taken": dict(self.attrition_taken),
             "combat": None if self.combat is None else _copy(self.combat),
