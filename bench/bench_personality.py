@@ -1,12 +1,14 @@
 """Do the search personalities play differently, measurably? (issue 17)
 
-    taskset -c 1 python bench/bench_personality.py --games 200 --playouts 12
+    taskset -c 1 python bench/bench_personality.py --games 200 --playouts 20 --interleave \
+        --jsonl /tmp/personality.jsonl
+    python bench/bench_personality.py --from-jsonl /tmp/personality.jsonl   # the table again
 
 For each preset (``aggressive``, ``cautious``, ``balanced``, ``objective``) the search plays
 ``--games`` games against the scripted player on Portable's Crossroads skirmish (a house
-scenario: 5 units a side, 6 turns on an 8x6 board, so hundreds of games fit in an hour of one
-core). Games come in side-swapped pairs: seed k is played with the search as blue and as red,
-and every preset plays the same seeds.
+scenario: 5 units a side, 6 turns on an 8x6 board, two objectives, so hundreds of games fit in
+an hour of one core). Games come in side-swapped pairs: seed k is played with the search as
+blue and as red, and every preset plays the same seeds.
 
 The search decides on a fixed budget of ``--playouts`` playouts per decision (not on the clock),
 so a run is reproducible on any machine; the scripted hint is off by default (``--prior 0``)
@@ -14,20 +16,25 @@ because at a small budget its head start would decide nearly every move and hide
 personality (the point here is what the sliders do, not strength).
 
 Per game, measured by the umpire on the true state (the bench is the referee, not a player),
-at the end of each game turn (and at the game's end):
+at the end of each game turn (the game's end is the last turn's end; 6 samples in a full
+Crossroads game):
 
-* ``distance``: mean over the search's surviving units of the squares to the nearest enemy
-  unit, averaged over the turn ends;
-* ``exposure``: mean count of the search's units within reach of an enemy weapon (the enemy
-  weapon's range in squares, ``portable.fire.range``, ignoring arc and line of sight) or
-  adjacent to an enemy, averaged over the turn ends;
-* ``losses``: the search side's strength points lost at the end (``summary`` ``sp_lost``);
-* ``objective``: objective-turns, the number of objectives the search side holds summed over
-  the turn ends.
+* ``distance``: mean over the search's surviving ground units of the squares (counted through
+  edges, as the rules count) to the nearest enemy unit, averaged over the turn ends;
+* ``exposure``: the share of the search's surviving ground units within reach of an enemy
+  weapon (that weapon's range in squares, ``portable.fire.range``, ignoring arc and line of
+  sight) or adjacent to an enemy, averaged over the turn ends (a share, not a count, so a side
+  that has lost units does not look less exposed for it);
+* ``losses``: the search side's own strength points lost by the game's end (``summary``
+  ``sp_lost``; Crossroads: 15 SP a side, exhaustion point 5);
+* ``objective``: objective-turns, the number of the scenario's objective squares with one of
+  the search side's units standing on them, summed over the turn ends (0 to 12 in
+  Crossroads).
 
-Prints each preset's mean with a 95 % t interval and checks the issue's stated directions with
-non-overlapping intervals: aggressive closer to the enemy and more exposed than cautious;
-cautious fewer losses than aggressive; objective more objective-turns than balanced.
+Each preset's mean per game with a 95 % Student t interval over its games; the win rate with a
+95 % Wilson interval. A stated direction holds when the two presets' intervals do not
+overlap: aggressive closer to the enemy, more exposed and losing more SP than cautious;
+objective more objective-turns than balanced and than cautious.
 """
 
 from __future__ import annotations
@@ -81,6 +88,17 @@ def interval(values: list[float]) -> tuple[float, float, float]:
         return mean, -math.inf, math.inf
     half = t95(n - 1) * statistics.stdev(values) / math.sqrt(n)
     return mean, mean - half, mean + half
+
+
+def wilson(successes: float, n: int) -> tuple[float, float, float]:
+    """A proportion and its 95 % Wilson score interval."""
+    if n == 0:
+        return math.nan, 0.0, 1.0
+    z = 1.96
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def measure(game: Any, side: str) -> tuple[float, float, float]:
@@ -178,8 +196,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--deadline", type=float, default=None, help="stop after SECONDS")
     parser.add_argument("--jsonl", default=None, help="append each game's row to this file")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--from-jsonl", default=None, help="summarise the games in this file; play none"
+    )
     args = parser.parse_args(argv)
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    if args.from_jsonl:
+        return _from_jsonl(args, presets)
     sides = list(umpire.new_game(args.game, seed=args.seed).ruleset.meta.players)
     pairs = max(1, args.games // len(sides))
     rows: dict[str, list[dict[str, float]]] = {p: [] for p in presets}
@@ -226,15 +249,32 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     return report
 
 
+def _from_jsonl(args: Any, presets: list[str]) -> dict[str, Any]:
+    """The report of the games recorded in ``args.from_jsonl`` (rows of one run)."""
+    rows: dict[str, list[dict[str, float]]] = {p: [] for p in presets}
+    seeds: set[int] = set()
+    with open(args.from_jsonl) as source:
+        for line in source:
+            row = json.loads(line)
+            if row["preset"] in rows:
+                rows[row.pop("preset")].append(row)
+                seeds.add(int(row["seed"]))
+    args.seed = min(seeds) if seeds else args.seed
+    report = summarise(rows, args, 0.0, False)
+    print(json.dumps(report, indent=1) if args.json else table(report))
+    return report
+
+
 def summarise(
     rows: dict[str, list[dict[str, float]]], args: Any, wall: float, stopped: bool
 ) -> dict[str, Any]:
     stats: dict[str, dict[str, Any]] = {}
     for preset, games in rows.items():
         stats[preset] = {"games": len(games)}
-        for metric in (*METRICS, "won"):
+        for metric in METRICS:
             values = [g[metric] for g in games if not math.isnan(g[metric])]
             stats[preset][metric] = interval(values)
+        stats[preset]["won"] = wilson(sum(g["won"] for g in games), len(games))
     checks = []
     for metric, low, high in DIRECTIONS:
         if low not in stats or high not in stats:
@@ -265,13 +305,16 @@ def table(report: dict[str, Any]) -> str:
         f"{report['game']}, {report['playouts']} playouts a decision, hint {report['prior']}, "
         f"vs scripted, seeds from {report['seed']}"
         + (" (stopped at the deadline)" if report["stopped_early"] else ""),
-        "| preset | games | distance to enemy | exposed units | SP lost | objective-turns | won |",
+        "| preset | games | distance to enemy | exposed share | SP lost | objective-turns | won |",
         "|---|--:|---|---|---|---|--:|",
     ]
     for preset, s in report["presets"].items():
         cells = [f"{s[m][0]:.2f} ({s[m][1]:.2f}–{s[m][2]:.2f})" for m in METRICS]
+        won = s["won"]
         lines.append(
-            f"| {preset} | {s['games']} | " + " | ".join(cells) + f" | {s['won'][0]:.2f} |"
+            f"| {preset} | {s['games']} | "
+            + " | ".join(cells)
+            + f" | {won[0]:.2f} ({won[1]:.2f}–{won[2]:.2f}) |"
         )
     for c in report["checks"]:
         verdict = "holds" if c["separated"] else ("means only" if c["means_in_order"] else "FAILS")

@@ -281,7 +281,7 @@ def generic(ruleset: Ruleset[Any], state: Any, side: str, personality: Personali
     if board.reach and enemy_at:
         terms += _reach_terms(board, own_at, enemy_at, personality)
     if board.objectives:
-        terms.append(_objective_term(board, own_at, span, personality))
+        terms.append(_objective_term(board, own_at, enemy_at, span, personality))
     if personality.cohesion and len(own_at) > 1:
         cx = sum(p.at[0] for p in own_at) / len(own_at)
         cy = sum(p.at[1] for p in own_at) / len(own_at)
@@ -336,22 +336,34 @@ def _reach_terms(
 OBJECTIVE_WEIGHT = 0.3  # standing on every objective, per unit of objective focus
 
 
-def _objective_term(board: Board, own: list[Placed], span: float, personality: Personality) -> Term:
-    """Objective focus within the search's horizon: holding an objective changes only when a
-    unit stands on it, often several moves away, so each objective also scores how close the
-    nearest own unit is (half of standing on it, falling to nothing at the board's span)."""
+def _ground(board: Board, units: list[Placed], span: float) -> tuple[float, int]:
+    """How much of the objectives' ground ``units`` take: per objective 1 when one of them
+    stands on it, else half the closeness of the nearest (falling to nothing at the span)."""
     score = 0.0
     on = 0
     for goal in board.objectives:
-        d = min(board.distance(u.at, goal) for u in own)
+        d = min((board.distance(u.at, goal) for u in units), default=math.inf)
         if d == 0:
             on += 1
             score += 1.0
         else:
             score += 0.5 * (1.0 - min(1.0, d / span))
+    return score, on
+
+
+def _objective_term(
+    board: Board, own: list[Placed], enemy: list[Placed], span: float, personality: Personality
+) -> Term:
+    """Objective focus within the search's horizon: holding an objective changes only when a
+    unit stands on it, often several moves away, so each objective also scores how close the
+    nearest unit is. Own ground minus the enemy's, so that the term is level (zero) in an even
+    position: a constant offset would push every position's estimate into the flat end of
+    :func:`squash`, where the search can no longer tell its moves apart."""
+    mine, on = _ground(board, own, span)
+    theirs, held = _ground(board, enemy, span) if enemy else (0.0, 0)
     n = len(board.objectives)
     return Term(
         "objective ground",
-        f"own units on {on} of {n} objectives",
-        OBJECTIVE_WEIGHT * personality.objective * score / n,
+        f"own units on {on} of {n} objectives, enemy units on {held}",
+        OBJECTIVE_WEIGHT * personality.objective * (mine - theirs) / n,
     )
