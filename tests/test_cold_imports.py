@@ -163,6 +163,13 @@ def test_the_fast_path_knows_each_built_in_rulesets_own_odds() -> None:
     from umpire.core.ruleset import get_ruleset, ruleset_ids
 
     assert set(BUILT_IN_ODDS) <= set(ruleset_ids())
+    shipped = {
+        r
+        for r in ruleset_ids()
+        if type(get_ruleset(r)).__module__.startswith("umpire.rulesets.")
+        and get_ruleset(r).capabilities.odds is not None
+    }
+    assert shipped == set(BUILT_IN_ODDS)  # a new built-in ruleset's odds take the fast path too
     for ruleset_id in BUILT_IN_ODDS:
         declared = get_ruleset(ruleset_id).capabilities.odds
         if isinstance(declared, Lazy):
