@@ -583,13 +583,45 @@ def _position_sets(
     per position: ``shared`` is its scratch dict)."""
     found = shared.get(("zone", side))
     if found is None:
-        found = shared[("zone", side)] = (
-            frozenset(ezoc(world, occ, side)),
-            frozenset(air_range(world, board, other(side))),
-            frozenset(board.refugees),
-            [(u, h) for u, h in board.pos.items() if h and board.ew.get(u)],
+        # the same sets serve every position where the enemy stands in the same hexes and
+        # the markers, refugees and EW-marked stacks are the same (most of a movement phase):
+        # found by those, so that searches and answers keyed by them compare by identity
+        units = world.units
+        enemy = other(side)
+        ew = board.ew
+        enemy_at = []
+        ew_at = []
+        for u, h in board.pos.items():
+            if h is None:
+                continue
+            if units[u].side == enemy:
+                enemy_at.append(h)
+            if ew.get(u):
+                ew_at.append((u, h))
+        key = (
+            world,
+            side,
+            tuple(enemy_at),
+            board.air_holder,
+            tuple(board.air_markers),
+            tuple(board.refugees),
+            tuple(ew_at),
         )
+        found = _POSITION_SETS.get(key)
+        if found is None:
+            if len(_POSITION_SETS) > 4096:
+                _POSITION_SETS.clear()
+            found = _POSITION_SETS[key] = (
+                frozenset(ezoc(world, occ, side)),
+                frozenset(air_range(world, board, enemy)),
+                frozenset(board.refugees),
+                ew_at,
+            )
+        shared[("zone", side)] = found
     return found
+
+
+_POSITION_SETS: dict[tuple[Any, ...], Any] = {}
 
 
 def _ground_answer(
