@@ -31,7 +31,7 @@ from umpire.core.rng import RandomStream
 from umpire.rulesets.sevendays import cards
 from umpire.rulesets.sevendays.close_combat import assault_targets, support
 from umpire.rulesets.sevendays.firing import plan_shot, situation_key, situation_plans
-from umpire.rulesets.sevendays.los import prefetch_between
+from umpire.rulesets.sevendays.los import prefetch_between, terrain_blocked
 from umpire.rulesets.sevendays.movement import (
     check_move,
     fall_back_point,
@@ -415,6 +415,8 @@ class SevenDaysScripted:
             if n == fetched:  # most sight lines asked for are blocked: fetch a few at once
                 fetched = n + SIGHT_BATCH
                 prefetch_between(world, [unit], [c[2] for c in candidates[n:fetched]])
+            if most != math.inf and terrain_blocked(world, unit, target):
+                continue  # a plan refused whatever else (a finite bound: planned with sight)
             plan = plan_shot(
                 world,
                 state,

@@ -115,6 +115,20 @@ def _terrain(
     return found
 
 
+def terrain_blocked(world: World, firer: Unit, target: Unit) -> bool:
+    """Whether terrain surely blocks ``firer``'s sight of ``target`` (rule
+    sevendays.los.blockers): the answer :func:`sight` starts from, when it is already known
+    (:func:`prefetch`); False when it is not known yet, or when either unit is a helicopter
+    (nothing on the ground hides one)."""
+    found = world.sight_cache.get((firer.x, firer.y, target.x, target.y, world.radius(target)))
+    return (
+        found is not None
+        and found[0]
+        and not world.is_helicopter(firer)
+        and not world.is_helicopter(target)
+    )
+
+
 def prefetch(world: World, pairs: list[tuple[Vec, Unit, bool]]) -> None:
     """Fill the terrain-sight cache for many (origin, target, rays wanted) in one batch."""
     cache = world.sight_cache
