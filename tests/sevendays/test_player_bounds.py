@@ -15,9 +15,13 @@ These tests play scripted games and check, at every shot the player weighs, that
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from functools import cache
+from typing import Any, cast
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import umpire
 from umpire.agents import make_agent
@@ -30,11 +34,18 @@ from umpire.rulesets.sevendays.agent import (
     SHOT_WORTH,
     SevenDaysScripted,
 )
-from umpire.rulesets.sevendays.firing import plan_shot, situation_plans
+from umpire.rulesets.sevendays.firing import (
+    plan_shot,
+    situation_key,
+    situation_key_of,
+    situation_plans,
+    target_facts,
+)
 from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.reactions import nearest_first, reaction_option, reactors
+from umpire.rulesets.sevendays.ruleset import SevenDays
 from umpire.rulesets.sevendays.scenario import scenario_ids
-from umpire.rulesets.sevendays.shots import SHOT_VERBS, ShotPlan
+from umpire.rulesets.sevendays.shots import SHOT_VERBS, ShotPlan, hits_front
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 
@@ -185,3 +196,36 @@ def test_pruned_reaction_is_the_exhaustive_one(
         play_out(game, players)
     assert len(checked) > 10
     assert any(a.kind == "react" for a in checked)
+
+
+_coord = st.one_of(
+    st.floats(min_value=-50.0, max_value=50.0, allow_nan=False),
+    st.sampled_from([0.0, 1.0, -1.0, 10.0, -10.0]),
+)
+
+
+@cache
+def _a_tank_and_its_enemy() -> tuple[World, Unit, Unit]:
+    game = umpire.new_game("sevendays/meeting-engagement", seed=1)
+    world = cast(SevenDays, game.ruleset).world(game.state)
+    units = list(game.state.units.values())
+    target = next(u for u in units if world.is_vehicle(u))
+    firer = next(u for u in units if u.side != target.side)
+    return world, target, firer
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    _coord,
+    _coord,
+    st.one_of(st.floats(0.0, 360.0), st.sampled_from([0.0, 45.0, 90.0, 135.0, 180.0, 270.0])),
+)
+def test_front_by_dot_product_is_hits_front(dx: float, dy: float, facing: float) -> None:
+    """Rule sevendays.hit.facing: the key's front test (a dot product, hits_front itself on the
+    arc's edge) answers as hits_front does, on the axes and diagonals too."""
+    world, target, firer = _a_tank_and_its_enemy()
+    target = replace(target, x=30.0, y=20.0, facing=facing)
+    firer = replace(firer, x=30.0 + dx, y=20.0 + dy)
+    key = situation_key_of(world, target_facts(world, target), firer, "gun")
+    assert key[2] == hits_front(target, firer.pos)
+    assert key == situation_key(world, firer, target, "gun")

@@ -30,7 +30,13 @@ from umpire.core.flow import FlowState
 from umpire.core.rng import RandomStream
 from umpire.rulesets.sevendays import cards
 from umpire.rulesets.sevendays.close_combat import assault_targets, support
-from umpire.rulesets.sevendays.firing import plan_shot, situation_key, situation_plans
+from umpire.rulesets.sevendays.firing import (
+    TargetFacts,
+    plan_shot,
+    situation_key_of,
+    situation_plans,
+    target_facts,
+)
 from umpire.rulesets.sevendays.los import prefetch_between, terrain_blocked
 from umpire.rulesets.sevendays.movement import (
     check_move,
@@ -323,13 +329,15 @@ class SevenDaysScripted:
         actions_left: int = 2,
         reaction: bool = False,
         target_moving: bool = False,
+        facts: TargetFacts | None = None,
     ) -> tuple[float, float]:
         """The most a ``kind`` shot can give of (chance to put the target out, expected
         markers), from the facts that cost little (the two profiles, markers, range band, the
         target's cover and facing): the odds of the easiest plan sight and the infantry near
         the firer could still leave (:func:`~.firing.situation_plans`, whose odds are the most
         of any plan they make); ``inf`` for a shot planned another way (AA, mortar), ``-inf``
-        for one no situation allows. Remembered per world."""
+        for one no situation allows. Remembered per world. ``facts``: the target's
+        :func:`~.firing.target_facts`, when the caller has them."""
         key = (
             unit.profile,
             unit.markers,
@@ -341,7 +349,7 @@ class SevenDaysScripted:
             actions_left >= 2,
             reaction,
             target_moving,
-            situation_key(world, unit, target, kind),
+            situation_key_of(world, facts or target_facts(world, target), unit, kind),
         )
         cache = world.bound_cache
         found = cache.get(key)
@@ -371,10 +379,18 @@ class SevenDaysScripted:
 
     @staticmethod
     def _shot_bound(
-        world: World, unit: Unit, target: Unit, kind: str, moved: bool, actions_left: int
+        world: World,
+        unit: Unit,
+        target: Unit,
+        kind: str,
+        moved: bool,
+        actions_left: int,
+        facts: TargetFacts | None = None,
     ) -> float:
         """The most :meth:`_shot_value` can give this shot (see :meth:`_odds_bound`)."""
-        out, markers = SevenDaysScripted._odds_bound(world, unit, target, kind, moved, actions_left)
+        out, markers = SevenDaysScripted._odds_bound(
+            world, unit, target, kind, moved, actions_left, facts=facts
+        )
         if out == math.inf or out == -math.inf:
             return out
         profile = world.profiles[target.profile]
@@ -398,8 +414,9 @@ class SevenDaysScripted:
         order = 0
         candidates: list[tuple[float, int, Unit, str]] = []
         for target in enemies:
+            facts = target_facts(world, target)
             for kind in kinds:
-                most = bound(world, unit, target, kind, moved, actions_left)
+                most = bound(world, unit, target, kind, moved, actions_left, facts)
                 if most >= SHOT_WORTH:
                     candidates.append((-most, order, target, kind))
                 order += 1
@@ -730,12 +747,19 @@ class SevenDaysScripted:
         morale = world.profile(activator).morale or 5
         p_most = min(1.0, (7 - min(3, reaction_score(world.is_foot(activator), False, True))) / 6)
         kinds_of = world.shot_kinds
+        facts = target_facts(world, activator)
         weighed: list[tuple[float, int, Unit]] = []
         for rank, reactor in enumerate(shortlist):
             most = -math.inf
             for kind in kinds_of(reactor) or ("gun",):
                 out, markers = self._odds_bound(
-                    world, reactor, activator, kind, reaction=True, target_moving=moving
+                    world,
+                    reactor,
+                    activator,
+                    kind,
+                    reaction=True,
+                    target_moving=moving,
+                    facts=facts,
                 )
                 if out == math.inf:
                     most = math.inf

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from itertools import product
+from typing import NamedTuple
 
 from umpire.core.events import Event, note
 from umpire.geometry.table import in_arc
@@ -59,6 +60,9 @@ __all__ = [
     "roll_to_hit",
     "shot_refusal",
     "situation_key",
+    "situation_key_of",
+    "target_facts",
+    "TargetFacts",
     "situation_plans",
     "SHOT_VERBS",
     "SHOT_WEAPONS",
@@ -304,12 +308,48 @@ def situation_key(
     """The cheap facts :func:`situation_plans` measures, as a key: within close range, the
     target's cover, whether the firer is in its front arc (a vehicle target), whether the
     target is in buildings (an ATGM at infantry or support)."""
-    target_vehicle = world.is_vehicle(target)
+    return situation_key_of(world, target_facts(world, target), firer, kind)
+
+
+class TargetFacts(NamedTuple):
+    """What :func:`situation_key` reads of the target alone (worked out once per target when
+    many firers or weapons are weighed against it)."""
+
+    target: Unit
+    vehicle: bool
+    cover: str
+    facing: tuple[float, float]  # unit vector of the target's facing (vehicles only)
+
+
+def target_facts(world: World, target: Unit) -> TargetFacts:
+    """The :class:`TargetFacts` of ``target``."""
+    vehicle = world.is_vehicle(target)
+    facing = (0.0, 0.0)
+    if vehicle:
+        angle = math.radians(target.facing)
+        facing = (math.cos(angle), math.sin(angle))
+    return TargetFacts(target, vehicle, _cover_of(world, target, vehicle), facing)
+
+
+def situation_key_of(
+    world: World, facts: TargetFacts, firer: Unit, kind: str
+) -> tuple[bool, str, bool, bool]:
+    """:func:`situation_key` from the target's :class:`TargetFacts`."""
+    target = facts.target
+    vehicle = facts.vehicle
+    front = True
+    if vehicle:
+        # sevendays.hit.facing (hits_front) by the sign of a dot product, asking hits_front
+        # itself only on the edge of the arc, where rounding could tell them apart
+        dx, dy = firer.x - target.x, firer.y - target.y
+        dot = dx * facts.facing[0] + dy * facts.facing[1]
+        edge = 1e-7 * (abs(dx) + abs(dy))
+        front = dot > edge or (dot >= -edge and hits_front(target, firer.pos))
     return (
-        math.dist(firer.pos, target.pos) <= CLOSE_RANGE,
-        _cover_of(world, target, target_vehicle),
-        not target_vehicle or hits_front(target, firer.pos),
-        kind == "atgm" and not target_vehicle and world.in_buildings(target),
+        math.dist((firer.x, firer.y), (target.x, target.y)) <= CLOSE_RANGE,
+        facts.cover,
+        front,
+        kind == "atgm" and not vehicle and world.in_buildings(target),
     )
 
 

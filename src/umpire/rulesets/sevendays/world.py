@@ -107,8 +107,8 @@ class World:
         self.foot_close_cache: dict[tuple[int, str, bool], bool] = {}
         self.plan_cache: dict[tuple[object, ...], ShotPlan | Refusal] = {}
         self.odds_cache: dict[tuple[object, ...], ShotOdds] = {}
-        # the scripted player's bound on a shot's worth, by the facts it reads (agent.py)
-        self.bound_cache: dict[tuple[object, ...], float] = {}
+        # the scripted player's bound on a shot's odds, by the facts it reads (agent.py)
+        self.bound_cache: dict[tuple[object, ...], tuple[float, float]] = {}
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
         self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
         self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...] | None]] = {}
