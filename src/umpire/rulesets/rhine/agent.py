@@ -263,8 +263,9 @@ class RhineScripted:
                 continue
             reach = in_range.get(a.cell, 0)
             s = 0
-            for level in levels:
-                s += (reach & level).bit_count()
+            if levels and reach & levels[0]:  # every level lies within the first
+                for level in levels:
+                    s += (reach & level).bit_count()
             if s > score:
                 best, score = a, s
         if best is None or score <= 0:

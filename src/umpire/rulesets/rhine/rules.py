@@ -703,7 +703,7 @@ def _ground_answer(
     )
     answer = _ANSWERS.get(answer_key)
     if answer is not None:
-        shared[("footprint", unit, mode)] = _FOOTPRINTS[answer_key]
+        shared[("searched", unit, mode)] = _FOOTPRINTS[answer_key]
         return answer
     settled, parents, routes = search(
         world,
@@ -733,19 +733,30 @@ def _ground_answer(
     exit_hexes = _exit_hexes(world) if exit_col is not None else frozenset()
     if start is not None and exit_col is not None and column(start) == exit_col and budget >= 1:
         best["exit"] = (origin, 1.0)  # rhine.scenario.exit: 1 MP from where it stands
-    for cell, spent in found.items():
-        h = ids[cell >> 1]
-        if h in (OFF, start):
-            continue
-        if h in nojoin:
-            continue  # rhine.stack.nato: at the end of the phase
-        have = best.get(h)
-        if have is None or spent < have[1]:
-            best[h] = (cell, spent)
-        if exit_col is not None and spent + 1 <= budget and h in exit_hexes:
-            ex = best.get("exit")
-            if ex is None or spent + 1 < ex[1]:
-                best["exit"] = (cell, spent + 1)
+    # cells are settled cheapest first: a hex's first cell is its cheapest (the first of
+    # equals wins)
+    if exit_col is None:
+        # not the hexes it stands in or enters from, nor (rhine.stack.nato) those it may
+        # not end the phase in
+        left_out = nojoin | {OFF, start} if start is not None else nojoin | {OFF}
+        for cell, spent in found.items():
+            h = ids[cell >> 1]
+            if h not in best and h not in left_out:
+                best[h] = (cell, spent)
+    else:
+        for cell, spent in found.items():
+            h = ids[cell >> 1]
+            if h in (OFF, start):
+                continue
+            if h in nojoin:
+                continue  # rhine.stack.nato: at the end of the phase
+            have = best.get(h)
+            if have is None or spent < have[1]:
+                best[h] = (cell, spent)
+            if spent + 1 <= budget and h in exit_hexes:
+                ex = best.get("exit")
+                if ex is None or spent + 1 < ex[1]:
+                    best["exit"] = (cell, spent + 1)
     out = [
         make(
             MoveOption,
@@ -757,9 +768,8 @@ def _ground_answer(
         _ANSWERS.clear()
         _FOOTPRINTS.clear()
         _WINNERS.clear()
-    _FOOTPRINTS[answer_key] = shared[("footprint", unit, mode)] = _footprint(
-        world, settled, origin_hex, ids
-    )
+    # what the search read, for a caller that asks (footprint): walked only then
+    _FOOTPRINTS[answer_key] = shared[("searched", unit, mode)] = (settled, origin_hex)
     answer = _ANSWERS[answer_key] = tuple(out)
     if not paths:
         # what a move's route is walked from later (answer_route), kept with the answer
@@ -830,6 +840,17 @@ def answer_route(answer: tuple[MoveOption, ...], dest: str) -> tuple[str, ...] |
 _SEARCH_FOOTPRINTS: dict[int, tuple[dict[Cell, float], frozenset[str]]] = {}
 
 
+def footprint(world: World, shared: dict[Any, Any], unit: str, mode: str) -> frozenset[str]:
+    """Every hex the ground search behind ``unit``'s latest ``mode`` answer in this position
+    (``shared``, its scratch dict) read (see :func:`_footprint`); empty if that mode listed
+    nothing before searching."""
+    searched = shared.get(("searched", unit, mode))
+    if searched is None:
+        return frozenset()
+    settled, origin_hex = searched
+    return _footprint(world, settled, origin_hex, _index(world)[1])
+
+
 def _footprint(
     world: World, settled: dict[Cell, float], origin_hex: str, ids: Sequence[str]
 ) -> frozenset[str]:
@@ -854,8 +875,8 @@ def _footprint(
     return frozen
 
 
-# the hexes each remembered ground answer read (see _ground_answer)
-_FOOTPRINTS: dict[tuple[Any, ...], frozenset[str]] = {}
+# each remembered ground answer's search (settled cells and origin: see footprint)
+_FOOTPRINTS: dict[tuple[Any, ...], tuple[dict[Cell, float], str]] = {}
 
 _DISCS: dict[tuple[Any, ...], frozenset[str]] = {}
 

@@ -358,7 +358,7 @@ def unit_answers(state: ST, unit: str) -> tuple[tuple[R.MoveOption, ...], ...]:
                 # nothing before searching read only the unit's own hex)
                 read: set[str] = {start}
                 for mode in ("normal", "column"):
-                    read.update(state.memo.get(("footprint", unit, mode), ()))
+                    read.update(R.footprint(w, state.memo, unit, mode))
                 carried[unit] = (found, read)
         state.memo[key] = found
     assert isinstance(found, tuple)
