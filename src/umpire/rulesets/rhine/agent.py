@@ -49,12 +49,14 @@ class _Board:
 
 
 _END_PHASE = Action("end_phase")
+# a move as the player weighs it: (destination, mode), or a rules' MoveOption (which starts so)
+MoveChoice = tuple[str, str] | R.MoveOption
 
 
-def listed_moves(legal: Sequence[Action]) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+def listed_moves(legal: Sequence[Action]) -> Iterator[tuple[str, Sequence[MoveChoice]]]:
     """The move actions of a listing as each unit's options (destination, mode), the units in
     the order they are first listed (a unit's runs merged)."""
-    by_unit: dict[str, list[tuple[str, str]]] = {}
+    by_unit: dict[str, list[MoveChoice]] = {}
     for a in legal:
         if a.kind == "move":
             by_unit.setdefault(a.unit or "", []).append((a.cell or "", a.option or ""))
@@ -63,7 +65,7 @@ def listed_moves(legal: Sequence[Action]) -> Iterator[tuple[str, list[tuple[str,
 
 def own_moves(
     w: World, board: _Board, obs: Mapping[str, Any], units: Sequence[str], skip: Set[str]
-) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+) -> Iterator[tuple[str, Sequence[MoveChoice]]]:
     """Each of ``units``' moves (not those in ``skip``) on the player's board as the rules
     list them (:func:`rules.move_answers`, the listing's own function), as (destination, mode)
     in listed order; worked out unit by unit as they are asked for. Units with no move are
@@ -77,7 +79,10 @@ def own_moves(
             continue
         entry = R.entry_hexes(w, occ, status, u)
         answers = R.move_answers(w, board, u, turn, entry, False, shared)
-        options = [(o.dest, o.mode) for answer in answers for o in answer]
+        # a MoveOption starts (dest, mode): the answers joined are the unit's options
+        options: tuple[R.MoveOption, ...] = ()
+        for answer in answers:
+            options += answer
         if options:
             yield u, options
 
@@ -485,7 +490,7 @@ class RhineScripted:
         return _END_PHASE
 
     def _move(
-        self, w: World, board: _Board, units: Iterable[tuple[str, Sequence[tuple[str, str]]]]
+        self, w: World, board: _Board, units: Iterable[tuple[str, Sequence[MoveChoice]]]
     ) -> Action | None:
         """The first unit (in listed order) with a destination worth going to, and its best
         one; each unit that has none stays put for the rest of the phase. ``units`` gives each
