@@ -190,13 +190,21 @@ def move_reactions(
     return out
 
 
+NEAREST_BATCH = 4  # reactors whose lines of sight any_reaction traces together
+
+
 def any_reaction(world: World, state: SevenDaysState, activator: Unit, moving: bool) -> bool:
     """Whether the other side has any possible reaction (nearest units are tried first, and
     the search stops at the first one found)."""
     candidates = nearest_first(reactors(state, activator), activator)
-    prefetch_between(world, candidates, [activator], reaction=True)  # one batch of lines
-    if any(reaction_option(world, state, activator, u, moving) for u in candidates):
-        return True
+    # the lines of sight in batches, nearest first: the search usually stops among the
+    # nearest, and the lines to the rest are traced only if it goes on (the batches only
+    # fill the sight cache: the answer is the same)
+    for start in range(0, len(candidates), NEAREST_BATCH):
+        batch = candidates[start : start + NEAREST_BATCH]
+        prefetch_between(world, batch, [activator], reaction=True)
+        if any(reaction_option(world, state, activator, u, moving) for u in batch):
+            return True
     return (
         bool(candidates)
         and recce_spots(world, state, activator)
