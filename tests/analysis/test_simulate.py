@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import csv
+import gc
 import json
 import math
+import multiprocessing
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+from umpire.analysis import simulate
 from umpire.analysis.balance import balance, even_ratio, fit_logistic
 from umpire.analysis.report import summarise
-from umpire.analysis.simulate import Job, game_seeds, run_local
+from umpire.analysis.simulate import Job, game_seeds, play_game, quiet_collector, run_local
 from umpire.analysis.stats import wilson
 from umpire.analysis.sweep import variants
 from umpire.core.errors import UmpireError
@@ -46,6 +51,67 @@ def test_same_seed_same_games_whatever_the_workers() -> None:
     assert one == two
     assert [r["game"] for r in one] == list(range(8))
     assert run_local(Job(GAME, n=8, seed=4), workers=2) != one
+
+
+def test_the_quiet_collector_changes_no_game_and_is_put_back() -> None:
+    # rows played with CPython's default collector, in this process, one game at a time
+    job = Job(GAME, n=4, seed=5)
+    players = job.players()
+    plain = [play_game(GAME, {}, players, i, s) for i, s in enumerate(game_seeds(5, 4))]
+    before = gc.get_threshold()
+    with quiet_collector():
+        assert gc.get_threshold()[0] == simulate.GC_YOUNG
+        assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == before
+    assert run_local(job, workers=1) == plain  # played under the quiet collector
+
+
+FORK_ONLY = pytest.mark.skipif(os.name != "posix", reason="patches reach workers by fork")
+
+
+@FORK_ONLY
+def test_grown_workers_are_replaced_and_the_games_stay_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    job = Job("tiny/skirmish", n=40, seed=8)
+    one = run_local(job, workers=1)
+    stats: dict[str, int] = {}
+    assert run_local(job, workers=2, stats=stats) == one
+    assert stats == {"workers_started": 2}  # none grew by RECYCLE_MB in 40 tiny games
+    monkeypatch.setattr(simulate, "RECYCLE_MB", -1.0)  # every worker counts as grown
+    done: list[int] = []
+    assert run_local(job, workers=2, progress=done.append, stats=stats) == one
+    assert stats["workers_started"] > 2 and sum(done) == 40  # replaced, every game once
+
+
+def _crash_at_game_5(game_id: str, options: Any, players: Any, index: int, seed: int) -> Any:
+    if index == 5:
+        os._exit(3)
+    return {"game": index}
+
+
+def _fail_at_game_5(game_id: str, options: Any, players: Any, index: int, seed: int) -> Any:
+    if index == 5:
+        raise ValueError("no such hill")
+    return {"game": index}
+
+
+@FORK_ONLY
+def test_a_worker_that_dies_or_fails_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(simulate, "play_game", _crash_at_game_5)
+    died = r"worker stopped \(exit code 3\) while playing game \d+ \(seed \d+\)"
+    with pytest.raises(UmpireError, match=died):
+        run_local(Job("tiny/skirmish", n=12), workers=2)
+    monkeypatch.setattr(simulate, "play_game", _fail_at_game_5)
+    with pytest.raises(ValueError, match="no such hill") as caught:
+        run_local(Job("tiny/skirmish", n=12), workers=2)
+    assert "_fail_at_game_5" in str(caught.value.__cause__)  # the worker's traceback
+    assert not [p for p in multiprocessing.active_children() if p.is_alive()]
+
+
+def test_resident_memory_is_read() -> None:
+    mb = simulate.resident_mb()
+    assert mb is None or 10 < mb < 10_000
 
 
 def test_summary_counts_wins_turns_and_first_player() -> None:

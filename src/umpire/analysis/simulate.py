@@ -7,13 +7,21 @@ games whatever the number of workers or machines. Results come back in game orde
 
 from __future__ import annotations
 
-import itertools
+import gc
 import logging
 import multiprocessing
 import os
+import pickle
+import signal
+import sys
+import traceback
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as wait_ready
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 import numpy as np
@@ -135,8 +143,251 @@ def chunk_size(n: int, workers: int) -> int:
     return max(1, min(10, n // max(1, workers * 16)))
 
 
-def run_local(job: Job, workers: int = 1, progress: Progress | None = None) -> list[Row]:
-    """Play the job on this machine with ``workers`` processes (1: in this process)."""
+# -- the collector ----------------------------------------------------------------------------
+# A game allocates millions of short-lived objects. At CPython's default thresholds the cyclic
+# garbage collector ran about ten times a Seven Days game, its full passes walking everything
+# loaded before (modules, scenario and unit data, the rulesets' caches): about 10 ms of an
+# 80 ms game (process time, measured with gc.callbacks). While games are played for a
+# simulation, what was loaded before play is frozen out of the collector's sight and the
+# youngest generation is collected every GC_YOUNG allocations (about 2 ms a game; the bare
+# loop's rate with each collector: bench/bench_simulate.py). When the collector runs changes no
+# game: no rule or player reads object addresses or collection times (tests/analysis/
+# test_simulate.py compares rows played with the default collector and with this one).
+GC_YOUNG = 50_000
+GC_OLDER = (20, 100)
+
+
+@contextmanager
+def quiet_collector() -> Iterator[None]:
+    """Freeze what is loaded now out of the collector's sight and raise its thresholds; both
+    put back afterwards (a worker process keeps them for its life)."""
+    before = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG, *GC_OLDER)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
+
+
+# -- local worker processes -------------------------------------------------------------------
+# Long-lived workers, each fed chunks of games through its own pipe (two chunks in flight, so a
+# worker never waits for the parent) and sending back only the rows. A worker whose memory has
+# grown by RECYCLE_MB since it started (the rulesets' caches grow with the games played) is
+# stopped once its chunks are done and a fresh one takes its place.
+RECYCLE_MB = 64.0
+IN_FLIGHT = 2  # chunks sent to a worker and not yet returned
+MAX_CHUNK = 8  # games per chunk at most; fewer near the end so the workers finish together
+
+
+def resident_mb() -> float | None:
+    """This process's resident memory in MB (its peak where the current size cannot be read;
+    ``None`` where neither can)."""
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError, AttributeError):
+        pass
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024
+
+
+class _RemoteTraceback(Exception):
+    """A worker's traceback, shown as the cause of the error raised in the parent."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """``exc`` if it can be sent to the parent, else a plain error with its text."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return UmpireError(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+def _serve(
+    conn: Connection,
+    game_id: str,
+    options: Mapping[str, Any],
+    players: Mapping[str, str],
+    others: list[Connection],
+    spawned: bool,
+) -> None:
+    """A worker: play each chunk received, send its rows back with how much this process has
+    grown; stop at ``None``, at an error (sent first) or when the parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops the workers
+    for other in others:  # a forked worker's copies of the other workers' pipes
+        other.close()
+    if spawned:  # a forked worker has the parent's loaded data and collector settings
+        new_game(game_id, seed=0, options=dict(options))
+        gc.freeze()
+        gc.set_threshold(GC_YOUNG, *GC_OLDER)
+    start = resident_mb()
+    parent = multiprocessing.parent_process()
+    watch: list[Any] = [conn] if parent is None else [conn, parent.sentinel]
+    while True:
+        if conn not in wait_ready(watch):
+            return  # the parent died: nobody is waiting for the games
+        chunk = conn.recv()
+        if chunk is None:
+            return
+        try:
+            rows = _play_chunk(game_id, options, players, chunk)
+        except Exception as exc:
+            conn.send(("error", _portable(exc), traceback.format_exc()))
+            return
+        now = resident_mb()
+        grown = 0.0 if now is None or start is None else now - start
+        conn.send(("rows", rows, grown))
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    sent: deque[list[tuple[int, int]]] = field(default_factory=deque)
+    retiring: bool = False
+
+
+class _Pool:
+    """``workers`` processes playing the chunks of one job; see :func:`run_local`."""
+
+    def __init__(
+        self, job: Job, players: Mapping[str, str], todo: list[tuple[int, int]], workers: int
+    ) -> None:
+        self.job = job
+        self.players = dict(players)
+        self.todo = deque(todo)
+        self.size = workers
+        self.context = (
+            multiprocessing.get_context("fork")
+            if os.name == "posix"
+            else multiprocessing.get_context("spawn")
+        )
+        self.workers: list[_Worker] = []
+        self.started = 0  # worker processes started, replacements included
+
+    def _start(self) -> _Worker:
+        mine, theirs = self.context.Pipe()
+        spawned = self.context.get_start_method() != "fork"
+        others = [] if spawned else [w.conn for w in self.workers]
+        process = self.context.Process(
+            target=_serve,
+            args=(theirs, self.job.game_id, dict(self.job.options), self.players, others, spawned),
+            name=f"umpire-simulate-{self.started}",
+            daemon=True,
+        )
+        process.start()
+        theirs.close()
+        self.started += 1
+        worker = _Worker(process, mine)
+        self.workers.append(worker)
+        self._feed(worker)
+        return worker
+
+    def _next_chunk(self) -> list[tuple[int, int]]:
+        size = max(1, min(MAX_CHUNK, len(self.todo) // (4 * self.size)))
+        return [self.todo.popleft() for _ in range(min(size, len(self.todo)))]
+
+    def _feed(self, worker: _Worker) -> None:
+        while not worker.retiring and self.todo and len(worker.sent) < IN_FLIGHT:
+            chunk = self._next_chunk()
+            worker.sent.append(chunk)
+            try:
+                worker.conn.send(chunk)
+            except OSError:  # the worker has died
+                raise self._died(worker) from None
+
+    def _stop(self, worker: _Worker) -> None:
+        with suppress(OSError):
+            worker.conn.send(None)
+        worker.process.join(5)
+        if worker.process.is_alive():
+            worker.process.terminate()
+            worker.process.join()
+        worker.conn.close()
+        self.workers.remove(worker)
+
+    def _died(self, worker: _Worker) -> UmpireError:
+        worker.process.join(5)
+        code = worker.process.exitcode
+        how = f"was killed by signal {-code}" if code is not None and code < 0 else "stopped"
+        playing = ""
+        if worker.sent:  # chunks are played in the order sent: it died in the first
+            games = [f"{index} (seed {seed})" for index, seed in worker.sent[0]]
+            playing = f" while playing game {games[0]}" + (
+                f" to {games[-1]}" if len(games) > 1 else ""
+            )
+        return UmpireError(
+            f"a simulate worker {how} (exit code {code}){playing}"
+            + (" (out of memory?)" if code == -9 else "")
+        )
+
+    def _receive(self, worker: _Worker) -> list[Row]:
+        try:
+            message = worker.conn.recv()
+        except (EOFError, OSError):
+            raise self._died(worker) from None
+        if message[0] == "error":
+            _, exc, text = message
+            raise exc from _RemoteTraceback(text)
+        _, rows, grown = message
+        worker.sent.popleft()
+        if grown > RECYCLE_MB:
+            worker.retiring = True
+        return list(rows)
+
+    def run(self, progress: Progress | None) -> list[Row]:
+        rows: list[Row] = []
+        try:
+            for _ in range(min(self.size, len(self.todo))):
+                self._start()
+            while self.workers:
+                by_conn = {w.conn: w for w in self.workers}
+                by_sentinel = {w.process.sentinel: w for w in self.workers}
+                for ready in wait_ready([*by_conn, *by_sentinel]):
+                    worker = by_conn.get(ready)  # type: ignore[call-overload]
+                    if worker is None:  # a process ended: fine only once its pipe is drained
+                        worker = by_sentinel[ready]  # type: ignore[index]
+                        if worker in self.workers and not worker.conn.poll():
+                            raise self._died(worker)
+                        continue
+                    if worker not in self.workers:
+                        continue
+                    got = self._receive(worker)
+                    rows += got
+                    if progress:
+                        progress(len(got))
+                    self._feed(worker)
+                    if not worker.sent:  # nothing more for it, or it has grown: let it go
+                        self._stop(worker)
+                        if self.todo:
+                            self._start()
+        finally:
+            for worker in list(self.workers):
+                worker.process.terminate()
+                worker.process.join()
+                worker.conn.close()
+            self.workers.clear()
+        return rows
+
+
+def run_local(
+    job: Job,
+    workers: int = 1,
+    progress: Progress | None = None,
+    stats: dict[str, int] | None = None,
+) -> list[Row]:
+    """Play the job on this machine with ``workers`` processes (1: in this process);
+    ``stats``, if given, receives ``workers_started`` (replacements included)."""
     if job.n < 1:
         raise UmpireError(f"-n {job.n}: play at least one game")
     if workers < 1:
@@ -146,29 +397,20 @@ def run_local(job: Job, workers: int = 1, progress: Progress | None = None) -> l
     # set the game up once here: the scenario, table and unit data are then loaded before the
     # workers fork, and a bad option fails at once rather than in every worker
     new_game(job.game_id, seed=0, options=dict(job.options))
-    rows: list[Row] = []
-    if workers == 1:
-        for chunk in _chunks(todo, chunk_size(job.n, 1)):
-            rows += _play_chunk(job.game_id, job.options, players, chunk)
-            if progress:
-                progress(len(chunk))
-        return rows
-    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: set[Future[list[Row]]] = set()
-        chunks = _chunks(todo, chunk_size(job.n, workers))
-        for chunk in itertools.islice(chunks, workers * 4):
-            pending.add(pool.submit(_play_chunk, job.game_id, job.options, players, chunk))
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                got = future.result()
-                rows += got
+    with quiet_collector():
+        if workers == 1:
+            rows: list[Row] = []
+            for chunk in _chunks(todo, chunk_size(job.n, 1)):
+                rows += _play_chunk(job.game_id, job.options, players, chunk)
                 if progress:
-                    progress(len(got))
-                nxt = next(chunks, None)
-                if nxt is not None:
-                    pending.add(pool.submit(_play_chunk, job.game_id, job.options, players, nxt))
+                    progress(len(chunk))
+            return rows
+        pool = _Pool(job, players, todo, workers)
+        try:
+            rows = pool.run(progress)
+        finally:
+            if stats is not None:
+                stats["workers_started"] = pool.started
     rows.sort(key=lambda r: r["game"])
     return rows
 
