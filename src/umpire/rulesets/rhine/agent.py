@@ -646,7 +646,8 @@ class RhineScripted:
         # the enemy is the same for the whole decision: distances to it are remembered
         near = self._near.get(h)
         if near is None:
-            near = self._near[h] = min((w.distance(h, e) for e in enemy), default=6)
+            away = w.distances_from(h)
+            near = self._near[h] = min((away[e] for e in enemy), default=6)
         s = 1.0 * terrain - 0.5 * abs(near - 2)
         spearhead = self._near.get("spearhead")
         if spearhead is None:

@@ -422,6 +422,7 @@ class World:
         self.crt_columns = [_parse_column(c, where) for c in tables.crt.columns]
         # distances and air range, precomputed once
         self._dist: dict[tuple[str, str], int] = {}
+        self._rows: dict[str, dict[str, int]] = {}
         rng = tables.air.range
         self.in_range: dict[str, frozenset[str]] = {
             i: frozenset(j for j in self.ids if distance(self.hex[i], self.hex[j]) <= rng)
@@ -481,6 +482,18 @@ class World:
             ha, hb = self.hex[a], self.hex[b]
             dq, dr = ha.q - hb.q, ha.r - hb.r
             found = self._dist[key] = max(abs(dq), abs(dr), abs(dq + dr))
+        return found
+
+    def distances_from(self, a: str) -> dict[str, int]:
+        """Every hex's distance from ``a`` (worked out once per hex: loops over many hexes
+        read it instead of calling :meth:`distance` for each)."""
+        found = self._rows.get(a)
+        if found is None:
+            ha = self.hex[a]
+            found = self._rows[a] = {}
+            for b, hb in self.hex.items():
+                dq, dr = ha.q - hb.q, ha.r - hb.r
+                found[b] = max(abs(dq), abs(dr), abs(dq + dr))
         return found
 
     def column(self, h: str) -> int:

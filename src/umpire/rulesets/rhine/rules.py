@@ -888,8 +888,8 @@ def _disc(world: World, start: str, reach: float) -> frozenset[str]:
     if found is None:
         if len(_DISCS) > 65536:
             _DISCS.clear()
-        dist = world.distance
-        found = _DISCS[key] = frozenset(h for h in world.ids if dist(start, h) <= reach)
+        away = world.distances_from(start)
+        found = _DISCS[key] = frozenset(h for h in world.ids if away[h] <= reach)
     return found
 
 
@@ -1314,10 +1314,18 @@ def attackers_eligible(
     attacked: set[str],
     only: set[str] | None,
     switches: RuleSwitches = ENFORCE_ALL,
+    occ: Mapping[str, list[str]] | None = None,
 ) -> list[str]:
+    """The units next to ``target`` that may attack it (``occ``: the position's occupancy,
+    if the caller has it)."""
+    if occ is None:
+        occ = occupancy(world, board)
     out = []
     for n in world.neighbours[target]:
-        for u in sorted(_units_at(board, n)):
+        here = occ.get(n)
+        if not here:
+            continue
+        for u in sorted(here):
             if may_attack(world, u, side, attacked, only, switches):
                 out.append(u)
     return out

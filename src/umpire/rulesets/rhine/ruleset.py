@@ -594,11 +594,12 @@ def attack_targets(state: ST, side: str, only: set[str] | None) -> dict[str, lis
     w = world(state)
     occ = R.occupancy(w, state)
     attacked = set(state.attacked)
+    switches = switches_in(state.options)
     out: dict[str, list[str]] = {}
     for h, here in occ.items():
         if w.units[here[0]].side == side:
             continue
-        cands = R.attackers_eligible(w, state, side, h, attacked, only, switches_in(state.options))
+        cands = R.attackers_eligible(w, state, side, h, attacked, only, switches, occ)
         if cands:
             out[h] = cands
     return out
