@@ -51,18 +51,34 @@ def test_directions_hold_only_when_the_intervals_do_not_overlap() -> None:
     spread = [0.0, 0.1, -0.1, 0.05, -0.05] * 4
     rows = {
         "aggressive": [_row(1 + e, 4 + e, 9 + e, 4 + e) for e in spread],
-        "cautious": [_row(3 + e, 2 + e, 5 + e, 4 + e) for e in spread],
+        "cautious": [_row(3 + e, 2 + e, 5 + e, 3 + e) for e in spread],
         "balanced": [_row(2 + e, 3 + e, 7 + e, 4.0 + 3 * e) for e in spread],
         "objective": [_row(2 + e, 3 + e, 7 + e, 4.02 + 3 * e) for e in spread],
     }
     report = bench.summarise(rows, args, 0.0, False)
-    verdict = {c["metric"]: (c["means_in_order"], c["separated"]) for c in report["checks"]}
-    assert verdict["distance"] == (True, True)  # aggressive closer
-    assert verdict["exposure"] == (True, True)  # aggressive more exposed
-    assert verdict["losses"] == (True, True)  # cautious loses less
-    assert verdict["objective"] == (True, False)  # in order, but the intervals overlap
+    verdict = {
+        (c["metric"], c["claim"]): (c["means_in_order"], c["separated"]) for c in report["checks"]
+    }
+    assert verdict[("distance", "aggressive < cautious")] == (True, True)  # aggressive closer
+    assert verdict[("exposure", "cautious < aggressive")] == (True, True)  # more exposed
+    assert verdict[("losses", "cautious < aggressive")] == (True, True)  # cautious loses less
+    # objective against balanced: in order, but the intervals overlap; against cautious: apart
+    assert verdict[("objective", "balanced < objective")] == (True, False)
+    assert verdict[("objective", "cautious < objective")] == (True, True)
     rows["cautious"] = [_row(0.5 + e, 2 + e, 5 + e, 4 + e) for e in spread]  # now closer
     report = bench.summarise(rows, args, 0.0, False)
-    verdict = {c["metric"]: (c["means_in_order"], c["separated"]) for c in report["checks"]}
-    assert verdict["distance"] == (False, False)
+    verdict = {
+        (c["metric"], c["claim"]): (c["means_in_order"], c["separated"]) for c in report["checks"]
+    }
+    assert verdict[("distance", "aggressive < cautious")] == (False, False)
     assert "FAILS" in bench.table(report)
+
+
+def test_the_win_rate_gets_a_wilson_interval() -> None:
+    bench = _bench()
+    # 8 wins in 10: the Wilson (1927) score interval at z = 1.96 is 0.490-0.943 (by hand:
+    # centre (0.8 + z²/20) / (1 + z²/10) = 0.717, half-width 0.227)
+    p, low, high = bench.wilson(8, 10)
+    assert p == 0.8
+    assert math.isclose(low, 0.4902, abs_tol=5e-4) and math.isclose(high, 0.9433, abs_tol=5e-4)
+    assert bench.wilson(0, 10)[1] == 0.0 and bench.wilson(10, 10)[2] == 1.0
