@@ -840,14 +840,21 @@ def answer_route(answer: tuple[MoveOption, ...], dest: str) -> tuple[str, ...] |
 _SEARCH_FOOTPRINTS: dict[int, tuple[dict[Cell, float], frozenset[str]]] = {}
 
 
-def footprint(world: World, shared: dict[Any, Any], unit: str, mode: str) -> frozenset[str]:
-    """Every hex the ground search behind ``unit``'s latest ``mode`` answer in this position
-    (``shared``, its scratch dict) read (see :func:`_footprint`); empty if that mode listed
-    nothing before searching."""
-    searched = shared.get(("searched", unit, mode))
-    if searched is None:
+def searched(shared: dict[Any, Any], unit: str, mode: str) -> tuple[Any, ...] | None:
+    """The ground search behind ``unit``'s latest ``mode`` answer in this position
+    (``shared``, its scratch dict), for :func:`footprint`; None if that mode listed nothing
+    before searching."""
+    found = shared.get(("searched", unit, mode))
+    assert found is None or isinstance(found, tuple)
+    return found
+
+
+def footprint(world: World, search: tuple[Any, ...] | None) -> frozenset[str]:
+    """Every hex a ground search (from :func:`searched`) read (see :func:`_footprint`);
+    empty for none."""
+    if search is None:
         return frozenset()
-    settled, origin_hex = searched
+    settled, origin_hex = search
     return _footprint(world, settled, origin_hex, _index(world)[1])
 
 

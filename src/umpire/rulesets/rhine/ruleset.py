@@ -345,7 +345,7 @@ def unit_answers(state: ST, unit: str) -> tuple[tuple[R.MoveOption, ...], ...]:
         carried = _carried(state)
         kept = carried.get(unit)
         if kept is not None:
-            found = kept[0]
+            found = kept.answers
         else:
             w = world(state)
             found = R.move_answers(
@@ -354,15 +354,39 @@ def unit_answers(state: ST, unit: str) -> tuple[tuple[R.MoveOption, ...], ...]:
             start = state.pos.get(unit)
             info = w.units[unit]
             if start is not None and not info.heliborne and not info.static:
-                # every hex the unit's searches read (by either mode; a mode that listed
-                # nothing before searching read only the unit's own hex)
-                read: set[str] = {start}
-                for mode in ("normal", "column"):
-                    read.update(R.footprint(w, state.memo, unit, mode))
-                carried[unit] = (found, read)
+                searches = tuple(R.searched(state.memo, unit, m) for m in ("normal", "column"))
+                carried[unit] = _Carried(found, start, searches)
         state.memo[key] = found
     assert isinstance(found, tuple)
     return found
+
+
+class _Carried:
+    """A unit's answers carried from position to position (see :func:`_carried`), with the
+    searches they came from: the hexes those read are walked only if a later position asks."""
+
+    __slots__ = ("answers", "start", "searches", "read")
+
+    def __init__(
+        self,
+        answers: tuple[tuple[R.MoveOption, ...], ...],
+        start: str,
+        searches: tuple[tuple[Any, ...] | None, ...],
+    ) -> None:
+        self.answers = answers
+        self.start = start
+        self.searches = searches
+        self.read: frozenset[str] | None = None
+
+    def reads(self, w: World) -> frozenset[str]:
+        """Every hex the unit's searches read (by either mode; a mode that listed nothing
+        before searching read only the unit's own hex)."""
+        if self.read is None:
+            read = {self.start}
+            for search in self.searches:
+                read.update(R.footprint(w, search))
+            self.read = frozenset(read)
+        return self.read
 
 
 def _carried(state: ST) -> dict[str, Any]:
@@ -414,7 +438,7 @@ def _carried(state: ST) -> dict[str, Any]:
                 for u, kept in units.items()
                 if u not in moved
                 and not (sides - {w.units[u].side})  # an enemy moved: zones changed
-                and kept[1].isdisjoint(changed)
+                and kept.reads(w).isdisjoint(changed)
             }
     state.carry = {"glob": glob, "pos": pos, "cities": cities, "units": units}
     state.memo["carried"] = units
