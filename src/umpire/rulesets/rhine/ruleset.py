@@ -1368,11 +1368,13 @@ def victory_points(state: ST) -> dict[str, int]:
     for h, name in w.city_of.items():
         if name in v.city_vp and state.control.get(h) == "pact":
             cities += v.city_vp[name]
-    exits = sum(
-        v.exit_vp
-        for u, s in state.status.items()
-        if s == "exited" and w.units[u].strength >= v.exit_min_strength
-    )
+    exits = 0
+    if "exited" in state.status.values():  # (read at every observation: most have none)
+        exits = sum(
+            v.exit_vp
+            for u, s in state.status.items()
+            if s == "exited" and w.units[u].strength >= v.exit_min_strength
+        )
     kills = state.losses["nato"] // v.per_nato_losses
     own = state.losses["pact"] // v.per_pact_losses
     return {
