@@ -70,7 +70,6 @@ from umpire.rulesets.sevendays.transport import passengers
 from umpire.rulesets.sevendays.world import World
 
 SHOT_WORTH = 0.08  # a shot whose value is below this is not worth the action
-SIGHT_BATCH = 64  # shots whose terrain sight lines are fetched together (one spatial query)
 REACTION_WORTH = 0.06  # a reaction whose value is below this is not worth the token
 REACTION_SHORTLIST = 5  # nearest units weighed as reactors (besides every ATGM carrier)
 
@@ -424,14 +423,12 @@ class SevenDaysScripted:
         # the best allowed shot so far, (value, order); a bound below SHOT_WORTH never counts
         best_value, best_order = SHOT_WORTH, math.inf
         shots: list[tuple[float, int, ShotPlan, Unit, float, str]] = []
-        fetched = 0  # the candidates whose terrain sight lines are fetched (in batches)
-        for n, (neg_most, order, target, kind) in enumerate(candidates):
+        # most sight lines asked for are blocked: fetched in batches, as they are asked for
+        prefetch_between(world, [unit], [c[2] for c in candidates])
+        for neg_most, order, target, kind in candidates:
             most = -neg_most
             if most < best_value or (most == best_value and order > best_order):
                 break  # neither this shot nor any after it can be chosen
-            if n == fetched:  # most sight lines asked for are blocked: fetch a few at once
-                fetched = n + SIGHT_BATCH
-                prefetch_between(world, [unit], [c[2] for c in candidates[n:fetched]])
             if most != math.inf and terrain_blocked(world, unit, target):
                 continue  # a plan refused whatever else (a finite bound: planned with sight)
             plan = plan_shot(

@@ -28,6 +28,8 @@ class Sight(NamedTuple):
     obscured: bool = False
 
 
+SIGHT_BATCH = 16  # terrain sight lines fetched together (one spatial query), see prefetch_between
+
 BLOCKED = Sight(False)
 CLEAR = Sight(True, False)
 OBSCURED = Sight(True, True)
@@ -97,6 +99,15 @@ def _terrain(
     key = (a[0], a[1], target.x, target.y, world.radius(target))
     cache = world.sight_cache
     found = cache.get(key)
+    if found is None and world.sight_queue:
+        # lines asked for by prefetch_between and not fetched yet: the next batch of them
+        # with this one, in one spatial query (callers ask in the order they listed)
+        queue = world.sight_queue
+        batch = queue[:SIGHT_BATCH]
+        del queue[:SIGHT_BATCH]
+        batch.append((a, target, rays))
+        prefetch(world, batch)
+        found = cache.get(key)
     if found is None or (rays and found[1] is None and not found[0]):
         b = (target.x, target.y)
         blocked = found is not None and found[0]
@@ -169,7 +180,9 @@ def prefetch_between(
 ) -> None:
     """Prefetch terrain sight from every firer to every target of the other side (tracing the
     obscured-test rays only where the answer can matter; a reaction roll needs them whenever
-    the activating unit is not in terrain)."""
+    the activating unit is not in terrain). Lazily: the first ``SIGHT_BATCH`` lines now, the
+    others in batches as they are asked for (a search that stops at the first unit able to
+    react asks for few), until the next call."""
     open_targets = [(t, not world.in_cover(t)) for t in targets if t.status == "active"]
     pairs = []
     for f in firers:
@@ -178,7 +191,8 @@ def prefetch_between(
         for t, in_open in open_targets:
             if t.side != f.side:
                 pairs.append((origin, t, in_open and plain_sights))
-    prefetch(world, pairs)
+    world.sight_queue = pairs[SIGHT_BATCH:]
+    prefetch(world, pairs[:SIGHT_BATCH])
 
 
 def sight(

@@ -112,6 +112,8 @@ class World:
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
         self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
         self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...] | None]] = {}
+        # terrain sight lines asked for and not fetched yet (los.prefetch_between)
+        self.sight_queue: list[tuple[Vec, Unit, bool]] = []
         self._live_indexes: list[_LiveIndex] = []
         self.index_min_units = INDEX_MIN_UNITS  # see holds()
 
