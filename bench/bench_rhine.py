@@ -56,8 +56,9 @@ def run(scenario: str, games: int, seed0: int) -> dict[str, float]:
 
 def ab(baseline: str, scenarios: list[str], games: int, seed: int, rounds: int) -> None:
     """The same seeds in another source tree (``baseline``, e.g. a ``git worktree`` of the
-    commit to compare with) and in this one, each in its own process, taken in turns so both
-    see the same load; prints games per CPU second and the ratio candidate / baseline."""
+    commit to compare with) and in this one, each in its own process with its own copy of
+    this script (so each plays as that tree's bench does), taken in turns so both see the
+    same load; prints games per CPU second and the ratio candidate / baseline."""
     here = Path(__file__).resolve().parent.parent
     trees = {"baseline": Path(baseline).resolve(), "candidate": here}
     for scenario in scenarios:
@@ -71,7 +72,7 @@ def ab(baseline: str, scenarios: list[str], games: int, seed: int, rounds: int) 
                 )
                 out = subprocess.run(
                     [sys.executable, "-c", code],
-                    cwd=here,
+                    cwd=tree,
                     env=env,
                     check=True,
                     capture_output=True,
