@@ -145,10 +145,15 @@ def play(
             players[s] = make_agent("scripted", game.ruleset.meta.id, s, seed)
     samples: list[tuple[float, float, float]] = []
     turn = game.ruleset.summary(game.state).get("turns")
+    portable: Any = game.ruleset  # Portable's world: the scenario's objective squares
+    objectives = portable.world(game.state).objectives
+    stood_after: list[int] = []  # objectives stood on after each action (all sides' decisions)
     while game.to_act is not None and len(game.record.actions) < max_actions:
         mover = game.to_act
         action = players[mover].choose(game.view(mover), LazyActions(game))
         game.apply(action)
+        at = {u.pos for u in game.state.alive(side) if u.carried_by is None and not u.air}
+        stood_after.append(sum(1 for sq in objectives if sq in at))
         now = game.ruleset.summary(game.state).get("turns")
         if now != turn:
             samples.append(measure(game, side))
@@ -164,6 +169,10 @@ def play(
         "losses": float(lost.get("sp_lost", 0)),
         "objective": sum(o for _, _, o in samples),
         "won": 1.0 if outcome is not None and outcome.winner == side else 0.0,
+        # secondary, not in the table: game length and objective time per turn end / decision
+        "turn_ends": float(len(samples)),
+        "objective_per_turn": sum(o for _, _, o in samples) / len(samples),
+        "objective_per_decision": statistics.fmean(stood_after) if stood_after else math.nan,
     }
 
 
@@ -183,7 +192,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", default="portable/crossroads")
     parser.add_argument("--games", type=int, default=200, help="games per preset (even)")
-    parser.add_argument("--playouts", type=int, default=12, help="playouts per decision")
+    parser.add_argument("--playouts", type=int, default=20, help="playouts per decision")
     parser.add_argument("--prior", type=float, default=0.0, help="scripted hint head start")
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--max-actions", type=int, default=2000)
