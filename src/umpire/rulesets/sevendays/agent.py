@@ -412,9 +412,17 @@ class SevenDaysScripted:
         bound = self._shot_bound
         order = 0
         candidates: list[tuple[float, int, Unit, str]] = []
+        # most sight lines are blocked by terrain (static): their shots are refused whatever
+        # else, so neither bounded nor planned (a mortar's, planned another way, excepted)
+        prefetch_between(world, [unit], enemies, lazy=False, rays=False)
+        mortar = "mortar" in world.profile(unit).traits
         for target in enemies:
-            facts = target_facts(world, target)
+            blocked = terrain_blocked(world, unit, target)
+            facts = None if blocked else target_facts(world, target)
             for kind in kinds:
+                if blocked and not (mortar and kind == "gun"):
+                    order += 1
+                    continue
                 most = bound(world, unit, target, kind, moved, actions_left, facts)
                 if most >= SHOT_WORTH:
                     candidates.append((-most, order, target, kind))
@@ -423,14 +431,10 @@ class SevenDaysScripted:
         # the best allowed shot so far, (value, order); a bound below SHOT_WORTH never counts
         best_value, best_order = SHOT_WORTH, math.inf
         shots: list[tuple[float, int, ShotPlan, Unit, float, str]] = []
-        # most sight lines asked for are blocked: fetched in batches, as they are asked for
-        prefetch_between(world, [unit], [c[2] for c in candidates])
         for neg_most, order, target, kind in candidates:
             most = -neg_most
             if most < best_value or (most == best_value and order > best_order):
                 break  # neither this shot nor any after it can be chosen
-            if most != math.inf and terrain_blocked(world, unit, target):
-                continue  # a plan refused whatever else (a finite bound: planned with sight)
             plan = plan_shot(
                 world,
                 state,

@@ -176,13 +176,20 @@ def needs_obscured(world: World, firer: Unit, target: Unit) -> bool:
 
 
 def prefetch_between(
-    world: World, firers: list[Unit], targets: list[Unit], reaction: bool = False
+    world: World,
+    firers: list[Unit],
+    targets: list[Unit],
+    reaction: bool = False,
+    *,
+    lazy: bool = True,
+    rays: bool = True,
 ) -> None:
     """Prefetch terrain sight from every firer to every target of the other side (tracing the
     obscured-test rays only where the answer can matter; a reaction roll needs them whenever
     the activating unit is not in terrain). Lazily: the first ``SIGHT_BATCH`` lines now, the
     others in batches as they are asked for (a search that stops at the first unit able to
-    react asks for few), until the next call."""
+    react asks for few), until the next call; every line at once without ``lazy``. Without
+    ``rays``, the centre lines only (the rays are traced when sight asks for them)."""
     open_targets = [(t, not world.in_cover(t)) for t in targets if t.status == "active"]
     pairs = []
     for f in firers:
@@ -190,7 +197,11 @@ def prefetch_between(
         origin = (f.x, f.y)
         for t, in_open in open_targets:
             if t.side != f.side:
-                pairs.append((origin, t, in_open and plain_sights))
+                pairs.append((origin, t, rays and in_open and plain_sights))
+    if not lazy:
+        world.sight_queue = []
+        prefetch(world, pairs)
+        return
     world.sight_queue = pairs[SIGHT_BATCH:]
     prefetch(world, pairs[:SIGHT_BATCH])
 
