@@ -1423,12 +1423,33 @@ def check_victory(state: ST) -> list[Event]:
 
 # -- the ruleset --------------------------------------------------------------------------------
 class RhineRules(FlowRules[ST]):
+    def legal_actions(self, state: ST) -> list[Action]:
+        """The core's listing; the actions of the kinds checked by their listing alone (the
+        core's default check) are remembered for the position, for :meth:`check`."""
+        side, allowed = self.flow.decision(state)
+        if side is None:
+            return []
+        out: list[Action] = []
+        for name in allowed:
+            listed = list(self.kinds[name].options(state, side))
+            if name in LISTED_CHECK:
+                state.memo[("listed", name, side)] = listed
+            out.extend(listed)
+        return out
+
     def check(self, state: ST, action: Action) -> tuple[str, ActionKind[ST]]:
         """The core's check; then what it remembered of the position is dropped, since the
         action about to be resolved changes it (state.memo holds answers for one position).
         A move keeps it: its resolve reads the unit's answers of this position first (the
-        route) and then drops them itself, before it changes anything."""
-        found = super().check(state, action)
+        route) and then drops them itself, before it changes anything. An action of a kind
+        checked by its listing alone that is one of the very actions listed in this
+        position (the player's pick from the listing) needs no second listing."""
+        side, allowed = self.flow.decision(state)
+        listed = state.memo.get(("listed", action.kind, side)) if action.kind in allowed else None
+        if side is not None and listed is not None and any(a is action for a in listed):
+            found: tuple[str, ActionKind[ST]] = (side, self.kinds[action.kind])
+        else:
+            found = super().check(state, action)
         if action.kind != "move":
             state.memo.clear()
         return found
@@ -1512,6 +1533,9 @@ KINDS: list[ActionKind[ST]] = [
     RefugeeKind(),
 ]
 SEGMENT_KINDS = ("move", "heli_ma", "attack", "probe", "end_phase")
+# the kinds whose check is the core's default (allowed exactly when listed): none reads the
+# rule switches, so a listing made under book_only is the menu's too
+LISTED_CHECK = frozenset(k.name for k in KINDS if type(k).check is ActionKind.check)
 
 FLOW: Flow[ST] = Flow(
     [
