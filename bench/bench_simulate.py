@@ -19,7 +19,7 @@ wall-clock rates swing; the CPU times per decision and the ratios within one run
 
 The peak resident memory of the largest child process (a ``simulate`` worker; target < 150 MB)
 is read from ``getrusage(RUSAGE_CHILDREN)`` after the parallel run; the number of worker
-processes started (replacements of workers grown by ``RECYCLE_MB`` included) is printed with it.
+processes started (replacements of workers grown past their limit included) is printed with it.
 """
 
 from __future__ import annotations
@@ -32,7 +32,14 @@ import time
 from typing import Any
 
 from umpire.agents.base import make_agent
-from umpire.analysis.simulate import RECYCLE_MB, Job, game_seeds, quiet_collector, run_local
+from umpire.analysis.simulate import (
+    RECYCLE_GROWTH_MB,
+    RECYCLE_MB,
+    Job,
+    game_seeds,
+    quiet_collector,
+    run_local,
+)
 from umpire.core.game import new_game
 from umpire.core.ruleset import split_game_id
 from umpire.play import play_out
@@ -143,7 +150,7 @@ def main() -> None:
     print(
         f"peak RSS, {where}: {peak_kb / 1024:.0f} MB (target < 150 MB); worker processes "
         f"started: {stats.get('workers_started', 0)} for {args.workers} workers "
-        f"(replaced after growing {RECYCLE_MB:.0f} MB)"
+        f"(replaced past {RECYCLE_MB:.0f} MB, or {RECYCLE_GROWTH_MB:.0f} MB above their start)"
     )
 
 

@@ -77,8 +77,9 @@ def test_grown_workers_are_replaced_and_the_games_stay_the_same(
     one = run_local(job, workers=1)
     stats: dict[str, int] = {}
     assert run_local(job, workers=2, stats=stats) == one
-    assert stats == {"workers_started": 2}  # none grew by RECYCLE_MB in 40 tiny games
-    monkeypatch.setattr(simulate, "RECYCLE_MB", -1.0)  # every worker counts as grown
+    assert stats == {"workers_started": 2}  # none grew past its limit in 40 tiny games
+    monkeypatch.setattr(simulate, "RECYCLE_MB", -1.0)  # every worker counts as too large
+    monkeypatch.setattr(simulate, "RECYCLE_GROWTH_MB", -1.0)
     done: list[int] = []
     assert run_local(job, workers=2, progress=done.append, stats=stats) == one
     assert stats["workers_started"] > 2 and sum(done) == 40  # replaced, every game once

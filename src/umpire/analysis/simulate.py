@@ -173,10 +173,13 @@ def quiet_collector() -> Iterator[None]:
 
 # -- local worker processes -------------------------------------------------------------------
 # Long-lived workers, each fed chunks of games through its own pipe (two chunks in flight, so a
-# worker never waits for the parent) and sending back only the rows. A worker whose memory has
-# grown by RECYCLE_MB since it started (the rulesets' caches grow with the games played) is
-# stopped once its chunks are done and a fresh one takes its place.
-RECYCLE_MB = 64.0
+# worker never waits for the parent) and sending back only the rows. The rulesets' caches grow
+# with the games played (a Seven Days process: 63 MB -> 129 MB over 1000 Meeting Engagements),
+# so a worker whose resident memory passes its limit is stopped once its chunks are done and a
+# fresh one takes its place: the limit is RECYCLE_MB, or RECYCLE_GROWTH_MB above what the
+# worker started with if that is more (a worker forked from a large parent starts large).
+RECYCLE_MB = 120.0
+RECYCLE_GROWTH_MB = 24.0
 IN_FLIGHT = 2  # chunks sent to a worker and not yet returned
 MAX_CHUNK = 8  # games per chunk at most; fewer near the end so the workers finish together
 
@@ -221,8 +224,9 @@ def _serve(
     others: list[Connection],
     spawned: bool,
 ) -> None:
-    """A worker: play each chunk received, send its rows back with how much this process has
-    grown; stop at ``None``, at an error (sent first) or when the parent is gone."""
+    """A worker: play each chunk received, send its rows back with this process's resident
+    memory at its start and now; stop at ``None``, at an error (sent first) or when the parent
+    is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops the workers
     for other in others:  # a forked worker's copies of the other workers' pipes
         other.close()
@@ -244,9 +248,7 @@ def _serve(
         except Exception as exc:
             conn.send(("error", _portable(exc), traceback.format_exc()))
             return
-        now = resident_mb()
-        grown = 0.0 if now is None or start is None else now - start
-        conn.send(("rows", rows, grown))
+        conn.send(("rows", rows, start, resident_mb()))
 
 
 @dataclass
@@ -339,10 +341,10 @@ class _Pool:
         if message[0] == "error":
             _, exc, text = message
             raise exc from _RemoteTraceback(text)
-        _, rows, grown = message
+        _, rows, start, now = message
         worker.sent.popleft()
-        if grown > RECYCLE_MB:
-            worker.retiring = True
+        if start is not None and now is not None:
+            worker.retiring = now > max(RECYCLE_MB, start + RECYCLE_GROWTH_MB)
         return list(rows)
 
     def run(self, progress: Progress | None) -> list[Row]:
@@ -367,7 +369,7 @@ class _Pool:
                     if progress:
                         progress(len(got))
                     self._feed(worker)
-                    if not worker.sent:  # nothing more for it, or it has grown: let it go
+                    if not worker.sent:  # nothing more for it, or it is too large: let it go
                         self._stop(worker)
                         if self.todo:
                             self._start()
