@@ -523,11 +523,23 @@ class RhineScripted:
             best = options[0]
             top = 0.0
             value = 0.0
+            hexes = self._hexes
+            strength = w.units[unit].strength
+            pact = self.side == "pact"
             for i, option in enumerate(options):
                 cell = option[0]
                 found = scores.get(cell)
                 if found is None:
-                    found = scores[cell] = self._score(w, board, unit, cell, enemy, enemy_adj, occ)
+                    worth = hexes.get(cell)
+                    if worth is None or unit in worth[0]:
+                        found = self._score(w, board, unit, cell, enemy, enemy_adj, occ)
+                    elif not worth[2]:  # _score's reading of a known hex, written out
+                        found = worth[3]
+                    elif pact:
+                        found = worth[4] if (strength + worth[1]) * 2 >= worth[2] else worth[5]
+                    else:
+                        found = worth[5] if (strength + worth[1]) * 3 < worth[2] else worth[4]
+                    scores[cell] = found
                 this = found + (0.01 if option[1] == "normal" else 0.0)
                 if i == 0 or this > top:
                     best, top, value = option, this, found

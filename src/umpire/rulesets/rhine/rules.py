@@ -481,11 +481,11 @@ def search(
                 nxt = stop
             else:
                 nxt = go
-            if nxt in settled:
-                continue
             total = spent0 + (zone_cost if h_zone else out_cost)
             if total > budget:
                 continue
+            # a settled cell is passed over here too: its cost is at most spent0 (cells
+            # settle cheapest first) and no step costs less than nothing
             known = best_key.get(nxt)
             if known is not None and known <= total:
                 continue
