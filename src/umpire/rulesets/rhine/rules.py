@@ -734,36 +734,27 @@ def _ground_answer(
     if start is not None and exit_col is not None and column(start) == exit_col and budget >= 1:
         best["exit"] = (origin, 1.0)  # rhine.scenario.exit: 1 MP from where it stands
     # cells are settled cheapest first: a hex's first cell is its cheapest (the first of
-    # equals wins)
-    if exit_col is None:
-        # not the hexes it stands in or enters from, nor (rhine.stack.nato) those it may
-        # not end the phase in
-        left_out = nojoin | {OFF, start} if start is not None else nojoin | {OFF}
-        for cell, spent in found.items():
-            h = ids[cell >> 1]
-            if h not in best and h not in left_out:
-                best[h] = (cell, spent)
+    # equals wins), and the first cell in the exit column within budget is the cheapest exit
+    # (rhine.scenario.exit: 1 MP more), unless the unit exits from where it stands
+    exit_open = exit_col is not None and "exit" not in best
+    # not the hexes it stands in or enters from, nor (rhine.stack.nato) those it may not end
+    # the phase in
+    left_out = nojoin | {OFF, start} if start is not None else nojoin | {OFF}
+    for cell, spent in found.items():
+        h = ids[cell >> 1]
+        if h in best or h in left_out:
+            continue
+        best[h] = (cell, spent)
+        if exit_open and h in exit_hexes and spent + 1 <= budget:
+            best["exit"] = (cell, spent + 1)
+            exit_open = False
+    if paths:
+        out = [
+            make(MoveOption, (dest, mode, spent, route(cell) if route_to in (None, dest) else ()))
+            for dest, (cell, spent) in best.items()
+        ]
     else:
-        for cell, spent in found.items():
-            h = ids[cell >> 1]
-            if h in (OFF, start):
-                continue
-            if h in nojoin:
-                continue  # rhine.stack.nato: at the end of the phase
-            have = best.get(h)
-            if have is None or spent < have[1]:
-                best[h] = (cell, spent)
-            if spent + 1 <= budget and h in exit_hexes:
-                ex = best.get("exit")
-                if ex is None or spent + 1 < ex[1]:
-                    best["exit"] = (cell, spent + 1)
-    out = [
-        make(
-            MoveOption,
-            (dest, mode, spent, route(cell) if paths and route_to in (None, dest) else ()),
-        )
-        for dest, (cell, spent) in best.items()
-    ]
+        out = [make(MoveOption, (dest, mode, spent, ())) for dest, (_, spent) in best.items()]
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
         _FOOTPRINTS.clear()
@@ -773,8 +764,7 @@ def _ground_answer(
     answer = _ANSWERS[answer_key] = tuple(out)
     if not paths:
         # what a move's route is walked from later (answer_route), kept with the answer
-        cells = {dest: cell for dest, (cell, _) in best.items()}
-        _WINNERS[id(answer)] = (answer, cells, parents, routes, origin_hex, origin, ids)
+        _WINNERS[id(answer)] = (answer, best, parents, routes, origin_hex, origin, ids)
     return answer
 
 
@@ -829,11 +819,11 @@ def answer_route(answer: tuple[MoveOption, ...], dest: str) -> tuple[str, ...] |
     found = _WINNERS.get(id(answer))
     if found is None or found[0] is not answer:
         return None
-    _, cells, parents, routes, origin_hex, origin, ids = found
-    cell = cells.get(dest)
-    if cell is None:
+    _, best, parents, routes, origin_hex, origin, ids = found
+    winner = best.get(dest)
+    if winner is None:
         return None
-    return _walk(cell, parents, routes, origin_hex, origin, ids)
+    return _walk(winner[0], parents, routes, origin_hex, origin, ids)
 
 
 # each search's footprint, by the identity of its settled cells (see _footprint)
