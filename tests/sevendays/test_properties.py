@@ -86,7 +86,9 @@ def test_random_play_in_every_scenario_keeps_the_special_rules(
         for u in state.units.values():
             if u.status == "embarked":
                 carrier = state.units[u.carried_by or ""]
-                assert carrier.alive and carrier.pos == u.pos
+                # a doomed carrier (sevendays.cards.against_all_odds) keeps its passengers
+                # until it is removed: it may yet be saved (transport.bail_out)
+                assert (carrier.alive or carrier.status == "doomed") and carrier.pos == u.pos
             assert u.markers >= 0
         assert all(p >= 0 for p in state.flow.pools.values())
         if state.cards is not None:

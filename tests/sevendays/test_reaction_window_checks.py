@@ -23,10 +23,17 @@ from umpire.core.errors import IllegalActionError
 from umpire.core.game import Game
 from umpire.core.ruleset import get_ruleset
 from umpire.rulesets.sevendays import platoon
-from umpire.rulesets.sevendays.movement import check_move, move_candidates, move_options
+from umpire.rulesets.sevendays.kinds import ACT_KIND, known_plan, may_declare_move
+from umpire.rulesets.sevendays.movement import (
+    THEN_MOVE,
+    check_move,
+    move_candidates,
+    move_options,
+)
 from umpire.rulesets.sevendays.reactions import reaction_for, reaction_options, reactors
 from umpire.rulesets.sevendays.ruleset import SevenDays
-from umpire.rulesets.sevendays.state import SevenDaysState
+from umpire.rulesets.sevendays.shots import SHOT_WEAPONS, ShotPlan
+from umpire.rulesets.sevendays.state import SHOT_KINDS, SevenDaysState, Unit
 from umpire.rulesets.sevendays.world import World
 
 from ..conftest import MakeGame, unit
@@ -138,9 +145,33 @@ def test_a_unit_of_the_activating_side_never_reacts(make_game: MakeGame) -> None
     assert reaction_for(world, state, activator, "pact-t", None, True) is not None
 
 
-@pytest.mark.parametrize("scenario", ["meeting-engagement"])
-def test_menus_offer_what_the_rules_checks_allow(scenario: str) -> None:
-    seen = {"moves": 0, "leaders": 0}
+def _shots_in_full(world: World, state: SevenDaysState, unit: Unit, name: str) -> list[Action]:
+    """The shot menu as the rules define it (sevendays.fire.*, sevendays.fire.declared_move):
+    every enemy the unit's known plan can hit, then, when it may declare a move after the
+    shot, every enemy its plan as a moving firer can hit (each target planned both ways)."""
+    shoot = ACT_KIND[name]
+    act = state.flow.activation
+    if shoot.open(state) is None or act is None or act.fired:
+        return []
+    weapon = SHOT_WEAPONS[name]
+    if weapon not in world.shot_kinds(unit):
+        return []
+    enemies = [t for t in state.units.values() if t.alive and t.side != unit.side]
+    out = []
+    for then_move in (False, True):
+        if then_move and not may_declare_move(state, name):
+            break
+        for target in enemies:
+            plan = known_plan(world, state, unit, target, weapon, then_move=then_move)
+            if isinstance(plan, ShotPlan) and plan.possible:
+                option = THEN_MOVE if then_move else None
+                out.append(Action(name, unit=unit.uid, target=target.uid, option=option))
+    return out
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_menus_offer_what_the_rules_checks_allow(seed: int) -> None:
+    seen = {"moves": 0, "leaders": 0, "shots": 0}
 
     def visit(game: Game) -> None:
         state = _state(game)
@@ -158,6 +189,11 @@ def test_menus_offer_what_the_rules_checks_allow(scenario: str) -> None:
                 ]
                 assert offered == expected
                 seen["moves"] += len(offered)
+            for name in SHOT_KINDS:  # the menu of shots, standing and with a move declared
+                shoot = ACT_KIND[name]
+                listed = list(shoot.options(state, mover.side))
+                assert listed == _shots_in_full(world, state, mover, name)
+                seen["shots"] += len(listed)
         side = game.to_act
         if side is not None:
             leaders = platoon.leaders(world, state, side)
@@ -167,5 +203,5 @@ def test_menus_offer_what_the_rules_checks_allow(scenario: str) -> None:
             assert leaders == expected_leaders
             seen["leaders"] += len(leaders)
 
-    _play(scenario, "random", 5, visit)
-    assert seen["moves"] > 50 and seen["leaders"] > 5
+    _play("meeting-engagement", "random", seed, visit)
+    assert seen["moves"] > 50 and seen["leaders"] > 5 and seen["shots"] > 5

@@ -98,6 +98,11 @@ ACTION_COST = {
 # reaction comes before the act) or done first (the reaction answers the move)
 DECLARED = frozenset({*SHOT_KINDS, "morale"})
 MOVES = frozenset({"move", "rapid", "road", "turn", "fall_back"})
+# the one refusal of a shot that moving could change (an ATGM needs both actions without a
+# move, sevendays.fire.atgm_actions): every other refusal (no weapon, range, arc, sight, a
+# mortar's spotters, a helicopter target) reads only the table, so a shot refused standing is
+# refused with a move declared too, and the shoot-and-move menu skips it
+MOVE_MAY_LIFT = frozenset({"sevendays.fire.atgm_actions"})
 # what a unit that declared a move after its shot may do once it has fired (the move it owes;
 # "end" only when no move is open: sevendays.fire.declared_move)
 AFTER_DECLARED_MOVE = frozenset({"move", "turn", "exit", "end"})
@@ -660,12 +665,17 @@ class Shoot(Act):
         enemies = [t for t in state.units.values() if t.alive and t.side != unit.side]
         prefetch_between(world, [unit], enemies)
         out = []
+        open_to_move: list[Unit] = []  # targets a shot declared with a move may still reach
         for target in enemies:
             plan = known_plan(world, state, unit, target, self.weapon)
-            if isinstance(plan, ShotPlan) and plan.possible:
-                out.append(Action(self.name, unit=unit.uid, target=target.uid))
+            if isinstance(plan, ShotPlan):
+                if plan.possible:
+                    out.append(Action(self.name, unit=unit.uid, target=target.uid))
+                open_to_move.append(target)
+            elif plan.rule in MOVE_MAY_LIFT:
+                open_to_move.append(target)
         if may_declare_move(state, self.name):  # sevendays.fire.modifier.moved: shoot and move
-            for target in enemies:
+            for target in open_to_move:
                 plan = known_plan(world, state, unit, target, self.weapon, then_move=True)
                 if isinstance(plan, ShotPlan) and plan.possible:
                     out.append(

@@ -16,7 +16,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from umpire.core.events import Event, note
-from umpire.geometry.table import Vec, along, bearing
+from umpire.geometry.table import Area, Vec, along, bearing
 from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.shots import Refusal
@@ -34,8 +34,25 @@ _COMPASS = [(math.cos(math.radians(a)), math.sin(math.radians(a))) for a in rang
 
 
 def _impassable(world: World, unit: Unit, x: float, y: float) -> bool:
-    mover = world.mover_class(unit)
-    return any(a.kind.going.get(mover) == "impassable" for a in world.table.areas_at(x, y))
+    """Whether ``(x, y)`` lies in an area whose going is impassable for the unit's mover class
+    (only those areas are looked at, not every area holding the point)."""
+    return any(a.contains(x, y) for a in _impassable_going(world, world.mover_class(unit)))
+
+
+# world -> mover class -> the areas whose going is impassable for it (static)
+_IMPASSABLE_GOING: WeakKeyDictionary[World, dict[str, tuple[Area, ...]]] = WeakKeyDictionary()
+
+
+def _impassable_going(world: World, mover: str) -> tuple[Area, ...]:
+    by_mover = _IMPASSABLE_GOING.get(world)
+    if by_mover is None:
+        by_mover = _IMPASSABLE_GOING[world] = {}
+    found = by_mover.get(mover)
+    if found is None:
+        found = by_mover[mover] = tuple(
+            a for a in world.table.areas if a.kind.going.get(mover) == "impassable"
+        )
+    return found
 
 
 def _test_need(world: World, unit: Unit, going: str) -> int:
