@@ -28,12 +28,7 @@ from umpire.agents import make_agent
 from umpire.core.actions import Action
 from umpire.play import play_out
 from umpire.rulesets.sevendays import agent as agent_module
-from umpire.rulesets.sevendays.agent import (
-    REACTION_SHORTLIST,
-    REACTION_WORTH,
-    SHOT_WORTH,
-    SevenDaysScripted,
-)
+from umpire.rulesets.sevendays.agent import SHOT_WORTH, SevenDaysScripted
 from umpire.rulesets.sevendays.firing import (
     plan_shot,
     situation_key,
@@ -42,7 +37,6 @@ from umpire.rulesets.sevendays.firing import (
     target_facts,
 )
 from umpire.rulesets.sevendays.odds import shot_odds
-from umpire.rulesets.sevendays.reactions import nearest_first, reaction_option, reactors
 from umpire.rulesets.sevendays.ruleset import SevenDays
 from umpire.rulesets.sevendays.scenario import scenario_ids
 from umpire.rulesets.sevendays.shots import SHOT_VERBS, ShotPlan, hits_front
@@ -141,61 +135,6 @@ def test_pruned_best_shot_is_the_exhaustive_one(
         play_out(game, players)
     assert len(checked) > 20
     assert any(value >= SHOT_WORTH for value, _ in checked)  # shots were taken, not only refused
-
-
-def _every_reactor(player: SevenDaysScripted, world: World, state: SevenDaysState) -> Action:
-    """The reaction chosen by weighing every shortlisted reactor in full (no bound)."""
-    act = state.flow.activation
-    assert act is not None
-    activator = state.units[act.unit]
-    moving = state.flow.reacting_to_move
-    best: tuple[float, Action | None] = (0.0, None)
-    candidates = nearest_first(reactors(state, activator), activator)
-    shortlist = [
-        u
-        for rank, u in enumerate(candidates)
-        if rank < REACTION_SHORTLIST or world.profile(u).atgm is not None
-    ]
-    for reactor in shortlist:
-        option = reaction_option(world, state, activator, reactor, moving)
-        if option is None or option.plan is None:
-            continue
-        odds = shot_odds(world, option.plan, reactor, activator)
-        p_react = min(1.0, (7 - option.need) / 6)
-        value = p_react * (odds.out + 0.3 * odds.markers / (world.profile(activator).morale or 5))
-        action = Action("react", unit=option.unit)
-        if value > best[0] and player._allowed(action):
-            best = (value, action)
-    if best[1] is not None and best[0] >= REACTION_WORTH:
-        return best[1]
-    return Action("no_react")
-
-
-@pytest.mark.parametrize("scenario", scenario_ids())
-def test_pruned_reaction_is_the_exhaustive_one(
-    scenario: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Rule sevendays.reaction.target (transcription p12): the reaction roll needs 3+ against
-    a vehicle in the open and 4+ against infantry or support, one less for an ATGM reactor,
-    more under cover or (house) per token and marker; a recce unit needs 3+. So a reactor's
-    worth is at most 5/6 (4/6 against foot) of its best shot's bound, and the reactor chosen
-    with the bound is the one that weighing every shortlisted reactor in full picks."""
-    pruned = SevenDaysScripted._react
-    checked: list[Action] = []
-
-    def checking(self: SevenDaysScripted, world: World, state: SevenDaysState) -> Action:
-        got = pruned(self, world, state)
-        assert got == _every_reactor(self, world, state)
-        checked.append(got)
-        return got
-
-    monkeypatch.setattr(agent_module.SevenDaysScripted, "_react", checking)
-    for seed in (11, 12):
-        game = umpire.new_game(f"sevendays/{scenario}", seed=seed)
-        players = {s: make_agent("scripted", "sevendays", s, seed) for s in ("nato", "pact")}
-        play_out(game, players)
-    assert len(checked) > 10
-    assert any(a.kind == "react" for a in checked)
 
 
 _coord = st.one_of(

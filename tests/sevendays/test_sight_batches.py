@@ -16,6 +16,7 @@ from umpire.agents import make_agent
 from umpire.play import play_out
 from umpire.rulesets.sevendays import los
 from umpire.rulesets.sevendays.ruleset import SevenDays
+from umpire.rulesets.sevendays.state import Status
 from umpire.rulesets.sevendays.world import World
 
 
@@ -43,3 +44,46 @@ def test_lazy_batches_answer_as_single_lines() -> None:
             assert got == want
             blocked += got[0]
     assert 0 < blocked < len(nato) * len(pact)  # some lines blocked, some clear
+
+
+def test_bodies_listed_per_arrangement_are_the_scan() -> None:
+    """Rule sevendays.los.blockers (enemy vehicles and wrecks block, friendly vehicles only
+    obscure; hidden markers do neither): the bodies listed once per arrangement of units
+    answer as the scan of every unit, on a table below the unit index's size, also after a
+    unit moves and one is wrecked (the list follows the arrangement)."""
+    game = umpire.new_game("sevendays/meeting-engagement", seed=4)
+    players = {s: make_agent("scripted", "sevendays", s, 4) for s in ("nato", "pact")}
+    play_out(game, players, max_actions=60)
+    state = game.state
+    world = cast(SevenDays, game.ruleset).world(state)
+    assert not world.holds(state, next(iter(state.units.values())))  # the list, not the index
+
+    def compare() -> int:
+        units = [u for u in state.units.values() if u.alive]
+        found = 0
+        for firer in units:
+            for target in units:
+                if firer is target:
+                    continue
+                for reach in (0.5, 3.0, 8.0):
+                    a, b = firer.pos, target.pos
+                    box = (
+                        min(a[0], b[0]) - reach,
+                        min(a[1], b[1]) - reach,
+                        max(a[0], b[0]) + reach,
+                        max(a[1], b[1]) + reach,
+                    )
+                    got = los._bodies(world, state, firer, target, a, b, reach)
+                    assert got == los._bodies_scan(world, state, firer, target, box)
+                    found += len(got[0]) + len(got[1])
+        return found
+
+    assert compare() > 0
+    vehicles = [u for u in state.units.values() if u.alive and world.is_ground_vehicle(u)]
+    vehicles[0].x, vehicles[0].y = vehicles[1].x + 1.5, vehicles[1].y
+    state.touch()
+    assert compare() > 0
+    vehicles[2].status = Status.DESTROYED
+    vehicles[2].wreck = True
+    state.touch()
+    assert compare() > 0

@@ -49,7 +49,6 @@ from umpire.rulesets.sevendays.orbat import UnitProfile
 from umpire.rulesets.sevendays.reactions import (
     nearest_first,
     reaction_option,
-    reaction_score,
     reactors,
 )
 from umpire.rulesets.sevendays.ruleset import SevenDays
@@ -743,57 +742,23 @@ class SevenDaysScripted:
             for rank, u in enumerate(candidates)
             if rank < REACTION_SHORTLIST or world.profile(u).atgm is not None
         ]
-        # reactors weighed best bound first; one whose bound cannot beat the best allowed
-        # reaction found (or reach REACTION_WORTH) is not planned: it could not be chosen
-        morale = world.profile(activator).morale or 5
-        p_most = min(1.0, (7 - min(3, reaction_score(world.is_foot(activator), False, True))) / 6)
-        kinds_of = world.shot_kinds
-        facts = target_facts(world, activator)
-        weighed: list[tuple[float, int, Unit]] = []
-        for rank, reactor in enumerate(shortlist):
-            most = -math.inf
-            for kind in kinds_of(reactor) or ("gun",):
-                out, markers = self._odds_bound(
-                    world,
-                    reactor,
-                    activator,
-                    kind,
-                    reaction=True,
-                    target_moving=moving,
-                    facts=facts,
-                )
-                if out == math.inf:
-                    most = math.inf
-                    break
-                if out != -math.inf:
-                    most = max(most, p_most * (out + 0.3 * markers / morale))
-            if most >= REACTION_WORTH:
-                weighed.append((-most, rank, reactor))
-        weighed.sort(key=_weighed_order)
-        prefetch_between(world, [r for _, _, r in weighed], [activator], reaction=True)
-        best_rank: float = math.inf
-        for neg_most, rank, reactor in weighed:
-            most = -neg_most
-            if best[1] is not None and (most < best[0] or (most == best[0] and rank > best_rank)):
-                break
+        prefetch_between(world, shortlist, [activator], reaction=True)
+        for reactor in shortlist:
             option = reaction_option(world, state, activator, reactor, moving)
             if option is None or option.plan is None:
                 continue
             odds = shot_odds(world, option.plan, reactor, activator)
             p_react = min(1.0, (7 - option.need) / 6)
-            value = p_react * (odds.out + 0.3 * odds.markers / morale)
-            if value < REACTION_WORTH:
-                continue
+            value = p_react * (
+                odds.out + 0.3 * odds.markers / (world.profile(activator).morale or 5)
+            )
             action = Action("react", unit=option.unit)
-            if (
-                best[1] is None or value > best[0] or (value == best[0] and rank < best_rank)
-            ) and self._allowed(action):
+            if value > best[0] and self._allowed(action):
                 why = (
                     f"react with {reactor.name}: {option.need}+ to react, "
                     f"P kill {odds.out:.0%} against {activator.name}"
                 )
                 best = (value, action, why)
-                best_rank = rank
         if best[1] is not None and best[0] >= REACTION_WORTH:
             self.last_reason = best[2]
             return best[1]
@@ -803,11 +768,6 @@ class SevenDaysScripted:
 
 def _bound_order(candidate: tuple[float, int, Unit, str]) -> tuple[float, int]:
     """Candidates by bound, highest first, then in the order they were found."""
-    return candidate[0], candidate[1]
-
-
-def _weighed_order(candidate: tuple[float, int, Unit]) -> tuple[float, int]:
-    """Reactors by bound, highest first, then nearest first."""
     return candidate[0], candidate[1]
 
 

@@ -62,7 +62,38 @@ def _bodies(
             elif p.alive and p.ground_vehicle:
                 (obscuring if p.side == side else blocking).append((x, y))
         return blocking, obscuring
+    units = state.units
+    if units.get(firer.uid) is firer and units.get(target.uid) is target:
+        # the state's own units: the bodies of this arrangement, listed once (same units,
+        # same order as the scan below, told apart by uid)
+        skip = (firer.uid, target.uid)
+        side = firer.side
+        for uid, x, y, wreck, body_side in _body_list(world, state):
+            if uid in skip or not (x0 <= x <= x1 and y0 <= y <= y1):
+                continue
+            if wreck:
+                blocking.append((x, y))
+            else:
+                (obscuring if body_side == side else blocking).append((x, y))
+        return blocking, obscuring
     return _bodies_scan(world, state, firer, target, (x0, y0, x1, y1))
+
+
+def _body_list(world: World, state: SevenDaysState) -> list[tuple[str, float, float, bool, str]]:
+    """The units of ``state`` that may block or obscure a sight line, in table order: wrecks
+    and active ground vehicles, not hidden markers (uid, x, y, wreck, side); kept for the
+    arrangement asked for last (``state.geometry``)."""
+    key = state.geometry
+    memo = world.body_memo
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    found: list[tuple[str, float, float, bool, str]] = [
+        (u.uid, u.x, u.y, u.wreck, u.side)
+        for u in state.units.values()
+        if not u.hidden and (u.wreck or (u.status == "active" and world.is_ground_vehicle(u)))
+    ]
+    world.body_memo = (key, found)
+    return found
 
 
 def _bodies_scan(

@@ -112,6 +112,8 @@ class World:
         self.sight_pairs: dict[tuple[object, ...], Sight] = {}
         self._inner: dict[tuple[str, float], BaseGeometry | None] = {}
         self.sight_cache: dict[tuple[float, ...], tuple[bool, tuple[bool, ...] | None]] = {}
+        # the bodies on the table of the arrangement asked for last (los._body_list)
+        self.body_memo: tuple[int, list[tuple[str, float, float, bool, str]]] | None = None
         # terrain sight lines asked for and not fetched yet (los.prefetch_between)
         self.sight_queue: list[tuple[Vec, Unit, bool]] = []
         self._live_indexes: list[_LiveIndex] = []
