@@ -85,6 +85,15 @@ def test_grown_workers_are_replaced_and_the_games_stay_the_same(
     assert stats["workers_started"] > 2 and sum(done) == 40  # replaced, every game once
 
 
+def test_spawned_workers_play_the_same_games() -> None:
+    # where fork is missing (Windows) the workers are fresh interpreters that load the game
+    job = Job("tiny/skirmish", n=12, seed=3)
+    pool = simulate._Pool(job, job.players(), list(enumerate(game_seeds(3, 12))), 2)
+    pool.context = multiprocessing.get_context("spawn")
+    rows = sorted(pool.run(None), key=lambda r: int(r["game"]))
+    assert rows == run_local(job, workers=1) and pool.started == 2
+
+
 def _crash_at_game_5(game_id: str, options: Any, players: Any, index: int, seed: int) -> Any:
     if index == 5:
         os._exit(3)
