@@ -108,6 +108,11 @@ def main() -> None:
         + (" (extrapolated)" if args.games < 10_000 else "")
         + " (target < 30 s)"
     )
+    print(
+        f"at this CPU cost a game, 10,000 games on {args.workers} free cores would take "
+        f"{10_000 * many_cpu / args.games / args.workers:.0f} s (the wall time above also "
+        f"counts the other work on a shared machine)"
+    )
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     one_cpu = None
     if not args.only_parallel:

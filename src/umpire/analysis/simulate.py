@@ -3,6 +3,10 @@
 Game ``i`` of a run with seed ``s`` plays with the ``i``-th child of
 ``numpy.random.SeedSequence(s)``: the streams are independent, and the same seed gives the same
 games whatever the number of workers or machines. Results come back in game order.
+
+Locally the games are played by long-lived worker processes (forked from this one where the
+platform allows, so the scenario is loaded once), each sent chunks of games and sending back one
+small row a game; a worker that grows past its memory limit is replaced (see ``_Pool``).
 """
 
 from __future__ import annotations
