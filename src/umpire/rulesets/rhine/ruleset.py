@@ -389,6 +389,20 @@ class _Carried:
         return self.read
 
 
+def _checked_answers(state: ST, unit: str) -> tuple[tuple[R.MoveOption, ...], ...]:
+    """The unit's answers for checking one move: the position's own if it was listed,
+    else worked out for this unit alone (the same answers as :func:`unit_answers`, without
+    the carry-over bookkeeping a full listing pays for)."""
+    key = ("answers", unit)
+    found = state.memo.get(key)
+    if found is None:
+        found = state.memo[key] = R.move_answers(
+            world(state), state, unit, state.flow.turn, entry_hexes(state, unit), False, state.memo
+        )
+    assert isinstance(found, tuple)
+    return found
+
+
 def _carried(state: ST) -> dict[str, Any]:
     """The units' move answers still valid in this position (worked out once per position).
 
@@ -509,7 +523,7 @@ class MoveKind(ActionKind[ST]):
         u = action.unit
         if u is None or u not in movable(state, side):
             raise IllegalActionError(f"{u} cannot move now (moved, static or not yours)", self.rule)
-        for answer in unit_answers(state, u):
+        for answer in _checked_answers(state, u):
             for opt in answer:
                 if opt.dest == action.cell and opt.mode == action.option:
                     if not paths or opt.mode == "heli":
