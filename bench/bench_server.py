@@ -8,7 +8,14 @@ against the database, that no accepted action was lost or stored twice; every fe
 client re-sends its last submission, which must get 409 and change nothing.
 
     python3 bench/bench_server.py --games 20 --seconds 20
+    python3 bench/bench_server.py --games 20 --seconds 20 --ai 4 --ai-kind search@1
     python3 bench/bench_server.py --games 20 --seconds 20 --profile /tmp/server.prof
+
+It also prints the server's CPU time per accepted action (from ``/proc``: a figure that the
+machine's other load disturbs much less than the latencies) and the load average. With ``--ai
+N`` the server's AI also plays N games against itself (``--ai-kind``, ``--ai-delay`` seconds
+between its moves, the server's default 0.5) while the players' actions are timed: its think
+runs in the AI's own threads and must not show in the players' p95.
 
 With ``--profile FILE`` the server runs under cProfile (its event-loop thread, where the
 request handlers run; the round trips are then slower than without) and the functions with
@@ -39,8 +46,8 @@ SERVER = """
 import cProfile, sys, uvicorn
 from pathlib import Path
 from umpire.server.main import create_app
-profile = cProfile.Profile() if len(sys.argv) > 3 else None
-app = create_app(Path(sys.argv[1]), ai_delay=0.0)
+profile = cProfile.Profile() if sys.argv[3] else None
+app = create_app(Path(sys.argv[1]), ai_delay=float(sys.argv[4]))
 if profile is not None:
     profile.enable()
 try:  # uvicorn re-raises the signal that stopped it: SIGINT, so that this finally runs
@@ -58,6 +65,22 @@ def print_profile(path: str, top: int = 15) -> None:
     for key in ("tottime", "cumulative"):
         print(f"server profile, top {top} by {key}:")
         pstats.Stats(path, stream=sys.stdout).strip_dirs().sort_stats(key).print_stats(top)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process ``pid`` has used (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_average() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
 
 
 def free_port() -> int:
@@ -102,9 +125,18 @@ async def play(
 
 
 async def run(
-    url: str, games: int, seconds: float, ruleset: str, scenario: str, think: float
+    url: str,
+    games: int,
+    seconds: float,
+    ruleset: str,
+    scenario: str,
+    think: float,
+    server_pid: int,
+    ai_games: int = 0,
+    ai_kind: str = "ai",
 ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=games * 2, max_keepalive_connections=games * 2)
+    sides = ("nato", "pact") if ruleset == "sevendays" else ("blue", "red")
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
         made = []
         for i in range(games):
@@ -114,9 +146,7 @@ async def run(
                     "ruleset": ruleset,
                     "scenario": scenario,
                     "seed": i,
-                    "players": {"nato": "remote", "pact": "remote"}
-                    if ruleset == "sevendays"
-                    else {"blue": "remote", "red": "remote"},
+                    "players": {side: "remote" for side in sides},
                 },
             )
             r.raise_for_status()
@@ -124,9 +154,23 @@ async def run(
         latencies: list[tuple[float, float]] = []
         accepted: dict[str, list[dict[str, Any]]] = {}
         duplicates: list[int] = []
+        cpu_before = cpu_seconds(server_pid)
         begin = time.monotonic()
         stop_at = begin + seconds
         started = time.perf_counter()
+        ai_made = []
+        for i in range(ai_games):  # played by the server's AI alongside the players' games
+            r = await client.post(
+                "/api/games",
+                json={
+                    "ruleset": ruleset,
+                    "scenario": scenario,
+                    "seed": 1000 + i,
+                    "players": {side: ai_kind for side in sides},
+                },
+            )
+            r.raise_for_status()
+            ai_made.append(r.json()["id"])
         await asyncio.gather(
             *(
                 play(client, g, stop_at, i, latencies, accepted, duplicates, think)
@@ -134,11 +178,14 @@ async def run(
             )
         )
         elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(server_pid) - cpu_before
     return {
         "latencies": [(at - begin, lat) for at, lat in latencies],
         "accepted": accepted,
         "duplicates": duplicates,
         "elapsed": elapsed,
+        "server_cpu": cpu,
+        "ai_games": ai_made,
     }
 
 
@@ -159,6 +206,20 @@ def main() -> None:
         default=0.25,
         help="mean seconds a player looks before each order (0: flat out, a throughput test)",
     )
+    parser.add_argument(
+        "--ai",
+        type=int,
+        default=0,
+        help="games the server's AI plays against itself alongside (their think must not "
+        "slow the players' actions)",
+    )
+    parser.add_argument("--ai-kind", default="ai", help="the AI's lobby kind: ai, search@SECONDS")
+    parser.add_argument(
+        "--ai-delay",
+        type=float,
+        default=0.5,
+        help="the server's pause between AI actions (its default: a player sees them play out)",
+    )
     parser.add_argument("--profile", help="run the server under cProfile and save the stats here")
     args = parser.parse_args()
     ruleset, scenario = args.game.split("/")
@@ -166,11 +227,11 @@ def main() -> None:
         db = Path(tmp) / "bench.sqlite3"
         port = free_port()
         env = dict(os.environ)
-        extra = [args.profile] if args.profile else []
-        proc = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port), *extra], env=env)
+        server_args = [str(db), str(port), args.profile or "", str(args.ai_delay)]
+        proc = subprocess.Popen([sys.executable, "-c", SERVER, *server_args], env=env)
         url = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 60
             while True:
                 try:
                     httpx.get(url + "/api/rulesets", timeout=2).raise_for_status()
@@ -179,7 +240,20 @@ def main() -> None:
                     if time.monotonic() > deadline or proc.poll() is not None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.2)
-            result = asyncio.run(run(url, args.games, args.seconds, ruleset, scenario, args.think))
+            load_before = load_average()
+            result = asyncio.run(
+                run(
+                    url,
+                    args.games,
+                    args.seconds,
+                    ruleset,
+                    scenario,
+                    args.think,
+                    proc.pid,
+                    args.ai,
+                    args.ai_kind,
+                )
+            )
         finally:
             if args.profile:
                 proc.send_signal(signal.SIGINT)
@@ -198,6 +272,10 @@ def main() -> None:
                 doubled += 1
             if stored != actions:
                 lost += 1
+        ai_actions = sum(
+            con.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (g,)).fetchone()[0]
+            for g in result["ai_games"]
+        )
         con.close()
     every = [lat for _, lat in result["latencies"]]
     steady = [lat for at, lat in result["latencies"] if at >= args.warmup]
@@ -213,7 +291,17 @@ def main() -> None:
         f"{args.games} concurrent games of {args.game} for {args.seconds:g}s over HTTP "
         f"(loopback), think time {args.think:g}s mean"
     )
+    print(f"load average before: {load_before}; after: {load_average()} (on this machine)")
     print(f"actions accepted: {len(every)} ({len(every) / result['elapsed']:.0f}/s)")
+    print(
+        f"server CPU: {result['server_cpu']:.1f} s, {result['server_cpu'] / len(every) * 1000:.2f}"
+        " ms per accepted action (its view, the action, re-sent copies and any AI games)"
+    )
+    if args.ai:
+        print(
+            f"AI games alongside: {args.ai} ({args.ai_kind}, {args.ai_delay:g}s between moves), "
+            f"{ai_actions} AI actions stored"
+        )
     for label, values in (("all", every), (f"after {args.warmup:g}s warm-up", steady)):
         if values:
             print(

@@ -20,7 +20,7 @@ import math
 import os
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,9 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from umpire.server.companion import register as register_companion
 from umpire.server.guard import (
@@ -139,15 +141,56 @@ def hosts_for(bind: str) -> frozenset[str] | None:
     return None
 
 
+class Guard:
+    """Every HTTP request passes here first: the Host and the sender are checked (and a
+    body's announced size) before anything else runs, and every answer, a refusal included,
+    says not to send the page's URL (it holds a secret) and, for the API, not to cache.
+
+    A plain ASGI middleware: it adds no task and no stream per request (what Starlette's
+    ``@app.middleware("http")`` costs), which shows in the web table's round trips."""
+
+    def __init__(self, app: ASGIApp, hosts: frozenset[str] | None) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        api = str(scope.get("path", "")).startswith("/api/")
+
+        async def send_marked(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                if api:
+                    headers["Cache-Control"] = "no-store"
+                headers["Referrer-Policy"] = "no-referrer"  # the page URL holds a secret
+            await send(message)
+
+        headers = Headers(scope=scope)
+        method = str(scope.get("method", "GET"))
+        try:
+            check_origin(method, headers, self.hosts)
+            if method.upper() not in ("GET", "HEAD", "OPTIONS"):
+                check_length(headers)
+        except ApiError as exc:
+            await _error(exc.status, exc.reason)(scope, receive, send_marked)
+            return
+        await self.app(scope, receive, send_marked)
+
+
 def create_app(
     db_path: Path,
     ai_delay: float = 0.5,
-    synchronous: str = "FULL",
+    synchronous: str = "NORMAL",
     allowed_hosts: Iterable[str] | None = None,
 ) -> FastAPI:
     """The web table over the SQLite database at ``db_path`` (created if missing).
 
     ``ai_delay``: seconds between the AI's actions, so a player sees them play out.
+    ``synchronous``: SQLite's sync level for the write-ahead log (``NORMAL``: every committed
+    action survives a server crash, a power cut may lose the last ones; ``FULL``: survives a
+    power cut too, one disk flush per action; see :mod:`umpire.server.store`).
     ``allowed_hosts``: the Host names to answer (``None``: any; ``serve`` sets the loopback
     names when it listens on loopback)."""
     hosts = None if allowed_hosts is None else frozenset(h.lower() for h in allowed_hosts)
@@ -183,27 +226,7 @@ def create_app(
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
         return _error(500, "the server failed on this request; it has been logged")
 
-    @app.middleware("http")
-    async def guard(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        try:
-            check_origin(request.method, request.headers, hosts)
-            if request.method.upper() not in ("GET", "HEAD", "OPTIONS"):
-                check_length(request.headers)
-        except ApiError as exc:
-            return _error(exc.status, exc.reason)
-        return await call_next(request)
-
-    @app.middleware("http")
-    async def no_cache(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        response = await call_next(request)
-        if request.url.path.startswith("/api/"):
-            response.headers["Cache-Control"] = "no-store"
-        response.headers["Referrer-Policy"] = "no-referrer"  # the page URL holds a secret
-        return response
+    app.add_middleware(Guard, hosts=hosts)
 
     # -- pages -------------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
@@ -273,7 +296,8 @@ def create_app(
 
     @app.get(base + "/view")
     async def view(game_id: str, token: str, since: int = 0) -> Response:
-        return _json(await service.view(game_id, token, since))
+        view_json = await service.view_json(game_id, token, since)
+        return Response(view_json, media_type="application/json")
 
     @app.get(base + "/wait")
     async def wait(game_id: str, token: str, index: int, timeout: float = WAIT_SECONDS) -> Response:

@@ -4,6 +4,16 @@ Every change to a game happens under the game's lock: the action is checked agai
 the client expects (optimistic concurrency), played on the cached game (the ruleset refuses an
 illegal one with the state unchanged) and committed to SQLite before anyone is told. If the
 commit fails the cached game is dropped, so memory never runs ahead of the database.
+
+Costs under load (issue 19). No lock is shared between games: each game has its own asyncio
+lock, and the store's lock is held only for one short statement. A seat's view is built once
+per state version and kept as JSON (``Live.views``: the board, the legal actions with their
+text and odds, cards, deployment and outcome, keyed by what the seat may see; ``Live.log_json``:
+each log entry as each side reads it), so a page that asks again, or a second page of the same
+side, is answered from memory. Seats (immutable once created) are remembered, so a
+request reaches its game without a database query. The rules run in a small pool of game
+threads; the AI players think in processes of their own (:mod:`umpire.server.ai_worker`), so a
+long think holds neither a thread nor the interpreter lock a player's request is waiting for.
 """
 
 from __future__ import annotations
@@ -12,17 +22,20 @@ import asyncio
 import base64
 import binascii
 import contextlib
+import itertools
 import json
 import logging
 import secrets
 import tempfile
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, TypeVar
 
 from umpire.agents.base import Agent, make_agent
 from umpire.agents.search import web as search_web
@@ -35,6 +48,7 @@ from umpire.core.ruleset import Option, Ruleset, get_ruleset, ruleset_ids
 from umpire.play import LazyActions, action_cap, result
 from umpire.play import summary as battle_summary
 from umpire.server import views
+from umpire.server.ai_worker import AiProcesses, Move, runtime_target
 from umpire.server.guard import (
     ApiError,
     check_game_choice,
@@ -55,7 +69,12 @@ MAX_UNITS = 64  # pieces named in one action
 UPLOAD_SUFFIXES = (".toml", ".ros", ".rosz", ".yaml", ".yml", ".json")  # files the lobby sends
 MAX_AUTODEPLOY = 200  # placements "deploy for me" plays at most in one request
 NO_GAME = "no game with that link"  # unknown game and wrong token alike: nothing to tell apart
+SEAT_CACHE = 4096  # seats remembered (a seat never changes once created)
+GAME_THREADS = 2  # threads running the rules for players' requests (views, actions, undo)
+AI_PROCESSES = 2  # processes in which the AI players think (see umpire.server.ai_worker)
 __all__ = ["ApiError", "Live", "Service"]
+T = TypeVar("T")
+_GENERATIONS = itertools.count()
 
 
 @dataclass(eq=False)
@@ -72,12 +91,20 @@ class Live:
     chance: list[str | None] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
-    agents: dict[str, Agent] = field(default_factory=dict)
+    agents: dict[str, Agent] = field(default_factory=dict)  # "deploy for me"'s players
+    # changed whenever the AI must start afresh (a new Live, an undo): see ai_worker.Move
+    generation: int = field(default_factory=lambda: next(_GENERATIONS))
     ai_task: asyncio.Task[None] | None = None
     ai_error: str | None = None
     replay_game: Game | None = None
     dropped: bool = False
     reasons: dict[int, str] = field(default_factory=dict)  # action index -> search's why
+    # views[(viewer, yours, seat sides)]: the JSON of the seat-independent part of a view at
+    # ``views_at`` actions (cleared when the record changes; see Service._view_json)
+    views: dict[tuple[str, bool, tuple[str, ...]], str] = field(default_factory=dict)
+    views_at: int = -1
+    # log_json[viewer][i]: log entry i as ``viewer`` reads it (entry 0: the setup), JSON
+    log_json: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def index(self) -> int:
@@ -98,6 +125,13 @@ class Service:
         self.cache_size = cache_size
         self._cache: OrderedDict[str, Live] = OrderedDict()
         self._loading: dict[str, asyncio.Lock] = {}
+        self._seats: OrderedDict[str, Seat] = OrderedDict()
+        self._game_pool = ThreadPoolExecutor(GAME_THREADS, thread_name_prefix="umpire-game")
+        self._ai = AiProcesses(AI_PROCESSES)
+
+    async def _work(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a game thread (the rules: views, actions, undo, loading)."""
+        return await asyncio.get_running_loop().run_in_executor(self._game_pool, fn, *args)
 
     # -- catalogue -------------------------------------------------------------------------
     def rulesets(self) -> list[dict[str, Any]]:
@@ -241,6 +275,8 @@ class Service:
             updated=now,
         )
         await asyncio.to_thread(self.store.create_game, row, seats)
+        for seat in seats:
+            self._remember_seat(seat)
         live = Live(row=row, game=game, setup=list(game.events), log=[], sides=[])
         self._remember(live)
         self._kick_ai(live)
@@ -285,7 +321,7 @@ class Service:
         async with lock:
             found = self._cache.get(game_id)
             if found is None:
-                found = await asyncio.to_thread(self._load, game_id)
+                found = await self._work(self._load, game_id)
                 self._remember(found)
                 self._kick_ai(found)
         self._loading.pop(game_id, None)
@@ -307,7 +343,13 @@ class Service:
             )
         game = Game(ruleset, row.scenario, row.seed, row.options)
         game.record.players = dict(row.players)
-        live = Live(row=row, game=game, setup=list(game.events), log=[], sides=[])
+        live = Live(
+            row=row,
+            game=game,
+            setup=list(game.events),
+            log=[],
+            sides=[],
+        )
         for index, raw in enumerate(self.store.actions(game_id)):
             side = game.to_act
             try:
@@ -337,10 +379,25 @@ class Service:
         game and a wrong token get the same 404, so the answer does not say a game exists."""
         if len(token) > 200 or len(game_id) > 200:
             raise ApiError(404, NO_GAME)
-        seat = await asyncio.to_thread(self.store.seat, token)
+        seat = self._seats.get(token)
+        if seat is None:
+            seat = await asyncio.to_thread(self.store.seat, token)
+            if seat is not None:
+                self._remember_seat(seat)
+        else:
+            self._seats.move_to_end(token)
         if seat is None or not secrets.compare_digest(seat.game_id.encode(), game_id.encode()):
             raise ApiError(404, NO_GAME)
         return seat, await self.live(game_id)
+
+    def _remember_seat(self, seat: Seat) -> None:
+        """Keep a seat found in (or written to) the store: seats are never changed or removed
+        while the server runs, so memory cannot disagree with the database (only seats that
+        exist are kept: a guessed token is asked of the database every time)."""
+        self._seats[seat.token] = seat
+        self._seats.move_to_end(seat.token)
+        while len(self._seats) > SEAT_CACHE:
+            self._seats.popitem(last=False)
 
     def viewer(self, seat: Seat, live: Live) -> str:
         """The side whose eyes the seat sees with: the side to act if the seat plays it (hot
@@ -359,13 +416,15 @@ class Service:
             and not search_web.is_ai(live.row.players.get(side))
         )
 
-    def _log(self, live: Live, viewer: str, since: int) -> list[dict[str, Any]]:
-        out = []
-        if since <= 0:
-            out.append(
-                {"index": 0, "setup": True, "events": self._events(live, live.setup, viewer)}
-            )
-        for i in range(max(0, since), live.index):
+    def _log_json(self, live: Live, viewer: str, since: int) -> list[str]:
+        """The log entries from action ``since`` on (``since`` <= 0: the setup first), as
+        ``viewer`` reads them, each turned into JSON once and kept (``Live.log_json``)."""
+        kept = live.log_json.get(viewer)
+        if kept is None:
+            kept = live.log_json[viewer] = [
+                dumps({"index": 0, "setup": True, "events": self._events(live, live.setup, viewer)})
+            ]
+        for i in range(len(kept) - 1, live.index):
             events = views.event_dicts(live.log[i], viewer)
             why = search_web.why_entry(
                 live.reasons,
@@ -375,26 +434,28 @@ class Service:
                 viewer,
                 i,
             )
-            out.append({"index": i + 1, "events": events, **why})
-        return out
+            kept.append(dumps({"index": i + 1, "events": events, **why}))
+        return kept[0 if since <= 0 else since + 1 : live.index + 1]
+
+    def _log(self, live: Live, viewer: str, since: int) -> list[dict[str, Any]]:
+        return [json.loads(entry) for entry in self._log_json(live, viewer, since)]
 
     @staticmethod
     def _events(live: Live, events: list[Event], viewer: str) -> list[dict[str, Any]]:
         return views.event_dicts(events, viewer)
 
-    def _view(self, seat: Seat, live: Live, since: int) -> dict[str, Any]:
+    def _view_core(self, seat: Seat, live: Live, viewer: str, yours: bool) -> dict[str, Any]:
+        """The part of a seat's view that follows from the state, the viewer, whether the seat
+        is to act and the seat's sides (not from the seat's undo or the log it asks for)."""
         game = live.game
-        viewer = self.viewer(seat, live)
         observation = game.observation(viewer)
         to_act = game.to_act
-        yours = self._controls(seat, live, to_act) and result(game) is None
         actions: list[dict[str, Any]] = []
         if yours and to_act is not None:
             # the legal actions the ruleset gives the side to act, read with its own eyes
             seen = observation if to_act == viewer else game.observation(to_act)
             actions = views.action_entries(game, seen, to_act, game.legal_actions())
         ended = result(game)
-        can_undo, undo_blocked = self._undo_allowed(seat, live)
         view: dict[str, Any] = {
             "game": {
                 "id": live.row.id,
@@ -406,24 +467,15 @@ class Service:
                 "information": game.ruleset.meta.information,
                 "side_colours": dict(game.ruleset.capabilities.side_colours),
             },
-            "seat": {
-                "sides": list(seat.sides),
-                "viewer": viewer,
-                "can_undo": can_undo,
-                "undo_blocked": undo_blocked,
-            },
             "index": live.index,
             "to_act": to_act,
             "your_turn": yours,
             "ai_thinking": ended is None
             and to_act is not None
             and search_web.is_ai(live.row.players.get(to_act)),
-            "ai_error": live.ai_error,
             "outcome": {"winner": ended[0], "how": ended[1]} if ended else None,
             "board": views.board(game, observation, viewer),
             "actions": actions,
-            "since": max(0, min(since, live.index)),
-            "log": self._log(live, viewer, since),
         }
         ids = views.card_ids(view["board"], actions)
         if ids:
@@ -439,10 +491,60 @@ class Service:
             view["report"] = battle_report(game)
         return view
 
+    def _cached_core(self, seat: Seat, live: Live) -> str | None:
+        """The kept JSON of the seat's view core at the current state, if built."""
+        if live.views_at != live.index:
+            return None
+        viewer = self.viewer(seat, live)
+        yours = self._controls(seat, live, live.game.to_act) and result(live.game) is None
+        return live.views.get((viewer, yours, seat.sides))
+
+    def _view_json(self, seat: Seat, live: Live, since: int) -> str:
+        """The seat's view as JSON text: the core built once per state version and kept, the
+        seat's undo and the log it asks for added around it (run under the game's lock)."""
+        viewer = self.viewer(seat, live)
+        yours = self._controls(seat, live, live.game.to_act) and result(live.game) is None
+        if live.views_at != live.index:
+            live.views.clear()
+            live.views_at = live.index
+        key = (viewer, yours, seat.sides)
+        core = live.views.get(key)
+        if core is None:
+            core = live.views[key] = dumps(self._view_core(seat, live, viewer, yours))
+        return self._assemble(seat, live, core, viewer, since)
+
+    def _assemble(self, seat: Seat, live: Live, core: str, viewer: str, since: int) -> str:
+        can_undo, undo_blocked = self._undo_allowed(seat, live)
+        seat_part = {
+            "sides": list(seat.sides),
+            "viewer": viewer,
+            "can_undo": can_undo,
+            "undo_blocked": undo_blocked,
+        }
+        log_part = ",".join(self._log_json(live, viewer, since))
+        return (
+            f'{core[:-1]},"seat":{dumps(seat_part)},"ai_error":{dumps(live.ai_error)},'
+            f'"since":{max(0, min(since, live.index))},"log":[{log_part}]}}'
+        )
+
+    def _view(self, seat: Seat, live: Live, since: int) -> dict[str, Any]:
+        view: dict[str, Any] = json.loads(self._view_json(seat, live, since))
+        return view
+
     async def view(self, game_id: str, token: str, since: int = 0) -> dict[str, Any]:
+        view: dict[str, Any] = json.loads(await self.view_json(game_id, token, since))
+        return view
+
+    async def view_json(self, game_id: str, token: str, since: int = 0) -> str:
+        """The seat's view as JSON text (what ``GET .../view`` sends)."""
         seat, live = await self.seat(game_id, token)
         async with live.lock:
-            return await asyncio.to_thread(self._view, seat, live, since)
+            core = self._cached_core(seat, live)
+            if core is not None:  # built already: no thread, no rules
+                viewer = self.viewer(seat, live)
+                if len(live.log_json.get(viewer, ())) > live.index:  # every entry kept
+                    return self._assemble(seat, live, core, viewer, since)
+            return await self._work(self._view_json, seat, live, since)
 
     async def wait(self, game_id: str, token: str, index: int, timeout: float) -> dict[str, Any]:
         """Return when the game's record differs from ``index`` actions (or after ``timeout``)."""
@@ -484,7 +586,7 @@ class Service:
             if not self._controls(seat, live, side):
                 raise ApiError(403, f"this link does not play {str(side).upper()}, to act now")
             assert side is not None
-            events = await asyncio.to_thread(self._play, live, index, action, side, seat)
+            events = await self._work(self._play, live, index, action, side, seat)
             viewer = self.viewer(seat, live)
             result = {
                 "index": live.index,
@@ -540,7 +642,7 @@ class Service:
                 raise ApiError(403, "this link has nothing to deploy now")
             if live.game.ruleset.capabilities.scripted is None:
                 raise ApiError(409, f"{live.row.ruleset} has no player to deploy for you")
-            placed = await asyncio.to_thread(self._deploy_for_me, live, seat)
+            placed = await self._work(self._deploy_for_me, live, seat)
             if not placed:
                 raise ApiError(409, "there is nothing to deploy now")
             out = {"index": live.index, "to_act": live.game.to_act, "placed": placed}
@@ -625,7 +727,7 @@ class Service:
             if not allowed:
                 raise ApiError(409, why or "undo is not possible here")
             keep = mine[-1]
-            await asyncio.to_thread(self._truncate, live, keep)
+            await self._work(self._truncate, live, keep)
             index = live.index
         live.notify()
         return {"index": index}
@@ -639,7 +741,13 @@ class Service:
         del live.chance[keep:]
         search_web.forget_whys(live.reasons, keep)
         live.agents.clear()
+        live.generation = next(_GENERATIONS)
         live.replay_game = None
+        # the next actions may differ from those taken back: nothing kept from them may stay
+        live.views.clear()
+        live.views_at = -1
+        for kept in live.log_json.values():
+            del kept[keep + 1 :]
 
     # -- replay and sight ----------------------------------------------------------------------
     async def frame(self, game_id: str, token: str, at: int) -> dict[str, Any]:
@@ -648,7 +756,7 @@ class Service:
         async with live.lock:
             if not 0 <= at <= live.index:
                 raise ApiError(400, f"at must be between 0 and {live.index}")
-            return await asyncio.to_thread(self._frame, seat, live, at)
+            return await self._work(self._frame, seat, live, at)
 
     def _frame(self, seat: Seat, live: Live, at: int) -> dict[str, Any]:
         actions = live.game.record.actions
@@ -697,7 +805,7 @@ class Service:
                 lines: list[dict[str, Any]] = found["lines"]
                 return lines
 
-            return {"unit": unit, "lines": await asyncio.to_thread(compute)}
+            return {"unit": unit, "lines": await self._work(compute)}
 
     # -- AI players ----------------------------------------------------------------------------
     def _kick_ai(self, live: Live) -> None:
@@ -717,8 +825,27 @@ class Service:
                 if live.index >= action_cap(live.game):  # stopped unfinished
                     live.notify()
                     return
-                try:
-                    await asyncio.to_thread(self._ai_step, live, side)
+                move = Move(
+                    game_id=live.row.id,
+                    generation=live.generation,
+                    ruleset=live.row.ruleset,
+                    scenario=live.row.scenario,
+                    seed=live.row.seed,
+                    options=live.row.options,
+                    players=live.row.players,
+                    actions=tuple(a.to_dict() for a in live.game.record.actions),
+                    side=side,
+                    target=runtime_target(live.row.ruleset),
+                )
+                try:  # the think in the game's AI process; the move played in a game thread
+                    raw, why = await asyncio.wrap_future(self._ai.submit_choose(move))
+                    await self._work(self._ai_step, live, side, raw, why)
+                except BrokenProcessPool as exc:  # the worker died (killed, out of memory)
+                    self._ai.broken(move)
+                    log.error("the AI process of game %s died: %r", live.row.id, exc)
+                    live.ai_error = f"the AI for {side.upper()} failed: its process stopped"
+                    live.notify()
+                    return
                 except Exception as exc:  # never let a broken agent take the server down
                     log.exception("AI for %s in game %s failed", side, live.row.id)
                     live.ai_error = f"the AI for {side.upper()} failed: {exc}"
@@ -726,23 +853,13 @@ class Service:
                     return
             live.notify()
 
-    def _ai_step(self, live: Live, side: str) -> None:
-        agent = live.agents.get(side)
-        kind = live.row.players[side]
-        if agent is None:
-            agent = live.agents[side] = make_agent(
-                search_web.agent_spec(kind),
-                live.row.ruleset,
-                side,
-                search_web.agent_seed(kind, live.row.seed),
-            )
-        action = agent.choose(live.game.view(side), LazyActions(live.game))
+    def _ai_step(self, live: Live, side: str, raw: dict[str, Any], why: Any) -> None:
+        """Play and store the action the AI process chose (``why``: its agent's event)."""
+        action = Action.from_dict(raw)
         index = live.index
         self._record(live, action, side)
         # the search's why, kept by the move and in the record (none: one legal action)
-        note = search_web.keep_why(
-            live.reasons, live.game.record, index, getattr(agent, "last_event", None)
-        )
+        note = search_web.keep_why(live.reasons, live.game.record, index, why)
         try:
             self.store.append(live.row.id, index, action.to_dict(), side)
             if note is not None:  # in the store too: a restarted server shows it again
@@ -758,6 +875,10 @@ class Service:
                 live.ai_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await live.ai_task
+        self._game_pool.shutdown(wait=False, cancel_futures=True)
+        self._ai.shutdown()
+        # a fresh (threadless until used) pool: an app started again over this service works
+        self._game_pool = ThreadPoolExecutor(GAME_THREADS, thread_name_prefix="umpire-game")
 
 
 def battle_report(game: Game) -> dict[str, Any]:

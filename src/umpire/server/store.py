@@ -4,6 +4,20 @@ The record is the source of truth: a ``games`` row holds what it takes to start 
 (ruleset + version, scenario, seed, options) and who plays each side; the ``actions`` table
 holds every accepted action in order, ``UNIQUE(game_id, idx)`` so that an action can never be
 stored twice at the same place. A game is rebuilt by replaying its actions.
+
+Durability. The journal is a write-ahead log with ``synchronous=NORMAL`` by default: a commit
+is written to the log (the OS holds it) before the player is told, and the log is synced to
+disk at each checkpoint. Every committed action therefore survives a crash or kill of the
+server; what an OS crash or a power cut can lose is the last transactions committed since the
+previous checkpoint (the database itself stays consistent: no half-written action, no gap).
+``synchronous=FULL`` (``Store(path, synchronous="FULL")``, ``create_app(...,
+synchronous="FULL")``) also syncs the log at every commit, which survives a power cut too and
+costs about one disk flush per action (measured: ~5 ms of the ~7 ms an action cost the web
+table, most of its latency under load).
+
+An action is stored by one statement (``append``): the insert only happens when the record
+holds exactly ``index`` actions, and a trigger stamps the game's ``updated`` in the same
+implicit transaction, so one commit and one round trip into SQLite per action.
 """
 
 from __future__ import annotations
@@ -56,6 +70,10 @@ CREATE TABLE IF NOT EXISTS notes (
     note TEXT NOT NULL,
     UNIQUE (game_id, idx)
 );
+CREATE TRIGGER IF NOT EXISTS actions_touch_game AFTER INSERT ON actions
+BEGIN
+    UPDATE games SET updated = NEW.created WHERE id = NEW.game_id;
+END;
 """
 
 
@@ -89,15 +107,17 @@ class Store:
     """Thread-safe access to the games database (one connection, serialised by a lock:
     SQLite writes are serialised anyway, and every statement here is short)."""
 
-    def __init__(self, path: Path, synchronous: str = "FULL") -> None:
+    def __init__(self, path: Path, synchronous: str = "NORMAL") -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
-        # FULL: a commit is on disk before the page is told (NORMAL would survive a server
-        # crash but not a power cut)
-        self._db.execute(f"PRAGMA synchronous={synchronous}")
+        if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
+        # NORMAL (default): a commit survives a crash of the server, not a power cut (see the
+        # module docstring); FULL: synced at every commit
+        self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(SCHEMA)
@@ -249,22 +269,25 @@ class Store:
 
     def append(self, game_id: str, index: int, action: dict[str, Any], side: str | None) -> None:
         """Commit ``action`` as action number ``index``; raises StaleIndexError if that place
-        is taken or the record is shorter (nothing is written then)."""
+        is taken or the record is shorter (nothing is written then).
+
+        One statement, its own transaction: the row goes in only where the record's next
+        place is ``index`` (its last ``idx`` + 1: the places are dense), and the trigger
+        ``actions_touch_game`` stamps ``games.updated`` in the same transaction."""
         now = time.time()
         try:
-            with self._transaction() as db:
-                (count,) = db.execute(
-                    "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)
-                ).fetchone()
-                if count != index:
-                    raise StaleIndexError(f"the record has {count} actions, not {index}")
-                db.execute(
-                    "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
-                    (game_id, index, json.dumps(action), side, now),
+            with self._lock:
+                cursor = self._db.execute(
+                    "INSERT INTO actions (game_id, idx, action, side, created) "
+                    "SELECT ?, ?, ?, ?, ? WHERE "
+                    "(SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE game_id = ?) = ?",
+                    (game_id, index, json.dumps(action), side, now, game_id, index),
                 )
-                db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+                stored = cursor.rowcount
         except sqlite3.IntegrityError as exc:
             raise StaleIndexError(f"action {index} is already recorded") from exc
+        if stored != 1:
+            raise StaleIndexError(f"the record has {self.count(game_id)} actions, not {index}")
 
     def truncate(self, game_id: str, keep: int) -> None:
         """Delete every action from number ``keep`` on (undo)."""
