@@ -15,13 +15,18 @@ chosen from its id), which keeps the game and its agents between moves:
 - the worker plays the chosen action on its copy and returns it with the agent's "why" event;
   the server plays it on its own game and stores it like any action.
 
+A worker runs at a lower OS priority than the server (:data:`AI_NICENESS`): where the cores
+are few, the server's answers to players come before the AI's think.
+
 Agents are made and kept exactly as the server did in a thread (one per side, seeded by
 :func:`umpire.agents.search.web.agent_seed`, dropped on undo), so the AI plays the same moves.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import zlib
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
@@ -38,6 +43,9 @@ from umpire.core.ruleset import get_ruleset
 from umpire.play import LazyActions
 
 KEPT_GAMES = 32  # games a worker keeps between moves (others are rebuilt from their record)
+# how much lower the OS ranks an AI process than the server: a think is background work, and
+# on a machine with few cores the players' requests must not wait for it (measured, issue 19)
+AI_NICENESS = 10
 
 
 @dataclass(frozen=True)
@@ -119,8 +127,10 @@ def choose(move: Move) -> tuple[dict[str, Any], Any]:
     return action.to_dict(), getattr(agent, "last_event", None)
 
 
-def _warm() -> int:
-    return 0
+def _background() -> None:
+    """A worker's start: below the server in the OS's eyes (where the OS allows it)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(AI_NICENESS)
 
 
 class AiProcesses:
@@ -136,7 +146,9 @@ class AiProcesses:
             context = multiprocessing.get_context("forkserver")
             # the fork server imports the rules once; each worker forked from it starts warm
             context.set_forkserver_preload([__name__])
-            pool = self._pools[slot] = ProcessPoolExecutor(1, mp_context=context)
+            pool = self._pools[slot] = ProcessPoolExecutor(
+                1, mp_context=context, initializer=_background
+            )
         return pool
 
     def submit_choose(self, move: Move) -> Any:
