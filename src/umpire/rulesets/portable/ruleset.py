@@ -279,11 +279,9 @@ class Portable(RulesetBase[PortableState]):
         ``flow`` is the flow's position with the decision awaited (``decision``: artillery,
         activate, act, face, advance, retreat or over), the side ``to_act``, the ``unit`` it
         is about, the ``activation`` under way and the ``activations_left``."""
-        data = state.to_dict()
-        data.pop("rng")
-        data.pop("seed")
         deploying = deployment.deploying(state)
-        data["flow"] = deployment.flow_summary(state) if deploying else flow_summary(state)
+        flow = deployment.flow_summary(state) if deploying else flow_summary(state)
+        data = state.board_dict(flow)
         data["player"] = player
         return data
 

@@ -5,7 +5,8 @@ through JSON."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from copy import deepcopy
+from dataclasses import dataclass, field
 from typing import Any
 
 from umpire.core.events import Event
@@ -65,6 +66,42 @@ class Unit:
     @property
     def pos(self) -> Square:
         return (self.x, self.y)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The unit as ``dataclasses.asdict`` gives it (same keys in the same order, lists and
+        the task copied), written out: ``asdict`` deep-copies every field one by one, and the
+        units are saved at every observation."""
+        now, before, task = self.target_now, self.target_before, self.task
+        return {
+            "uid": self.uid,
+            "side": self.side,
+            "type": self.type,
+            "name": self.name,
+            "quality": self.quality,
+            "sp": self.sp,
+            "max_sp": self.max_sp,
+            "x": self.x,
+            "y": self.y,
+            "facing": self.facing,
+            "status": self.status,
+            "air": self.air,
+            "artillery": self.artillery,
+            "carried_by": self.carried_by,
+            "moved": self.moved,
+            "full_move": self.full_move,
+            "fired": self.fired,
+            "fought": self.fought,
+            "activated": self.activated,
+            "busy": self.busy,
+            "crossing": self.crossing,
+            "target_now": None if now is None else list(now),
+            "target_before": None if before is None else list(before),
+            "gas_shells": self.gas_shells,
+            "bombs": self.bombs,
+            "arrives": self.arrives,
+            "turns_flown": self.turns_flown,
+            "task": None if task is None else deepcopy(task),
+        }
 
 
 @dataclass(slots=True)
@@ -189,9 +226,18 @@ class PortableState:
             "scenario": self.scenario,
             "seed": self.seed,
             "rng": self.rng.to_dict(),
-            "flow": self._flow_dict(),
+            **self.board_dict(self._flow_dict()),
+        }
+
+    def board_dict(self, flow: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`to_dict` without the seed and the random stream (what a side may see), in the
+        same order, with ``flow`` for the flow's position (an observation shows a summary of
+        it, so it is not copied here only to be replaced)."""
+        return {
+            "scenario": self.scenario,
+            "flow": flow,
             "turn_info": self.turn_info.to_dict(),
-            "units": [asdict(u) for u in self.units.values()],
+            "units": [u.to_dict() for u in self.units.values()],
             "minefields": [list(m) for m in self.minefields],
             "wire": [list(w) for w in self.wire],
             "clouds": [dict(c) for c in self.clouds],
