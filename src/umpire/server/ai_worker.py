@@ -32,6 +32,7 @@ from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.context import BaseContext
 from typing import Any
 
 from umpire.agents.base import Agent, make_agent
@@ -143,9 +144,14 @@ class AiProcesses:
     def _pool(self, slot: int) -> ProcessPoolExecutor:
         pool = self._pools[slot]
         if pool is None:
-            context = multiprocessing.get_context("forkserver")
-            # the fork server imports the rules once; each worker forked from it starts warm
-            context.set_forkserver_preload([__name__])
+            context: BaseContext
+            if "forkserver" in multiprocessing.get_all_start_methods():
+                server = multiprocessing.get_context("forkserver")
+                # the fork server imports the rules once; each worker forked from it starts warm
+                server.set_forkserver_preload([__name__])
+                context = server
+            else:  # Windows: a fresh interpreter for each worker
+                context = multiprocessing.get_context("spawn")
             pool = self._pools[slot] = ProcessPoolExecutor(
                 1, mp_context=context, initializer=_background
             )
