@@ -268,3 +268,60 @@ def test_the_command_line_module_loads_no_geometry_or_server() -> None:
     assert not loaded & {"shapely", "numpy", "fastapi", "pydantic", "icepool"}, sorted(
         loaded & {"shapely", "numpy", "fastapi", "pydantic", "icepool"}
     )
+
+
+# -- odd input is a one-line error (exit 2), never a traceback ----------------------------------
+ODD_INPUT = [
+    # rhine.combat.odds: an attack below the CRT's first column may not be made
+    (["odds", "rhine", "--attack", "2", "--defence", "9"], "--attack 2 against --defence 9"),
+    (["odds", "rhine", "--attack", "5"], "give --attack and --defence"),
+    (["odds", "rhine", "--attack", "5", "--defence", "-1"], "--defence -1"),
+    (["odds", "sevendays", "--firer", "T-72A", "--target", "T-72A", "--range", "nan"], "--range"),
+    (["odds", "sevendays", "--firer", "T-72A", "--target", "T-72A", "--range", "inf"], "--range"),
+    (
+        ["odds", "sevendays", "--firer", "T-72A", "--target", "T-72A", "--range", "9"]
+        + ["--shots", "1000000"],
+        "--shots 1000000",
+    ),
+    (
+        ["odds", "portable", "--firer", "infantry", "--target", "infantry", "--range", "0"],
+        "--range 0",
+    ),
+    (
+        ["odds", "portable", "--firer", "infantry", "--target", "infantry", "--range", "-2"],
+        "--range",
+    ),
+    (["odds", "bookgun", "--mode", "close-combat", "--pairs", "x:1"], "--pairs 'x:1'"),
+    (["odds", "bookgun", "--visible", "-1"], "--visible -1"),
+    (["odds", "bookgun", "--visible", "0"], "--visible 0"),
+    (["odds", "bookgun", "--weapons", "assault_rifle*x"], "--weapons 'assault_rifle*x'"),
+    (["odds", "bookgun", "--weapons", "assault_rifle*100000"], "at most 12 figures"),
+    (["odds", "bookgun", "--weapons", "rpg*0", "--mode", "door"], "--weapons 'rpg*0'"),
+    (["odds", "bookgun", "--range", "-5"], "--range -5"),
+    (["odds", "bookgun", "--quality", "nobody"], "--quality 'nobody'"),
+]
+
+
+@pytest.mark.parametrize(("argv", "names"), ODD_INPUT, ids=lambda a: " ".join(a[1:]))
+@pytest.mark.parametrize("how", ["fast", "typer"])
+def test_odd_input_is_a_one_line_error(how: str, argv: list[str], names: str) -> None:
+    """Zero, negative, huge or unreadable values: ``error: ...`` naming the flag, exit 2."""
+    code, out, err = _umpire(how, argv, "200")
+    assert (code, out) == (2, ""), (code, out, err)
+    assert "Traceback" not in err
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert names in err, err
+
+
+def test_rhine_odds_still_raises_a_value_error_below_the_table() -> None:
+    """The capability itself keeps raising ValueError (tests/rhine/test_capabilities.py);
+    the command turns it into the one-line error."""
+    from umpire.analysis.odds_command import answer_of, built_in_odds
+    from umpire.core.errors import UmpireError
+
+    cap = built_in_odds("rhine")
+    values = {o.option_key: o.default for o in cap.options} | {"attack": 1, "defence": 9}
+    with pytest.raises(ValueError, match="lowest column"):
+        cap.answer(values)
+    with pytest.raises(UmpireError, match="--attack 1 against --defence 9"):
+        answer_of(cap, values)

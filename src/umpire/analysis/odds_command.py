@@ -38,7 +38,21 @@ def odds_answer(ruleset_id: str, values: Mapping[str, Any]) -> tuple[dict[str, A
     from umpire.core.ruleset import capability, get_ruleset
 
     cap: OddsCapability = capability(get_ruleset(ruleset_id), "odds")
-    return cap.answer(values)
+    return answer_of(cap, values)
+
+
+def answer_of(cap: OddsCapability, values: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """``cap.answer(values)``, with a ValueError a ruleset raises for values it cannot answer
+    (a strength below the table, a count it cannot parse) turned into the one-line
+    :class:`~umpire.core.errors.UmpireError` the command prints (exit 2), not a traceback."""
+    from umpire.core.errors import UmpireError
+
+    try:
+        return cap.answer(values)
+    except UmpireError:
+        raise
+    except (ValueError, OverflowError, RecursionError) as exc:
+        raise UmpireError(str(exc) or type(exc).__name__) from exc
 
 
 def built_in_odds(ruleset_id: str) -> OddsCapability:
@@ -197,7 +211,7 @@ def fast_odds(argv: Sequence[str]) -> int | None:
     try:
         cap = built_in_odds(ruleset_id)
         values = read_flags(args, cap.options, ruleset_id)
-        data, lines = cap.answer(values)
+        data, lines = answer_of(cap, values)
     except UmpireError as exc:
         print_error(str(exc))
         return 2

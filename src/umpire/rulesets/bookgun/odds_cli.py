@@ -53,6 +53,46 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
+MAX_FIGURES = 12
+"""The most firing figures (or HE rounds, or close-combat pairs) one question may hold: the
+exact distribution of a fire action grows steeply with its dice (7 rifles take seconds)."""
+
+
+def _weapon_counts(weapons: str) -> list[tuple[str, int]]:
+    """``--weapons`` read as NAME or NAME*COUNT items, comma separated; a count that is not a
+    whole number from 1, or too many figures in all, is a one-line error naming the flag."""
+    counts: list[tuple[str, int]] = []
+    for item in [w for w in weapons.split(",") if w.strip()]:
+        name, star, times = item.strip().partition("*")
+        if not star:
+            counts.append((name, 1))
+            continue
+        if not (times.strip().isdigit() and int(times) >= 1):
+            raise UmpireError(
+                f"--weapons {item.strip()!r}: write NAME*COUNT with a count of 1 or more"
+            )
+        counts.append((name, int(times)))
+    if sum(n for _, n in counts) > MAX_FIGURES:
+        raise UmpireError(f"--weapons {weapons!r}: at most {MAX_FIGURES} figures fire at once here")
+    return counts
+
+
+def read_pairs(text: str) -> list[tuple[int, int]]:
+    """``--pairs`` as ATTACKER_MOD:DEFENDER_MOD items (the defender's mod may be left out)."""
+    pairs: list[tuple[int, int]] = []
+    for item in text.split(","):
+        a, _, d = item.partition(":")
+        try:
+            pairs.append((int(a), int(d or 0)))
+        except ValueError:
+            raise UmpireError(
+                f"--pairs {item!r}: write ATTACKER_MOD:DEFENDER_MOD, e.g. 1:0,2:-1"
+            ) from None
+    if len(pairs) > MAX_FIGURES:
+        raise UmpireError(f"--pairs: at most {MAX_FIGURES} pairs here, not {len(pairs)}")
+    return pairs
+
+
 def fire_parts(
     tables: Tables,
     weapons: str,
@@ -65,8 +105,12 @@ def fire_parts(
 ) -> list[HitsUnder]:
     """The d20s of each firing figure (bookgun.fire.procedure), as play rolls them."""
     parts: list[HitsUnder] = []
-    for item in [w for w in weapons.split(",") if w.strip()]:
-        name, _, times = item.strip().partition("*")
+    if not range_ >= 0:  # NaN too
+        raise UmpireError(f"--range {range_:g}: must be 0 inches or more")
+    if quality not in tables.fire_mods.quality:
+        known = ", ".join(tables.fire_mods.quality)
+        raise UmpireError(f"--quality {quality!r}: choose {known}")
+    for name, count in _weapon_counts(weapons):
         if name not in tables.weapons.types:
             raise UmpireError(f"unknown weapon {name!r}; known: {', '.join(tables.weapons.types)}")
         weapon = tables.weapons.types[name]
@@ -81,7 +125,7 @@ def fire_parts(
             number += tables.fire_mods.moved
         number += tables.fire_mods.night if night else 0
         number = max(tables.fire_table.minimum, number)
-        for _ in range(int(times or 1)):
+        for _ in range(count):
             parts.append(
                 HitsUnder(
                     weapon.dice[band],
@@ -98,8 +142,9 @@ def door_needs(tables: Tables, weapons: str, range_: float) -> list[int]:
     """The on-target number each HE round at a door needs, in firing order (as play: the
     blast's 10 at short range, 6 beyond - bookgun.building.door_fire)."""
     needs: list[int] = []
-    for item in [w for w in weapons.split(",") if w.strip()]:
-        name, _, times = item.strip().partition("*")
+    if not range_ >= 0:  # NaN too
+        raise UmpireError(f"--range {range_:g}: must be 0 inches or more")
+    for name, count in _weapon_counts(weapons):
         weapon = tables.weapons.types.get(name)
         if weapon is None or not weapon.blast or name == "grenade":
             known = ", ".join(k for k, v in tables.weapons.types.items() if v.blast)
@@ -108,8 +153,14 @@ def door_needs(tables: Tables, weapons: str, range_: float) -> list[int]:
         if band is None or (weapon.min_range and range_ < weapon.min_range):
             raise UmpireError(f"{name} does not reach a door at {range_:g} in.")
         need = tables.blast.on_target_short if band == 0 else tables.blast.on_target_beyond
-        needs += [need] * int(times or 1)
+        needs += [need] * count
     return needs
+
+
+def _range(values: Mapping[str, Any]) -> float:
+    """``--range`` (10 inches when not given; 0 is point blank, not "not given")."""
+    given = values.get("range")
+    return 10.0 if given is None else float(given)
 
 
 def _pct(dist: Mapping[Any, Fraction]) -> dict[str, float]:
@@ -132,16 +183,18 @@ class BookGunOdds:
             parts = fire_parts(
                 tables,
                 str(values.get("weapons") or "assault_rifle"),
-                float(values.get("range") or 10.0),
+                _range(values),
                 cat,
                 str(values.get("quality") or "regular"),
                 bool(values.get("moved")),
                 bool(values.get("night")),
                 bool(values.get("moving_vehicle")),
             )
-            chance = fire_casualties(
-                parts, not values.get("no_leader"), int(values.get("visible") or 7)
-            )
+            visible = values.get("visible")
+            visible = 7 if visible is None else int(visible)
+            if visible < 1:
+                raise UmpireError(f"--visible {visible}: at least 1 target figure is visible")
+            chance = fire_casualties(parts, not values.get("no_leader"), visible)
             dist = chance.outcomes()
             killed: dict[int, Fraction] = {}
             hit: dict[int, Fraction] = {}
@@ -159,18 +212,13 @@ class BookGunOdds:
             }
             lines = [f"fire: {', '.join(dice)} at Cat {cat}"]
         elif mode == "door":
-            needs = door_needs(
-                tables, str(values.get("weapons") or "rpg"), float(values.get("range") or 10.0)
-            )
+            needs = door_needs(tables, str(values.get("weapons") or "rpg"), _range(values))
             opened = door_opens(needs).probability(lambda ok: ok)
             dice = [f"1d20 <= {n}" for n in needs]
             data = {"rounds": dice, "door_opens": float(opened)}
             lines = [f"HE at a locked door, rounds until one lands: {', '.join(dice)}"]
         else:
-            pairs = []
-            for item in str(values.get("pairs") or "1:0").split(","):
-                a, _, d = item.partition(":")
-                pairs.append((int(a), int(d or 0)))
+            pairs = read_pairs(str(values.get("pairs") or "1:0"))
             dist2 = close_combat_casualties(pairs).outcomes()
             data = {
                 "pairs": [list(p) for p in pairs],

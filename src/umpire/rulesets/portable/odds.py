@@ -10,6 +10,7 @@ tanks come from the pure functions :func:`~umpire.rulesets.portable.fire.plan_fi
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -70,6 +71,8 @@ def fire_odds(
             f"portable odds take no {', '.join(repr(k) for k in unknown)}; "
             f"options: {', '.join(sorted(KNOWN_FLAGS))}"
         )
+    if not 0 < range < math.inf:  # NaN fails too
+        raise UmpireError(f"--range {range:g}: must be a number of squares more than 0")
     types = unit_types()
     h = house_rules(house)
     if target not in types.ground:

@@ -63,9 +63,14 @@ class RhineOdds:
         attack, defence = values.get("attack"), values.get("defence")
         if attack is None or defence is None:
             raise ValueError("give --attack and --defence (or --contest)")
+        if int(attack) < 0 or int(defence) < 0:
+            raise ValueError(f"--attack {attack} --defence {defence}: strengths are 0 or more")
         column = R.odds_column(w, int(attack), int(defence))
         if column is None:
-            raise ValueError(f"{attack}:{defence} is below the lowest column; no attack")
+            raise ValueError(
+                f"--attack {attack} against --defence {defence} is below the lowest column "
+                f"({w.tables.crt.columns[0]}); no attack"
+            )
         drm = int(values.get("drm") or 0) + int(values.get("attacker_cs") or 0)
         drm -= int(values.get("defender_cs") or 0)
         dist = R.crt_distribution(w, column, drm)

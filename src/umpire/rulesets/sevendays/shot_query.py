@@ -9,6 +9,7 @@ facing, cover, obscured, enemy infantry near). The shot is then planned by the g
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -26,6 +27,7 @@ from umpire.rulesets.sevendays.shots import Refusal, ShotPlan, Situation, descri
 
 WEAPONS = {"main": "gun", "gun": "gun", "law": "gun", "atgm": "atgm", "rockets": "rockets"}
 COVERS = ("open", "cover", "fortified")
+MAX_SHOTS = 100  # far beyond any activation; the exact odds of more take seconds each
 
 
 def _key(text: str) -> str:
@@ -106,10 +108,14 @@ def plan_query(query: ShotQuery) -> tuple[UnitProfile, UnitProfile, ShotPlan]:
         raise UmpireError(f"--target-cover {query.target_cover!r}: choose {', '.join(COVERS)}")
     if query.weapon not in WEAPONS:
         raise UmpireError(f"--weapon {query.weapon!r}: choose atgm, main, law or rockets")
-    if query.range <= 0:
+    if not query.range > 0:  # NaN too
         raise UmpireError(f"--range {query.range}: must be more than 0 inches")
+    if not math.isfinite(query.range):
+        raise UmpireError(f"--range {query.range}: must be a finite distance in inches")
     if query.shots < 1 or query.markers < 0 or query.target_markers < 0:
         raise UmpireError("--shots must be at least 1 and markers at least 0")
+    if query.shots > MAX_SHOTS:
+        raise UmpireError(f"--shots {query.shots}: at most {MAX_SHOTS} identical shots")
     firer = find_profile(query.firer, query.firer_nation, "firer")
     target = find_profile(query.target, query.target_nation, "target")
     if query.weapon == "law" and not (firer.weapon and firer.weapon.infantry_at):
