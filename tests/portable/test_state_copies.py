@@ -69,3 +69,35 @@ def test_observation_is_the_saved_state_without_the_dice() -> None:
             assert obs == old and list(obs) == list(old)
             assert "rng" not in obs and "seed" not in obs
             game.apply(agents[side].choose(game.view(side), game.legal_actions()))
+
+
+def test_remembered_reach_is_the_fresh_search_in_every_position() -> None:
+    """portable.move.allowance / enemy_adjacent_stop: the squares remembered for a position are
+    those a fresh search finds, in every position of random games, and a change to the board
+    (an enemy moved next to the unit) is seen at once, not served from memory."""
+    from umpire.rulesets.portable.movement import _reachable, reachable
+    from umpire.rulesets.portable.world import world_of
+
+    checked = 0
+    for scenario, seed in (("crossroads", 3), ("armoured-meeting", 4), ("trench-raid", 5)):
+        game = umpire.new_game(f"portable/{scenario}", seed=seed)
+        agents = {s: RandomAgent(seed + i) for i, s in enumerate(("blue", "red"))}
+        while game.to_act is not None and len(game.record.actions) < 200:
+            state = game.state
+            world = world_of(state)
+            for unit in state.units.values():
+                if unit.alive and not unit.air:
+                    assert reachable(world, state, unit) == _reachable(world, state, unit)
+                    checked += 1
+            side = game.to_act
+            game.apply(agents[side].choose(game.view(side), game.legal_actions()))
+    assert checked > 1000
+    state = umpire.new_game("portable/crossroads", seed=1).state
+    world = world_of(state)
+    mover = next(u for u in state.units.values() if u.alive and not u.air and u.side == "blue")
+    enemy = next(u for u in state.units.values() if u.alive and not u.air and u.side == "red")
+    before = reachable(world, state, mover)
+    enemy.x, enemy.y = mover.x + 1, mover.y
+    after = reachable(world, state, mover)
+    assert after == _reachable(world, state, mover)
+    assert after != before

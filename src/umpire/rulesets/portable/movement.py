@@ -3,10 +3,10 @@ terrain that stops or slows a move (woods, fords, trenches, wire) or hurts it (m
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from umpire.core.events import Event, note
-from umpire.core.switches import quiet_advice, switches_in
+from umpire.core.switches import OPTION_KEY, quiet_advice, switches_in
 from umpire.geometry.squaregrid import Square, distance, facing_towards, label, neighbours, step
 from umpire.rulesets.portable.common import Refusal, cargo_of, enemies_of, fighting, kind
 from umpire.rulesets.portable.exhaustion import exhausted, nearest_enemy
@@ -85,10 +85,51 @@ def start_stacked(world: World, state: PortableState, unit: Unit) -> bool:
     return bool(others) and not rider_pair(world, state, unit, others)
 
 
+# reachable squares by position: a move is listed for the menu, weighed by the scripted
+# player (on its own copy of the board), checked and resolved in the same position
+_REACH_MEMO: dict[tuple[Any, ...], tuple[World, dict[Square, Path]]] = {}
+_REACH_MEMO_SIZE = 512
+
+
+def _position_key(world: World, state: PortableState, unit: Unit) -> tuple[Any, ...]:
+    """Everything :func:`reachable` reads of a position: the world, the unit, every unit's
+    side, type, square, facing, status, load and what it did this turn, the hazards, wire and
+    the sides found exhausted."""
+    return (
+        id(world),
+        unit.uid,
+        tuple(
+            (u.uid, u.side, u.type, u.x, u.y, u.facing, u.status, u.air, u.carried_by)
+            + (u.fired, u.moved, u.busy)
+            for u in state.units.values()
+        ),
+        tuple(tuple(m) for m in state.minefields),
+        tuple((c["x"], c["y"]) for c in state.clouds),
+        tuple(tuple(w) for w in state.wire),
+        tuple(state.exhausted_sides),
+    )
+
+
 def reachable(world: World, state: PortableState, unit: Unit) -> dict[Square, Path]:
     """Every square the unit may end its move in, with the path it takes: one square a step
     (portable.move.allowance), shortest first and, among the shortest, crossing the fewest
-    minefields and gas clouds (the shared grid search, :func:`umpire.geometry.reach.reach`)."""
+    minefields and gas clouds (the shared grid search, :func:`umpire.geometry.reach.reach`).
+
+    Remembered by position (:func:`_position_key`) when no rule is switched (under ``advise``
+    the search notes advice as it goes, and ``book_only`` changes what it allows)."""
+    if state.options.get(OPTION_KEY):
+        return _reachable(world, state, unit)
+    key = _position_key(world, state, unit)
+    found = _REACH_MEMO.get(key)
+    if found is None:
+        if len(_REACH_MEMO) >= _REACH_MEMO_SIZE:
+            _REACH_MEMO.clear()
+        found = _REACH_MEMO[key] = (world, _reachable(world, state, unit))
+    return dict(found[1])
+
+
+def _reachable(world: World, state: PortableState, unit: Unit) -> dict[Square, Path]:
+    """:func:`reachable`, searched afresh."""
     if cannot_move(world, state, unit) is not None:
         return {}
     start = unit.pos
