@@ -44,17 +44,17 @@ from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from pydantic import RootModel, ValidationError
 
 from umpire.core.datafiles import load_yaml
 from umpire.core.errors import DataFileError, IllegalActionError
 from umpire.core.events import Event
 
 if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
     from umpire.core.catalog import RuleEntry
 
 OPTION_KEY = "rule_switches"
@@ -165,8 +165,11 @@ class RuleSwitches:
         raw = load_yaml(source)
         if isinstance(raw, dict):  # YAML reads a bare off / on as false / true
             raw = {k: _BARE.get(v, v) if isinstance(v, bool) else v for k, v in raw.items()}
+        # pydantic is imported here, when a switches file is read, not with the rules
+        from pydantic import ValidationError
+
         try:
-            table = _FileModel.model_validate({} if raw is None else raw).root
+            table = _file_model().validate_python({} if raw is None else raw)
         except ValidationError as exc:
             first = exc.errors()[0]
             loc = [str(p) for p in first["loc"]]
@@ -267,8 +270,13 @@ ENFORCE_ALL = RuleSwitches()
 _BARE = {False: "off", True: "enforce"}
 
 
-class _FileModel(RootModel[dict[str, Mode]]):
-    """A ``--rules`` file: rule ids or patterns to modes."""
+@cache
+def _file_model() -> TypeAdapter[dict[str, Mode]]:
+    """A ``--rules`` file: rule ids or patterns to modes (pydantic's validator, built on the
+    first file read)."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(dict[str, Mode])
 
 
 @lru_cache(maxsize=64)
