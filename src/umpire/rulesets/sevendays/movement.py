@@ -194,8 +194,20 @@ def move_options(world: World, state: SevenDaysState, unit: Unit, speed: str) ->
         return [p for p in candidates if check_move(world, state, unit, speed, p) is None]
     limit = world.house.proximity
     side = unit.side
-    foes = [(u.x, u.y) for u in state.units.values() if u.alive and u.side != side]
     hypot = math.hypot
+    # a destination check_move's terrain part allows lies within the move's reach of the unit
+    # (along a road: 0.05" more, plus the road's width, as both ends may stand off its centre
+    # line): an enemy farther than that plus the 1" cannot be too close to any of them (a
+    # margin for rounding; the test below is exact)
+    x, y = unit.x, unit.y
+    far = world.move_distance(unit, speed) + limit + 0.25
+    if speed == "road":
+        far += max((r.width for r in world.table.roads), default=0.0)
+    foes = [
+        (u.x, u.y)
+        for u in state.units.values()
+        if u.alive and u.side != side and hypot(u.x - x, u.y - y) < far
+    ]
     return [
         p
         for p in candidates
