@@ -39,14 +39,12 @@ from umpire.rulesets.portable.world import COVER, World, load_world
 FIRE_WORTH = 0.15  # expected hits below this are not worth giving up the move bonus for
 
 
-_NO_DICE = RandomStream(0).to_dict()  # the agent never rolls: a stand-in, not the game's stream
-
-
 def known_board(view: View) -> tuple[World, PortableState]:
     """The board as ``view.side`` sees it (everything: nothing is hidden in this game), rebuilt
     from the observation with a stand-in random stream, and its static world."""
     obs = view.observation
-    state = PortableState.from_dict({**obs, "seed": 0, "rng": _NO_DICE})
+    # the agent never rolls: a stand-in stream, not the game's
+    state = PortableState.from_dict(dict(obs), stand_in=RandomStream(0))
     world = load_world(obs["scenario"], (obs.get("options") or {}).get("house_rules"))
     state.world_memo = world
     return world, state

@@ -26,6 +26,21 @@ def other(side: str) -> Side:
     return Side(side).other
 
 
+_SIDES_BY_NAME = {str(s): s for s in Side}
+_STATUS_BY_NAME = {str(s): s for s in Status}
+
+
+def _side(name: str) -> Side:
+    """``Side(name)`` (a look-up, not the enum's call, for the units read at every decision)."""
+    found = _SIDES_BY_NAME.get(name)
+    return Side(name) if found is None else found
+
+
+def _status(name: str) -> Status:
+    found = _STATUS_BY_NAME.get(name)
+    return Status(name) if found is None else found
+
+
 @dataclass(slots=True)
 class Unit:
     """A unit on the board (or an aircraft over it)."""
@@ -250,15 +265,18 @@ class PortableState:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PortableState:
-        units = {
-            u["uid"]: Unit(**{**u, "side": Side(u["side"]), "status": Status(u["status"])})
-            for u in data["units"]
-        }
+    def from_dict(cls, data: dict[str, Any], stand_in: RandomStream | None = None) -> PortableState:
+        """The state saved by :meth:`to_dict`; with ``stand_in``, the board without its dice
+        (an observation, :meth:`board_dict`): ``stand_in`` is the stream and the seed 0."""
+        units = {}
+        for u in data["units"]:
+            unit = units[u["uid"]] = Unit(**u)
+            unit.side = _side(u["side"])
+            unit.status = _status(u["status"])
         return cls(
             scenario=data["scenario"],
-            seed=int(data["seed"]),
-            rng=RandomStream.from_dict(data["rng"]),
+            seed=0 if stand_in is not None else int(data["seed"]),
+            rng=stand_in if stand_in is not None else RandomStream.from_dict(data["rng"]),
             flow=FlowState.from_dict(data["flow"]),
             units=units,
             turn_info=TurnInfo.from_dict(data.get("turn_info", {})),
