@@ -10,8 +10,8 @@ lock, and the store's lock is held only for one short statement. A seat's view i
 per state version and kept as JSON (``Live.views``: the board, the legal actions with their
 text and odds, cards, deployment and outcome, keyed by what the seat may see; ``Live.log_json``:
 each log entry as each side reads it), so a page that asks again, or a second page of the same
-side, is answered from memory. Seats (immutable once created) are remembered, so a
-request reaches its game without a database query. The rules run in a small pool of game
+side, is answered from memory. Seats (immutable once created) are remembered, so a request
+reaches its game without a database query. The rules run in a small pool of game
 threads; the AI players think in processes of their own (:mod:`umpire.server.ai_worker`), so a
 long think holds neither a thread nor the interpreter lock a player's request is waiting for.
 """
@@ -437,9 +437,6 @@ class Service:
             kept.append(dumps({"index": i + 1, "events": events, **why}))
         return kept[0 if since <= 0 else since + 1 : live.index + 1]
 
-    def _log(self, live: Live, viewer: str, since: int) -> list[dict[str, Any]]:
-        return [json.loads(entry) for entry in self._log_json(live, viewer, since)]
-
     @staticmethod
     def _events(live: Live, events: list[Event], viewer: str) -> list[dict[str, Any]]:
         return views.event_dicts(events, viewer)
@@ -526,10 +523,6 @@ class Service:
             f'{core[:-1]},"seat":{dumps(seat_part)},"ai_error":{dumps(live.ai_error)},'
             f'"since":{max(0, min(since, live.index))},"log":[{log_part}]}}'
         )
-
-    def _view(self, seat: Seat, live: Live, since: int) -> dict[str, Any]:
-        view: dict[str, Any] = json.loads(self._view_json(seat, live, since))
-        return view
 
     async def view(self, game_id: str, token: str, since: int = 0) -> dict[str, Any]:
         view: dict[str, Any] = json.loads(await self.view_json(game_id, token, since))
