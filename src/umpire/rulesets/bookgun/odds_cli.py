@@ -4,9 +4,11 @@ a close combat, from the same chance definitions play samples."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from umpire.core.errors import UmpireError
 from umpire.core.ruleset import Option
@@ -16,7 +18,11 @@ from umpire.rulesets.bookgun.chances import (
     door_opens,
     fire_casualties,
 )
-from umpire.rulesets.bookgun.tables import Tables, tables_with
+
+if TYPE_CHECKING:  # the validated tables (pydantic) are loaded only for a house-rules file
+    from umpire.rulesets.bookgun.tables import Tables
+
+TABLES_FILE = Path(__file__).parent / "data" / "tables.yaml"  # tables.DATA / "tables.yaml"
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -51,6 +57,85 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option("house-rules", "YAML file overriding tables.", type="path"),
 )
+
+
+# -- the numbers a fire action reads, without the pydantic tables --------------------------------
+@dataclass(frozen=True)
+class FireWeapon:
+    """A weapon's row of ``tables.yaml`` as :class:`umpire.rulesets.bookgun.tables.Weapon`
+    reads it (the fields the odds use, with its defaults)."""
+
+    dice: tuple[int, int, int]
+    bands: tuple[float, float, float]
+    hit_mod: int = 0
+    blast: bool = False
+    min_range: float = 0.0
+
+
+@dataclass(frozen=True)
+class FireNumbers:
+    """The fire and blast numbers of the tables (sections ``weapons``, ``fire_table``,
+    ``fire_mods``, ``blast``): what ``umpire odds bookgun`` reads. Built from the shipped
+    ``tables.yaml`` without the pydantic models; a test checks it equals what the validated
+    :class:`~umpire.rulesets.bookgun.tables.Tables` holds, so the two cannot drift."""
+
+    weapons: dict[str, FireWeapon]
+    fire_table: dict[str, dict[str, int]]  # band (short, medium, long) -> category -> number
+    always_miss: int
+    minimum: int
+    quality: dict[str, int]
+    moved: int
+    night: int
+    moving_vehicle: int
+    on_target_short: int
+    on_target_beyond: int
+
+    def number(self, band: str, category: str) -> int:
+        return self.fire_table[band][category]
+
+
+def fire_numbers(data: Mapping[str, Any]) -> FireNumbers:
+    """The fire numbers of a tables mapping (``tables.yaml`` as read, or a validated
+    ``Tables.model_dump()``), with the models' defaults and number types."""
+    table, mods, blast = data["fire_table"], data["fire_mods"], data["blast"]
+    return FireNumbers(
+        weapons={
+            str(name): FireWeapon(
+                dice=(int(w["dice"][0]), int(w["dice"][1]), int(w["dice"][2])),
+                bands=(float(w["bands"][0]), float(w["bands"][1]), float(w["bands"][2])),
+                hit_mod=int(w.get("hit_mod", 0)),
+                blast=bool(w.get("blast", False)),
+                min_range=float(w.get("min_range", 0.0)),
+            )
+            for name, w in data["weapons"]["types"].items()
+        },
+        fire_table={
+            band: {str(k): int(v) for k, v in table[band].items()}
+            for band in ("short", "medium", "long")
+        },
+        always_miss=int(table["always_miss"]),
+        minimum=int(table["minimum"]),
+        quality={str(k): int(v) for k, v in mods["quality"].items()},
+        moved=int(mods["moved"]),
+        night=int(mods.get("night", -2)),
+        moving_vehicle=int(mods.get("moving_vehicle", -4)),
+        on_target_short=int(blast["on_target_short"]),
+        on_target_beyond=int(blast["on_target_beyond"]),
+    )
+
+
+@cache
+def shipped_fire_numbers() -> FireNumbers:
+    """The shipped tables' fire numbers, read straight from ``tables.yaml``."""
+    from umpire.core.datafiles import load_yaml
+
+    return fire_numbers(load_yaml(TABLES_FILE))
+
+
+def _numbers(tables: Tables | FireNumbers) -> FireNumbers:
+    if isinstance(tables, FireNumbers):
+        return tables
+    return fire_numbers(tables.model_dump())
 
 
 MAX_FIGURES = 12
@@ -94,7 +179,7 @@ def read_pairs(text: str) -> list[tuple[int, int]]:
 
 
 def fire_parts(
-    tables: Tables,
+    tables: Tables | FireNumbers,
     weapons: str,
     range_: float,
     category: str,
@@ -104,27 +189,28 @@ def fire_parts(
     moving_vehicle: bool = False,
 ) -> list[HitsUnder]:
     """The d20s of each firing figure (bookgun.fire.procedure), as play rolls them."""
+    numbers = _numbers(tables)
     parts: list[HitsUnder] = []
     if not range_ >= 0:  # NaN too
         raise UmpireError(f"--range {range_:g}: must be 0 inches or more")
-    if quality not in tables.fire_mods.quality:
-        known = ", ".join(tables.fire_mods.quality)
+    if quality not in numbers.quality:
+        known = ", ".join(numbers.quality)
         raise UmpireError(f"--quality {quality!r}: choose {known}")
     for name, count in _weapon_counts(weapons):
-        if name not in tables.weapons.types:
-            raise UmpireError(f"unknown weapon {name!r}; known: {', '.join(tables.weapons.types)}")
-        weapon = tables.weapons.types[name]
+        if name not in numbers.weapons:
+            raise UmpireError(f"unknown weapon {name!r}; known: {', '.join(numbers.weapons)}")
+        weapon = numbers.weapons[name]
         band = next((i for i, edge in enumerate(weapon.bands) if range_ <= edge), None)
         if band is None:
             raise UmpireError(f"{name} does not reach {range_:g} in.")
-        number = tables.fire_table.number(("short", "medium", "long")[band], category)
-        number += tables.fire_mods.quality.get(quality, 0) + weapon.hit_mod
+        number = numbers.number(("short", "medium", "long")[band], category)
+        number += numbers.quality.get(quality, 0) + weapon.hit_mod
         if moving_vehicle:
-            number += tables.fire_mods.moving_vehicle
+            number += numbers.moving_vehicle
         elif moved:
-            number += tables.fire_mods.moved
-        number += tables.fire_mods.night if night else 0
-        number = max(tables.fire_table.minimum, number)
+            number += numbers.moved
+        number += numbers.night if night else 0
+        number = max(numbers.minimum, number)
         for _ in range(count):
             parts.append(
                 HitsUnder(
@@ -132,27 +218,28 @@ def fire_parts(
                     20,
                     number,
                     "bookgun.fire.table",
-                    tables.fire_table.always_miss,
+                    numbers.always_miss,
                 )
             )
     return parts
 
 
-def door_needs(tables: Tables, weapons: str, range_: float) -> list[int]:
+def door_needs(tables: Tables | FireNumbers, weapons: str, range_: float) -> list[int]:
     """The on-target number each HE round at a door needs, in firing order (as play: the
     blast's 10 at short range, 6 beyond - bookgun.building.door_fire)."""
+    numbers = _numbers(tables)
     needs: list[int] = []
     if not range_ >= 0:  # NaN too
         raise UmpireError(f"--range {range_:g}: must be 0 inches or more")
     for name, count in _weapon_counts(weapons):
-        weapon = tables.weapons.types.get(name)
+        weapon = numbers.weapons.get(name)
         if weapon is None or not weapon.blast or name == "grenade":
-            known = ", ".join(k for k, v in tables.weapons.types.items() if v.blast)
+            known = ", ".join(k for k, v in numbers.weapons.items() if v.blast)
             raise UmpireError(f"{name!r} fires no HE at a door; HE weapons: {known}")
         band = next((i for i, edge in enumerate(weapon.bands) if range_ <= edge), None)
         if band is None or (weapon.min_range and range_ < weapon.min_range):
             raise UmpireError(f"{name} does not reach a door at {range_:g} in.")
-        need = tables.blast.on_target_short if band == 0 else tables.blast.on_target_beyond
+        need = numbers.on_target_short if band == 0 else numbers.on_target_beyond
         needs += [need] * count
     return needs
 
@@ -171,10 +258,12 @@ class BookGunOdds:
     options: Sequence[Option] = OPTIONS
 
     def answer(self, values: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-        from umpire.rulesets.bookgun.tables import HOUSE_RULES
-
         path: Path | None = values.get("house_rules")
-        tables = tables_with(HOUSE_RULES.load(path) if path else None)
+        tables: Tables | FireNumbers = shipped_fire_numbers()
+        if path:  # a user's file is validated by the pydantic tables
+            from umpire.rulesets.bookgun.tables import HOUSE_RULES, tables_with
+
+            tables = tables_with(HOUSE_RULES.load(path))
         mode = values.get("mode") or "fire"
         if mode == "fire":
             cat = str(values.get("category") or "II")
