@@ -101,3 +101,24 @@ def test_remembered_reach_is_the_fresh_search_in_every_position() -> None:
     after = reachable(world, state, mover)
     assert after == _reachable(world, state, mover)
     assert after != before
+
+
+def test_remembered_artillery_answer_is_the_fresh_one() -> None:
+    """portable.artillery.simultaneous: whether a side's guns may still declare, remembered by
+    position, is what a fresh look finds, in every position of random games with artillery."""
+    from umpire.rulesets.portable.turns import _may_declare, may_declare
+    from umpire.rulesets.portable.world import world_of
+
+    checked = 0
+    for scenario, seed in (("armoured-meeting", 2), ("village-attack", 3)):
+        game = umpire.new_game(f"portable/{scenario}", seed=seed)
+        agents = {s: RandomAgent(seed + i) for i, s in enumerate(("blue", "red"))}
+        while game.to_act is not None and len(game.record.actions) < 150:
+            state = game.state
+            for side in ("blue", "red"):
+                fresh = _may_declare(world_of(state), state, side)
+                assert may_declare(state, side) == fresh
+                checked += fresh
+            side = game.to_act
+            game.apply(agents[side].choose(game.view(side), game.legal_actions()))
+    assert checked > 10  # some positions had guns with targets

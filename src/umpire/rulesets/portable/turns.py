@@ -18,6 +18,7 @@ from typing import Any
 from umpire.core.actions import Action
 from umpire.core.events import Event, note
 from umpire.core.flow import Flow, Pending, Phase
+from umpire.core.switches import OPTION_KEY
 from umpire.geometry.squaregrid import adjacent, label
 from umpire.rulesets.portable import air, gas
 from umpire.rulesets.portable.activation import (
@@ -39,7 +40,7 @@ from umpire.rulesets.portable.hits import retreat_squares, stand
 from umpire.rulesets.portable.movement import facing_options
 from umpire.rulesets.portable.state import PortableState
 from umpire.rulesets.portable.victory import check_annihilation, end_of_turn
-from umpire.rulesets.portable.world import world_of
+from umpire.rulesets.portable.world import World, world_of
 
 ARTILLERY_KINDS = ("bombard", "gas", "flak", "hold")
 ACTIVATION_KINDS = ("activate", "done")
@@ -77,9 +78,39 @@ def artillery_choices(state: PortableState, side: str) -> list[Action]:
     return sorted(found, key=lambda a: a.unit or "")
 
 
+# whether a side's guns may declare, by position: asked at every look at the artillery phase
+# (who is to act, the menu, the check, the observation's summary) in one position
+_DECLARE_MEMO: dict[tuple[Any, ...], tuple[World, bool]] = {}
+_DECLARE_MEMO_SIZE = 256
+
+
 def may_declare(state: PortableState, side: str) -> bool:
-    """Whether any of ``side``'s guns may still declare a target."""
+    """Whether any of ``side``'s guns may still declare a target.
+
+    Remembered by position (every unit's square, facing, side, type, gun, status, load, fire
+    and trench crossing this turn) when no rule is switched (under ``advise`` the checks note
+    advice as they go)."""
     world = world_of(state)
+    if state.options.get(OPTION_KEY):
+        return _may_declare(world, state, side)
+    key = (
+        id(world),
+        side,
+        tuple(
+            (u.uid, u.side, u.type, u.artillery, u.x, u.y, u.facing, u.status, u.air)
+            + (u.carried_by, u.fired, u.crossing)
+            for u in state.units.values()
+        ),
+    )
+    found = _DECLARE_MEMO.get(key)
+    if found is None:
+        if len(_DECLARE_MEMO) >= _DECLARE_MEMO_SIZE:
+            _DECLARE_MEMO.clear()
+        found = _DECLARE_MEMO[key] = (world, _may_declare(world, state, side))
+    return found[1]
+
+
+def _may_declare(world: World, state: PortableState, side: str) -> bool:
     for gun in sorted(state.units.values(), key=lambda u: u.uid):
         if gun.side != side or not gun.alive or gun.air:
             continue
