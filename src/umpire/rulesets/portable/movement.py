@@ -3,6 +3,7 @@ terrain that stops or slows a move (woods, fords, trenches, wire) or hurts it (m
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from umpire.core.events import Event, note
@@ -89,6 +90,10 @@ def start_stacked(world: World, state: PortableState, unit: Unit) -> bool:
 # player (on its own copy of the board), checked and resolved in the same position
 _REACH_MEMO: dict[tuple[Any, ...], tuple[World, dict[Square, Path]]] = {}
 _REACH_MEMO_SIZE = 512
+_MOVE_FACTS = attrgetter(
+    *("uid", "side", "type", "x", "y", "facing", "status", "air", "carried_by"),
+    *("fired", "moved", "busy"),
+)
 
 
 def _position_key(world: World, state: PortableState, unit: Unit) -> tuple[Any, ...]:
@@ -98,11 +103,7 @@ def _position_key(world: World, state: PortableState, unit: Unit) -> tuple[Any, 
     return (
         id(world),
         unit.uid,
-        tuple(
-            (u.uid, u.side, u.type, u.x, u.y, u.facing, u.status, u.air, u.carried_by)
-            + (u.fired, u.moved, u.busy)
-            for u in state.units.values()
-        ),
+        tuple(map(_MOVE_FACTS, state.units.values())),
         tuple(tuple(m) for m in state.minefields),
         tuple((c["x"], c["y"]) for c in state.clouds),
         tuple(tuple(w) for w in state.wire),

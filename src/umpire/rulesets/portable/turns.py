@@ -13,6 +13,7 @@ the automatic phases until a side has a decision to make.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from umpire.core.actions import Action
@@ -82,6 +83,10 @@ def artillery_choices(state: PortableState, side: str) -> list[Action]:
 # (who is to act, the menu, the check, the observation's summary) in one position
 _DECLARE_MEMO: dict[tuple[Any, ...], tuple[World, bool]] = {}
 _DECLARE_MEMO_SIZE = 256
+_GUN_FACTS = attrgetter(
+    *("uid", "side", "type", "artillery", "x", "y", "facing", "status", "air", "carried_by"),
+    *("fired", "crossing"),
+)
 
 
 def may_declare(state: PortableState, side: str) -> bool:
@@ -96,11 +101,7 @@ def may_declare(state: PortableState, side: str) -> bool:
     key = (
         id(world),
         side,
-        tuple(
-            (u.uid, u.side, u.type, u.artillery, u.x, u.y, u.facing, u.status, u.air)
-            + (u.carried_by, u.fired, u.crossing)
-            for u in state.units.values()
-        ),
+        tuple(map(_GUN_FACTS, state.units.values())),
     )
     found = _DECLARE_MEMO.get(key)
     if found is None:
