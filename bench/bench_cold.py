@@ -55,16 +55,19 @@ COMMANDS: dict[str, list[str]] = {
 IMPORT_LINE = re.compile(r"import time:\s+(\d+)\s+\|\s+(\d+)\s+\|(\s*)(\S+)")
 
 
-def wall_ms(args: list[str], bare: bool = False) -> float:
+def wall_ms(args: list[str], bare: bool = False, tree: str | None = None) -> float:
     """Wall time of one fresh process (its CPU time is added to :data:`CPU_MS`); ``bare``:
-    ``python ARGS`` rather than ``python -m umpire ARGS``."""
+    ``python ARGS`` rather than ``python -m umpire ARGS``; ``tree``: run that checkout's
+    ``src`` (on ``PYTHONPATH``) instead of the installed package."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    env = None if tree is None else {**os.environ, "PYTHONPATH": os.path.join(tree, "src")}
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, *([] if bare else ["-m", "umpire"]), *args],
         check=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env=env,
     )
     wall = (time.perf_counter() - start) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -115,6 +118,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="fresh processes per command")
     parser.add_argument("--top", type=int, default=6, help="import offenders listed per command")
     parser.add_argument("--only", help="measure only this command (a key below)")
+    parser.add_argument(
+        "--baseline",
+        metavar="TREE",
+        help="also time each command from another checkout's src (e.g. a `git worktree add "
+        "/tmp/base HEAD~3`), in turns with this one, and print both",
+    )
     args = parser.parse_args()
     chosen = {k: v for k, v in COMMANDS.items() if args.only in (None, k)}
     wall_ms(["--help"])  # warm the file cache (and bytecode) once, untimed
@@ -126,6 +135,21 @@ def main() -> None:
         f"{min(floor):6.0f} ms  CPU {statistics.median(CPU_MS):5.0f} ms  (interpreter start)"
     )
     for label, argv in chosen.items():
+        if args.baseline:  # in turns, so both see the same load
+            cpu_of: dict[str, list[float]] = {"before": [], "after": []}
+            wall_of: dict[str, list[float]] = {"before": [], "after": []}
+            for _ in range(args.runs):
+                for which, tree in (("before", args.baseline), ("after", None)):
+                    CPU_MS.clear()
+                    wall_of[which].append(wall_ms(argv, tree=tree))
+                    cpu_of[which] += CPU_MS
+            for which in ("before", "after"):
+                print(
+                    f"umpire {label:<16} {which:<6} median "
+                    f"{statistics.median(wall_of[which]):6.0f} ms  fastest "
+                    f"{min(wall_of[which]):6.0f} ms  CPU {statistics.median(cpu_of[which]):5.0f} ms"
+                )
+            continue
         CPU_MS.clear()
         times = [wall_ms(argv) for _ in range(args.runs)]
         median = statistics.median(times)
