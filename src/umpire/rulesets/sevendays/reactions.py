@@ -309,13 +309,15 @@ def reaction_for(
     every reactor's shot): it must be one of the :func:`reactors`; a shot is its
     :func:`reaction_option`; a move needs it to have no shot, a recce unit to spot the
     activator and ``point`` among its :func:`move_reactions`."""
+    # reactors() first, always: under ``advise`` it notes the broken token rule for the menu
+    # line and the log (umpire.core.switches), whether or not the window was listed already
+    reactor = next((u for u in reactors(state, activator) if u.uid == uid), None)
+    if reactor is None:
+        return None
     key = window_key(state, activator, moving)
     cached = state.reaction_memo
     if cached is not None and cached[0] == key:  # the window was listed already
         return next((o for o in cached[1] if o.unit == uid and o.point == point), None)
-    reactor = next((u for u in reactors(state, activator) if u.uid == uid), None)
-    if reactor is None:
-        return None
     memo = _window_memo(state, key)
     shot = shot_option(world, state, activator, reactor, moving, memo)
     if point is None or shot is not None:
