@@ -4,8 +4,8 @@
 
 First times ``python -c pass`` (the interpreter's own start under the current load), then runs
 each command below ``--runs`` times, each in a fresh interpreter (``python -m umpire``, whose
-``odds`` takes the fast path of ``umpire.analysis.odds_command``; the installed ``umpire``
-script enters through ``umpire.cli`` and does not), and prints the median and the fastest wall
+``odds`` takes the fast path of ``umpire.analysis.odds_command``, as the installed ``umpire``
+script does: it enters at ``umpire.__main__:main``), and prints the median and the fastest wall
 time against the target (cold ``umpire odds`` <= 200 ms). Then, once per command, it runs it
 under ``python -X importtime`` and prints the modules with the largest cumulative import time
 that are not inside another listed one (the top offenders to make lazy). The machine is shared:
