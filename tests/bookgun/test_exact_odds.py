@@ -15,6 +15,7 @@ from umpire.core.events import Event
 from umpire.rulesets.bookgun.chances import (
     HitsUnder,
     RollUnder,
+    cards_effects,
     fire_casualties,
     movement_roll,
     total_hits,
@@ -168,3 +169,27 @@ def test_joker_table_results_and_their_odds() -> None:
     assert back[7] == Fraction(1, 6)
     assert sum(p for total, p in back.items() if total >= 10) == Fraction(1, 6)
     assert sum(total * p for total, p in back.items()) == 7
+
+
+# bookgun.casualty.card: a card per hit, drawn without replacement from the casualty pile
+@pytest.mark.parametrize("hits", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("leader", [True, False])
+def test_card_effects_closed_form_equals_the_card_by_card_draws(hits: int, leader: bool) -> None:
+    from umpire.rulesets.bookgun.chances import CASUALTY_DECK, CardEffects, _effects
+
+    for pile in (CASUALTY_DECK, CASUALTY_DECK[5:30], CASUALTY_DECK[:3]):
+        chance = cards_effects(hits, leader, list(pile))
+        assert isinstance(chance, CardEffects)
+        draw_by_draw = _effects(chance.hits, chance.left).outcomes()
+        assert chance.outcomes() == draw_by_draw
+        assert sum(draw_by_draw.values()) == 1
+
+
+def test_a_large_volley_enumerates_in_closed_form() -> None:
+    """Twelve figures' hits: the card-by-card tree would be 5**12 branches; the closed form
+    gives the whole distribution (every effect count from 0 to 12 cards)."""
+    outcomes = cards_effects(12, True).outcomes()
+    assert sum(outcomes.values()) == 1
+    assert all(len(effects) == 12 for effects in outcomes)
+    # all twelve cards hearts below the face cards (killed): C(9 hearts 2-10, 12) is impossible
+    assert ("killed",) * 12 not in outcomes

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
+from itertools import product
 from math import comb
 from typing import Any
 
@@ -165,10 +167,50 @@ def cards_effects(
     for c in pile:
         e = casualty_effect(c, leader_present)
         kinds[e] = kinds.get(e, 0) + 1
-    return _effects(hits, tuple(sorted(kinds.items())))
+    return CardEffects(hits, tuple(sorted(kinds.items())))
+
+
+@dataclass(frozen=True, eq=False)
+class CardEffects(Chance[tuple[str, ...]]):
+    """The effects of ``hits`` cards drawn without replacement from a pile of ``left`` (effect,
+    count): sampled card by card (the same draws as before), enumerated in closed form as the
+    multivariate hypergeometric over the effects (memoised), so the odds of a large volley do
+    not grow as (kinds ** hits)."""
+
+    hits: int
+    left: tuple[tuple[str, int], ...]
+
+    def sample(self, stream: Stream, log: list[Event]) -> tuple[str, ...]:
+        return _effects(self.hits, self.left).sample(stream, log)
+
+    def _enumerate(self) -> dict[tuple[str, ...], Fraction]:
+        return dict(_effects_outcomes(self.hits, self.left))
+
+
+@lru_cache(maxsize=256)
+def _effects_outcomes(
+    hits: int, left: tuple[tuple[str, int], ...]
+) -> tuple[tuple[tuple[str, ...], Fraction], ...]:
+    kinds = [k for k, n in left if n]
+    counts = [n for k, n in left if n]
+    drawn = min(hits, sum(counts))
+    if drawn == 0:
+        return (((), Fraction(1)),)
+    total = comb(sum(counts), drawn)
+    out: dict[tuple[str, ...], Fraction] = {}
+    for split in product(*(range(min(n, drawn) + 1) for n in counts)):
+        if sum(split) != drawn:
+            continue
+        ways = 1
+        for n, m in zip(counts, split, strict=True):
+            ways *= comb(n, m)
+        key = tuple(sorted(k for k, m in zip(kinds, split, strict=True) for _ in range(m)))
+        out[key] = out.get(key, Fraction(0)) + Fraction(ways, total)
+    return tuple(out.items())
 
 
 def _effects(hits: int, left: tuple[tuple[str, int], ...]) -> Chance[tuple[str, ...]]:
+    """The card-by-card draws (what sampling does)."""
     if hits == 0 or not any(n for _, n in left):
         return Fixed(())
     items = [k for k, n in left for _ in range(n)]
