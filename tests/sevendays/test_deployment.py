@@ -244,3 +244,25 @@ def test_zone_helpers_agree_with_the_capability() -> None:
     assert deployment.in_zone(world, "nato", 10.0, 30.0)
     assert not deployment.in_zone(world, "nato", 10.0, 33.0)
     assert deployment.order(world) == ["nato", "pact"]
+
+
+# rules: sevendays.scenario.free_deployment (house numbers in house_rules.yaml)
+def test_the_zone_depth_and_spacing_are_house_rule_numbers_a_user_can_change() -> None:
+    r = ruleset()
+    house = {"free_deployment": {"depth": 6.0, "spacing": 5.0}}
+    state = r.new_state("meeting-engagement", 2, {**FREE, "house_rules": house})
+    step = r.capabilities.deployment(state)
+    assert step is not None and step.zone == {"rects": [[0.0, 0.0, 72.0, 6.0]]}
+    r.apply(state, Action("place", unit=step.pieces[0], point=(20.0, 3.0)))
+    # 4" apart: allowed by the book's 2.5", refused by this file's 5"
+    with pytest.raises(IllegalActionError, match='within 5" of a unit already placed'):
+        r.apply(state, Action("place", unit=step.pieces[1], point=(24.0, 3.0)))
+    with pytest.raises(IllegalActionError, match="outside NATO's deployment zone"):
+        r.apply(state, Action("place", unit=step.pieces[1], point=(40.0, 9.0)))
+
+
+def test_a_bad_free_deployment_number_is_a_one_line_error_naming_the_field() -> None:
+    with pytest.raises(UmpireError, match="free_deployment.depth"):
+        ruleset().new_state(
+            "meeting-engagement", 2, {**FREE, "house_rules": {"free_deployment": {"depth": -1}}}
+        )

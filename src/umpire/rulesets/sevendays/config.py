@@ -154,6 +154,16 @@ class RandomLength(BaseModel):
     max_turns: Whole = Field(ge=1, le=MAX_TURNS)
 
 
+class FreeDeployment(BaseModel):
+    """sevendays.scenario.free_deployment (house): each side's band from its own edge (and the
+    hidden defender's distance beyond the attacker's start line), and the closest two placed
+    units may stand."""
+
+    model_config = ConfigDict(extra="forbid")
+    depth: Annotated[float, Field(strict=True, gt=0, le=MAX_INCHES, allow_inf_nan=False)]
+    spacing: Inches
+
+
 class HouseRules(BaseModel):
     """Every overridable number. Field names are the keys of ``house_rules.yaml``."""
 
@@ -186,6 +196,7 @@ class HouseRules(BaseModel):
     air: AirRules
     platoon: Platoon
     bp_corrections: BreakPointCorrections
+    free_deployment: FreeDeployment
 
     @field_validator("damage_table")
     @classmethod

@@ -15,6 +15,8 @@ least 12 inches from the start line"), the attacker's start line is the line thr
 foremost scenario unit: the attacker places between that line and its edge, the defender
 anywhere at least 12" beyond it. A unit is placed at least 1.5" inside the table, on terrain
 it may enter, and no nearer than 2.5" to a unit already placed (either side's).
+The 12" and the 2.5" are house-rule numbers (`free_deployment.depth` and `.spacing` in
+`house_rules.yaml`, overridable with `--house-rules`).
 """
 
 from __future__ import annotations
@@ -35,9 +37,7 @@ from umpire.rulesets.sevendays.world import World
 RULE = "sevendays.scenario.free_deployment"
 KINDS = ("place",)
 OFF = (-100.0, -100.0)  # where an unplaced unit stands: off the table
-DEPTH = 12.0  # a side's band along its edge; the hidden defender's distance from the start line
 MARGIN = 1.5  # inside the table edges (forces.EDGE_MARGIN)
-SPACING = 2.5  # nearest two placed units, centre to centre (forces.SPACING)
 GRID = 6.0  # spacing of the listed placements (any point of the zone is accepted)
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in inches
@@ -54,8 +54,9 @@ def zones(world: World) -> dict[str, Rect]:
     table = world.table
     edges = {side: home_edge(side_spec, table) for side, side_spec in spec.sides.items()}
     out: dict[str, Rect] = {}
+    depth_band = world.house.free_deployment.depth  # house_rules.yaml: free_deployment.depth
     for side, edge in edges.items():
-        out[side] = _band(edge, DEPTH, table.width, table.height)
+        out[side] = _band(edge, depth_band, table.width, table.height)
     attacker = spec.attacker
     if attacker is not None:
         defender = next(s for s in spec.sides if s != attacker)
@@ -64,7 +65,7 @@ def zones(world: World) -> dict[str, Rect]:
             placed = [u.at for u in spec.sides[attacker].units if not u.reserve]
             depth = max(_from_edge(edge, p, table.width, table.height) for p in placed)
             out[attacker] = _band(edge, depth, table.width, table.height)
-            out[defender] = _beyond(edge, depth + DEPTH, table.width, table.height)
+            out[defender] = _beyond(edge, depth + depth_band, table.width, table.height)
     return out
 
 
@@ -177,17 +178,20 @@ def refusal(world: World, state: SevenDaysState, unit: Unit, x: float, y: float)
         for area in world.table.areas_at(x, y):
             if world._cannot_enter(mover, area):
                 return f"{unit.name} cannot stand in {area.id}"
-    near = _placed_near(state, unit, x, y)
+    spacing = world.house.free_deployment.spacing  # house_rules.yaml: free_deployment.spacing
+    near = _placed_near(state, unit, x, y, spacing)
     if near is not None:
-        return f'within {SPACING:g}" of a unit already placed'
+        return f'within {spacing:g}" of a unit already placed'
     return None
 
 
-def _placed_near(state: SevenDaysState, unit: Unit, x: float, y: float) -> Unit | None:
+def _placed_near(
+    state: SevenDaysState, unit: Unit, x: float, y: float, spacing: float
+) -> Unit | None:
     for other in state.units.values():
         if other is unit or other.status != Status.ACTIVE or (other.x, other.y) == OFF:
             continue
-        if math.hypot(other.x - x, other.y - y) < SPACING:
+        if math.hypot(other.x - x, other.y - y) < spacing:
             return other
     return None
 
