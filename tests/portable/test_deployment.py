@@ -137,3 +137,14 @@ def test_no_objective_is_held_before_a_unit_stands_on_it() -> None:
     fixed = r.new_state("village-attack", 4, {})
     state = r.new_state("village-attack", 4, FREE)
     assert fixed.holders and not state.holders
+
+
+# rules: portable.setup.free_deployment (the least rows are house_rules.yaml data)
+def test_the_least_zone_depth_is_a_house_rule_number() -> None:
+    r = get_ruleset("portable")
+    house = {"free_deployment_min_rows": 4}
+    state = r.new_state("village-attack", 4, {**FREE, "house_rules": house})
+    step = r.capabilities.deployment(state)
+    assert isinstance(step, DeployStep)
+    # Blue's scenario units stand on rows 1-2, but the file asks for at least four rows
+    assert set(step.zone["cells"]) == {f"{c}{n}" for c in "ABCDEFGHIJ" for n in (1, 2, 3, 4)}

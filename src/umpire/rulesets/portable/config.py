@@ -107,6 +107,7 @@ class HouseRules(BaseModel):
     exhaustion_fraction: tuple[Whole, Whole]
     road_bonus: Whole = Field(ge=0, le=10)
     max_stack: Whole = Field(ge=1, le=20)
+    free_deployment_min_rows: Whole = Field(ge=1, le=50)
     lay_minefield_turns: Turns
     clear_minefield_turns: Turns
     wire_turns: Turns

@@ -5,11 +5,12 @@ deployment zone instead of the squares the scenario file names.
 Zones (house; the scenario files name squares, not zones): a side's zone is the rows from its
 own board edge (the edge behind the way its scenario units face: Blue facing north deploys from
 the south edge) to the deepest row any of its scenario units stands on, at least the first two
-rows. Blue places all its units first, then Red (house). A unit is placed as it could end a move
-(portable.move.stacking, portable.move.stack_limit, portable.terrain.river.impassable): what a
-unit carries or tows is placed with it, aircraft arrive as the scenario says and are not placed.
-Until the last unit is placed the turn has not begun: no die is rolled, nobody has the
-initiative. Unplaced units stand off the board (``OFF``).
+rows (``free_deployment_min_rows`` in ``house_rules.yaml``). Blue places all its units first,
+then Red (house). A unit is placed as it could end a move (portable.move.stacking,
+portable.move.stack_limit, portable.terrain.river.impassable): what a unit carries or tows is
+placed with it, aircraft arrive as the scenario says and are not placed. Until the last unit is
+placed the turn has not begun: no die is rolled, nobody has the initiative. Unplaced units stand
+off the board (``OFF``).
 
 The Portable Wargame has no hidden information: both sides see every placement.
 """
@@ -32,7 +33,6 @@ from umpire.rulesets.portable.world import World, world_of
 RULE = "portable.setup.free_deployment"
 KINDS = ("place",)
 OFF = (-1, -1)  # where an unplaced unit stands: off the board
-MIN_ROWS = 2
 
 
 def free(options: Mapping[str, Any]) -> bool:
@@ -45,12 +45,13 @@ def rows(world: World) -> dict[str, tuple[int, int]]:
     spec = world.spec
     height = spec.grid.height
     out: dict[str, tuple[int, int]] = {}
+    least = world.house.free_deployment_min_rows  # house_rules.yaml
     for side, side_spec in spec.sides.items():
         ys = [u.at[1] for u in side_spec.units]
         if side_spec.facing == "S":  # faces south: deploys from the north edge
-            out[side] = (min(min(ys), height - MIN_ROWS), height - 1)
+            out[side] = (max(0, min(min(ys), height - least)), height - 1)
         else:
-            out[side] = (0, max(max(ys), MIN_ROWS - 1))
+            out[side] = (0, min(height - 1, max(max(ys), least - 1)))
     return out
 
 
