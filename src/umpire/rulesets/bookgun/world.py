@@ -14,6 +14,7 @@ from typing import Any
 
 from shapely.geometry import LineString, Point, Polygon
 
+from umpire.core.lru import LruMap
 from umpire.geometry.table import Area, Table, TerrainKind, Vec, polygon_from_spec
 from umpire.rulesets.bookgun.scenario import (
     SCENARIOS,
@@ -240,23 +241,26 @@ class World:
         return [not blocked for blocked in self.table.terrain_blocks_many(pairs)]
 
 
-_WORLDS: dict[tuple[str, str], World] = {}
+_WORLDS: LruMap[tuple[str, str], World] = LruMap()
 
 
 def world_for(scenario: str | ScenarioSpec, house: Mapping[str, Any] | None) -> World:
     spec = load_scenario(scenario) if isinstance(scenario, str) else scenario
+    # a scenario given as a spec (a file the user named) is keyed by its content, never by the
+    # object's id (an id is reused once the object is gone)
     key = (
-        spec.id if isinstance(scenario, str) else f"file:{id(spec)}",
+        spec.id if isinstance(scenario, str) else "file:" + spec.model_dump_json(),
         json.dumps(house or {}, sort_keys=True),
     )
-    found = _WORLDS.get(key)
-    if found is None:
+
+    def make() -> World:
         tables = tables_with(house)
         where = f"{SCENARIOS / (spec.id + '.yaml')}" if isinstance(scenario, str) else spec.id
         check_weapons(spec, tables, where)
         check_vehicles(spec, tables, where)
-        found = _WORLDS[key] = World(spec, tables)
-    return found
+        return World(spec, tables)
+
+    return _WORLDS.get_or_make(key, make)
 
 
 def check_weapons(spec: ScenarioSpec, tables: Tables, where: str) -> None:

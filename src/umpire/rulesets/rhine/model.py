@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from umpire.core.catalog import RuleEntry, catalog_markdown, load_catalog
 from umpire.core.datafiles import check_numbers, format_validation_error, load_yaml, merge
 from umpire.core.errors import DataFileError, UnknownScenarioError
+from umpire.core.lru import LruMap
 from umpire.geometry.hexgrid import Hex, HexMap, distance, parse_hex_id
 
 DATA = Path(__file__).parent / "data"
@@ -532,7 +533,7 @@ def load_world(path: Path, override: Mapping[str, Any] | None = None) -> World:
     return World(load_spec(path), load_tables(override), str(path), user)
 
 
-_WORLDS: dict[tuple[str, str], World] = {}
+_WORLDS: LruMap[tuple[str, str], World] = LruMap()
 
 
 def world_for(scenario: str, override: Mapping[str, Any] | None = None) -> World:
@@ -540,10 +541,7 @@ def world_for(scenario: str, override: Mapping[str, Any] | None = None) -> World
 
     # the key of no override is the text json.dumps gives for an empty mapping
     key = (scenario, json.dumps(override, sort_keys=True) if override else "{}")
-    found = _WORLDS.get(key)
-    if found is None:
-        found = _WORLDS[key] = load_world(scenario_path(scenario), override)
-    return found
+    return _WORLDS.get_or_make(key, lambda: load_world(scenario_path(scenario), override))
 
 
 # -- the rule catalogue -------------------------------------------------------------------------

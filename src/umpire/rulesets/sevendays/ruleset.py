@@ -13,6 +13,7 @@ from umpire.core.errors import IllegalActionError, UmpireError
 from umpire.core.events import Event, note
 from umpire.core.flow import FlowRules, Pending
 from umpire.core.lazy import Lazy
+from umpire.core.lru import LruMap
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import (
     Capabilities,
@@ -146,7 +147,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
     _shared: SevenDays | None = None
 
     def __init__(self) -> None:
-        self._worlds: dict[tuple[str, str, str], World] = {}
+        self._worlds: LruMap[tuple[str, str, str], World] = LruMap()
 
     @classmethod
     def shared(cls) -> SevenDays:
@@ -177,12 +178,12 @@ class SevenDays(RulesetBase[SevenDaysState]):
     ) -> World:
         """The static side of a scenario with these house rules and deployed forces (cached)."""
         key = (scenario, json.dumps(override or {}, sort_keys=True), json.dumps(forces or {}))
-        world = self._worlds.get(key)
-        if world is None:
+
+        def make() -> World:
             house = house_rules(dict(override) if override else None)
-            world = World(scenarios.load_scenario(scenario, house, forces), house)
-            self._worlds[key] = world
-        return world
+            return World(scenarios.load_scenario(scenario, house, forces), house)
+
+        return self._worlds.get_or_make(key, make)
 
     def new_state(self, scenario: str, seed: int, options: Mapping[str, Any]) -> SevenDaysState:
         unknown = sorted(set(options) - OPTIONS)
