@@ -200,7 +200,8 @@ FLAG_CASES = [
 
 @pytest.mark.parametrize("args", FLAG_CASES)
 def test_the_fast_path_reads_flags_as_the_command_line_does(args: list[str]) -> None:
-    """Same values, or the same one-line error, as ``umpire.cli.parse_declared``."""
+    """Same values, or the same one-line error, as the typer commands' reader (one function,
+    ``umpire.flags.parse_declared``, reached through ``umpire.cli``)."""
     from umpire.analysis.odds_command import built_in_odds, read_flags
     from umpire.cli import parse_declared
     from umpire.core.errors import UmpireError

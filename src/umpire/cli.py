@@ -29,6 +29,7 @@ from umpire.core.ruleset import (
     ruleset_ids,
     split_game_id,
 )
+from umpire.flags import PLAYER_KINDS, flag_names, parse_declared
 from umpire.terminal.words import first_sentence, need_words, plain
 
 if TYPE_CHECKING:  # the game machinery is imported inside the commands (a cold `umpire odds`)
@@ -49,7 +50,6 @@ console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
 COLUMN_TITLES = {"points": "points lost", "bp": "BP lost", "total_bp": "total BP"}
-PLAYER_KINDS = ("ai", "scripted", "random", "human", "search[:PRESET][@SECONDS]")
 EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 SPECTATOR = ""  # reads only what every side may: the public stand-ins of private events
 
@@ -64,100 +64,6 @@ def _style(ruleset: Ruleset[Any], side: str) -> str:
     return f"bold {colour}" if colour else "bold"
 
 
-# -- ruleset-declared flags ---------------------------------------------------------------------
-def _flag_names(options: Sequence[Option], sides: Sequence[str]) -> list[str]:
-    names = []
-    for option in options:
-        for name in [f"{s}-{option.name}" for s in sides] if option.per_side else [option.name]:
-            names.append(f"--{name}/--no-{name}" if option.type == "bool" else f"--{name}")
-    return names
-
-
-def _convert(option: Option, flag: str, text: str, ruleset_id: str) -> Any:
-    try:
-        if option.type == "int":
-            return int(text)
-        if option.type == "float":
-            return float(text)
-    except ValueError:
-        raise UmpireError(f"{flag} {text!r}: {ruleset_id} wants a number") from None
-    if option.type == "path":
-        return Path(text).expanduser()
-    if option.type == "bool":
-        lowered = text.lower()
-        if lowered not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
-            raise UmpireError(f"{flag}={text}: write true or false")
-        return lowered in ("true", "yes", "1", "on")
-    if option.choices and text not in option.choices:
-        raise UmpireError(f"{flag} {text!r}: choose {', '.join(option.choices)}")
-    return text
-
-
-def parse_declared(
-    args: Sequence[str],
-    options: Sequence[Option],
-    ruleset_id: str,
-    sides: Sequence[str] = (),
-    aliases: Sequence[str] = (),
-    defaults: bool = False,
-) -> tuple[dict[str, Any], dict[str, str]]:
-    """``args`` read against the options a ruleset declares: ``--name VALUE``, ``--name=VALUE``,
-    ``--name``/``--no-name`` for a boolean, ``--SIDE-name VALUE`` for a per-side option, and
-    ``--SIDE WHO`` for each of ``aliases`` (the sides). Returns (option values by key, per-side
-    ones as ``{side: value}``; with ``defaults`` every option's default too) and the alias
-    values. An unknown flag is a one-line error naming the flags there are."""
-    table: dict[str, tuple[Option, str | None]] = {}
-    for option in options:
-        for side in sides if option.per_side else [None]:
-            name = f"{side}-{option.name}" if side else option.name
-            table[name] = (option, side)
-    values: dict[str, Any] = {}
-    if defaults:
-        values = {o.option_key: ({} if o.per_side else o.default) for o in options}
-    named: dict[str, str] = {}
-    items = list(args)
-    while items:
-        token = items.pop(0)
-        if not token.startswith("--"):
-            raise UmpireError(f"unexpected {token!r}: flags are written --name VALUE")
-        name, eq, inline = token[2:].partition("=")
-        negated = name.startswith("no-") and name[3:] in table and table[name[3:]][0].type == "bool"
-        if name in aliases or name in table or negated:
-            pass
-        else:
-            known = [f"--{a} WHO" for a in aliases] + _flag_names(options, sides)
-            raise UmpireError(
-                f"{ruleset_id} has no option --{name}; "
-                + (f"its options: {', '.join(known)}" if known else "it declares no options")
-            )
-        if negated:
-            option, side = table[name[3:]]
-            value: Any = False
-        elif name in aliases:
-            if not eq:
-                if not items:
-                    raise UmpireError(f"--{name} needs a value: {', '.join(PLAYER_KINDS)}")
-                inline = items.pop(0)
-            named[name] = inline
-            continue
-        else:
-            option, side = table[name]
-            if option.type == "bool" and not eq:
-                value = True
-            else:
-                if not eq:
-                    if not items:
-                        raise UmpireError(f"--{name} needs a value")
-                    inline = items.pop(0)
-                value = _convert(option, f"--{name}", inline, ruleset_id)
-        key = option.option_key
-        if side is None:
-            values[key] = value
-        else:
-            values[key] = {**values.get(key, {}), side: value}
-    return values, named
-
-
 def _options_help(ruleset: Ruleset[Any], options: Sequence[Option], per_side: bool) -> None:
     sides = ruleset.meta.players
     console.print(f"{ruleset.meta.id} ({ruleset.meta.title}) options:", markup=False)
@@ -165,7 +71,7 @@ def _options_help(ruleset: Ruleset[Any], options: Sequence[Option], per_side: bo
         for side in sides:
             console.print(f"  --{side} WHO  who plays {side}: {', '.join(PLAYER_KINDS)}")
     for option in options:
-        for flag in _flag_names([option], sides):
+        for flag in flag_names([option], sides):
             default = "" if option.default in (None, False) else f" [default: {option.default}]"
             console.print(f"  {flag}  {option.help}{default}", markup=False)
     if not options and not per_side:

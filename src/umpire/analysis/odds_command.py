@@ -16,7 +16,6 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -64,75 +63,14 @@ def built_in_odds(ruleset_id: str) -> OddsCapability:
     return found
 
 
-# -- the flags, read as ``umpire.cli.parse_declared`` reads them for ``odds`` -------------------
-def _flag_names(options: Sequence[Option]) -> list[str]:
-    names = []
-    for option in options:
-        if not option.per_side:  # odds take no per-side flags: the command names no sides
-            flag = option.name
-            names.append(f"--{flag}/--no-{flag}" if option.type == "bool" else f"--{flag}")
-    return names
-
-
-def _convert(option: Option, flag: str, text: str, ruleset_id: str) -> Any:
-    from umpire.core.errors import UmpireError
-
-    try:
-        if option.type == "int":
-            return int(text)
-        if option.type == "float":
-            return float(text)
-    except ValueError:
-        raise UmpireError(f"{flag} {text!r}: {ruleset_id} wants a number") from None
-    if option.type == "path":
-        return Path(text).expanduser()
-    if option.type == "bool":
-        lowered = text.lower()
-        if lowered not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
-            raise UmpireError(f"{flag}={text}: write true or false")
-        return lowered in ("true", "yes", "1", "on")
-    if option.choices and text not in option.choices:
-        raise UmpireError(f"{flag} {text!r}: choose {', '.join(option.choices)}")
-    return text
-
-
+# -- the flags ----------------------------------------------------------------------------------
 def read_flags(args: Sequence[str], options: Sequence[Option], ruleset_id: str) -> dict[str, Any]:
     """``args`` (the words after the ruleset id) read against the odds options: every option's
-    value by key, its default where not given. ``--name VALUE``, ``--name=VALUE``, and
-    ``--name``/``--no-name`` for a boolean; an unknown flag is a one-line error naming the flags
-    there are (as ``umpire.cli.parse_declared(args, options, ruleset_id, defaults=True)``)."""
-    from umpire.core.errors import UmpireError
+    value by key, its default where not given; the same reader as the typer commands'
+    (``umpire.flags.parse_declared``), so the two paths cannot drift."""
+    from umpire.flags import parse_declared
 
-    table = {option.name: option for option in options if not option.per_side}
-    values: dict[str, Any] = {o.option_key: ({} if o.per_side else o.default) for o in options}
-    items = list(args)
-    while items:
-        token = items.pop(0)
-        if not token.startswith("--"):
-            raise UmpireError(f"unexpected {token!r}: flags are written --name VALUE")
-        name, eq, inline = token[2:].partition("=")
-        negated = name.startswith("no-") and name[3:] in table and table[name[3:]].type == "bool"
-        if not (name in table or negated):
-            known = _flag_names(options)
-            raise UmpireError(
-                f"{ruleset_id} has no option --{name}; "
-                + (f"its options: {', '.join(known)}" if known else "it declares no options")
-            )
-        if negated:
-            option = table[name[3:]]
-            value: Any = False
-        else:
-            option = table[name]
-            if option.type == "bool" and not eq:
-                value = True
-            else:
-                if not eq:
-                    if not items:
-                        raise UmpireError(f"--{name} needs a value")
-                    inline = items.pop(0)
-                value = _convert(option, f"--{name}", inline, ruleset_id)
-        values[option.option_key] = value
-    return values
+    return parse_declared(args, options, ruleset_id, defaults=True)[0]
 
 
 # -- printing as the typer command's rich consoles print ---------------------------------------
