@@ -3,7 +3,9 @@
 At every prompt a person may type a number from the menu, ``KIND X Y`` (a point on a table),
 ``KIND WORDS`` (any words of an option, e.g. ``move E6`` for the square it names), ``help``,
 ``map``, ``why N``, ``undo`` or ``quit``. ``quit``, the end of input and Ctrl-C save the game
-and say where; ``umpire battle --resume FILE`` carries on from it.
+and say where; ``umpire battle --resume FILE`` carries on from it. At a deployment step
+(``deployment: free``) the menu lists the units to place and asks for a typed position
+(:mod:`umpire.terminal.deploy`).
 
 Undo takes back the asker's last decision and what the AI players did after it, only while
 nothing since was rolled, hidden from anyone or decided by another person at the table
@@ -27,6 +29,7 @@ from umpire.core.record import Record, why_readable
 from umpire.core.ruleset import get_ruleset
 from umpire.core.view import Agent, View
 from umpire.play import LazyActions, action_cap
+from umpire.terminal.deploy import DeployPrompt, deploy_step
 from umpire.terminal.drawing import MapShower, board_for, places_for
 from umpire.terminal.places import Places
 from umpire.terminal.why import attack_note, certain_losses, explain
@@ -192,6 +195,7 @@ class TerminalPlayer:
         self.console = console
         self.session = session
         self.last_reason = "chosen by the player"
+        self.deploying = DeployPrompt(self)  # the deployment step's prompt (terminal.deploy)
 
     @property
     def game(self) -> Game:
@@ -251,6 +255,10 @@ class TerminalPlayer:
         colour = caps.side_colours.get(side)
         style = f"bold {colour}" if colour else "bold"
         self.console.print(f"[{style}]{side.upper()}[/] to act{status}:".replace("[(", "\\[("))
+        step = deploy_step(game, side, legal)
+        if step is not None:  # one line a unit, then its position typed (terminal.deploy)
+            return self.deploying.choose(view, legal, step)
+        self.deploying.resting = False
         menu = self.lines(legal)
         for index, line in enumerate(menu, 1):
             self.console.print(f"  {index:>3}. {line}", markup=False, highlight=False)
