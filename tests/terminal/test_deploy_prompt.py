@@ -99,6 +99,8 @@ def test_sevendays_capture_typed_points_refusals_and_deploy_the_rest(tmp_path: P
     text = out.stdout
     # the zone in words, then each unit to place once and "deploy the rest for me"
     assert re.search(r'NATO zone: x 0-72, y \d+(\.\d+)?-\d+(\.\d+)?"', text)
+    # the map before the first placement: units still to place are off the table, not drawn
+    assert "A Chieftain Mk9 (chieftain-1), off the table" in text.split("NATO to act")[0]
     menus = _menus(text)
     assert len(menus) == 3  # one menu a decision: two typed placements, then the rest
     first = menus[0]

@@ -122,6 +122,11 @@ class TableMap:
             "out",
         )
 
+    def _off(self, unit: Mapping[str, Any]) -> bool:
+        """Whether ``unit`` stands off the table (e.g. not yet placed at a free deployment)."""
+        x, y = float(unit["x"]), float(unit["y"])
+        return not (0.0 <= x <= self.width and 0.0 <= y <= self.height)
+
     def _labels(self) -> dict[str, str]:
         out: dict[str, str] = {}
         used: dict[int, int] = {}
@@ -183,6 +188,8 @@ class TableMap:
         taken: set[tuple[int, int]] = set()
         # the living last, so they are drawn over wrecks
         for unit in sorted(self.shown_units(), key=lambda u: not self._gone(u)):
+            if self._off(unit):  # not placed yet (free deployment) or off the table
+                continue
             col, row = self._free(*self.cell(float(unit["x"]), float(unit["y"])), taken)
             taken.add((col, row))
             label = self.labels[str(unit["id"])]
@@ -250,7 +257,10 @@ class TableMap:
                 label = self.labels[str(unit["id"])]
                 gone = self._gone(unit)
                 line.append(label, style="dim" if gone else self._style(side))
-                where = self.places.name(float(unit["x"]), float(unit["y"]))
+                if self._off(unit):
+                    where = "off the table"
+                else:
+                    where = self.places.name(float(unit["x"]), float(unit["y"]))
                 state = " (wreck)" if gone else ""
                 extras = []
                 if unit.get("markers"):
