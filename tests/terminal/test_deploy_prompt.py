@@ -160,3 +160,14 @@ def test_portable_square_by_label(tmp_path: Path) -> None:
     assert places[0] == {**places[0], "unit": "blue-hq", "cell": "C2"}
     blue = [a for a in places if a["unit"].startswith("blue-")]
     assert len(blue) == 5 and places[:5] == blue
+
+
+def test_bookgun_sites_keep_the_ordinary_menu(tmp_path: Path) -> None:
+    # bookgun.setup.deploy places at named sites, not a typed point or square: the menu stays
+    out = umpire(
+        "battle", "bookgun/market-day", "--insurgents", "human", "--seed", "1",
+        stdin="quit\n", cwd=tmp_path,
+    )  # fmt: skip
+    assert out.returncode == 130, out.stderr
+    assert " zone: " not in out.stdout and "deploy the rest for me" not in out.stdout
+    assert re.search(r"\n\s+1\. put \S+ under a marker at \w+", out.stdout), out.stdout[-2000:]

@@ -33,17 +33,21 @@ PLACE_AT = re.compile(r" (?:at|on) .*?(?=, hidden as \S+$|$)")
 
 
 def deploy_step(game: Any, side: str, legal: Sequence[Action]) -> DeployStep | None:
-    """The deployment step now due if it is ``side``'s and every legal action places a
-    piece (else None: the ordinary menu is used)."""
+    """The deployment step now due if it is ``side``'s, every legal action places a unit at
+    a point (a table zone) or on a square (a grid zone), else None: the ordinary menu."""
     cap = game.ruleset.capabilities.deployment
     if cap is None or game.is_over:
         return None
     step = cap(game.state)
     if not isinstance(step, DeployStep) or step.side != side:
         return None
-    if not legal or any(a.kind not in step.kinds for a in legal):
+    if not legal or any(a.kind not in step.kinds or a.unit is None for a in legal):
         return None
-    return step
+    if "rects" in step.zone and all(a.point is not None for a in legal):
+        return step  # a point typed in inches (Seven Days)
+    if "cells" in step.zone and all(a.cell is not None for a in legal):
+        return step  # a square typed by name (Portable)
+    return None  # e.g. named sites (The Book and The Gun): the ordinary menu
 
 
 def zone_words(step: DeployStep) -> str:
