@@ -44,6 +44,7 @@ from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError, UmpireError
 from umpire.core.events import Event
 from umpire.core.game import Game
+from umpire.core.record import why_readable
 from umpire.core.ruleset import Option, Ruleset, get_ruleset, ruleset_ids
 from umpire.play import LazyActions, action_cap, result
 from umpire.play import summary as battle_summary
@@ -63,7 +64,8 @@ from umpire.server.undo import action_reason, chance_mark
 log = logging.getLogger("umpire.server")
 
 PLAYER_KINDS = ("here", "remote", "ai")
-CREATE_FIELDS = frozenset({"ruleset", "scenario", "seed", "players", "options"})
+CREATE_FIELDS = frozenset({"ruleset", "scenario", "seed", "players", "options", "why_public"})
+SETTINGS_NOTE = -1  # the notes row (no action has this number) keeping the game's why_public
 ACTION_FIELDS = frozenset({"kind", "unit", "target", "point", "option", "units", "cell", "card"})
 MAX_UNITS = 64  # pieces named in one action
 UPLOAD_SUFFIXES = (".toml", ".ros", ".rosz", ".yaml", ".yml", ".json")  # files the lobby sends
@@ -262,6 +264,11 @@ class Service:
                 422, f"{ruleset_id}/{scenario} failed to start: {type(exc).__name__}"
             ) from exc
         game.record.players = dict(players)
+        # the lobby's "AI explains its moves to everyone": true, false or absent (the default)
+        why_public = body.get("why_public")
+        if why_public is not None and not isinstance(why_public, bool):
+            raise ApiError(400, f"why_public: {short(why_public)} is not true, false or null")
+        game.record.why_public = why_public
         now = time.time()
         row = GameRow(
             id=game_id,
@@ -275,6 +282,9 @@ class Service:
             updated=now,
         )
         await asyncio.to_thread(self.store.create_game, row, seats)
+        if why_public is not None:  # kept with the game (an undo never deletes row -1)
+            note = {"why_public": why_public}
+            await asyncio.to_thread(self.store.keep_note, game_id, SETTINGS_NOTE, note)
         for seat in seats:
             self._remember_seat(seat)
         live = Live(row=row, game=game, setup=list(game.events), log=[], sides=[])
@@ -358,7 +368,11 @@ class Service:
                 raise ApiError(
                     409, f"game {game_id}: stored action {index} is illegal: {exc}"
                 ) from exc
-        search_web.restore_whys(live.reasons, game.record, self.store.notes(game_id))
+        stored = self.store.notes(game_id)
+        search_web.restore_whys(live.reasons, game.record, stored)
+        kept = stored.get(SETTINGS_NOTE)
+        setting = kept.get("why_public") if isinstance(kept, dict) else None
+        game.record.why_public = setting if isinstance(setting, bool) else None
         return live
 
     @staticmethod
@@ -426,16 +440,23 @@ class Service:
             ]
         for i in range(len(kept) - 1, live.index):
             events = views.event_dicts(live.log[i], viewer)
-            why = search_web.why_entry(
-                live.reasons,
-                live.row.players,
-                live.game.ruleset.meta.information,
-                live.sides[i],
-                viewer,
-                i,
-            )
+            why = self._why(live, i, viewer)
             kept.append(dumps({"index": i + 1, "events": events, **why}))
         return kept[0 if since <= 0 else since + 1 : live.index + 1]
+
+    @staticmethod
+    def _why(live: Live, index: int, viewer: str) -> dict[str, str]:
+        """``{"why": text}`` for action ``index`` when ``viewer`` may read the search player's
+        why of it (the mover's side always; another side as the game's ``why_public`` says,
+        by default only in a perfect-information ruleset), else {} (the live log and replay)."""
+        text = live.reasons.get(index)
+        mover = live.sides[index] if index < len(live.sides) else None
+        if not text or mover is None or not search_web.is_search(live.row.players.get(mover)):
+            return {}
+        information = live.game.ruleset.meta.information
+        if why_readable(mover, viewer, information, live.game.record.why_public):
+            return {"why": text}
+        return {}
 
     @staticmethod
     def _events(live: Live, events: list[Event], viewer: str) -> list[dict[str, Any]]:
@@ -767,7 +788,12 @@ class Service:
         observation = twin.observation(viewer)
         log = [{"index": 0, "setup": True, "events": self._events(live, live.setup, viewer)}]
         log += [
-            {"index": i + 1, "events": self._events(live, live.log[i], viewer)} for i in range(at)
+            {
+                "index": i + 1,
+                "events": self._events(live, live.log[i], viewer),
+                **self._why(live, i, viewer),
+            }
+            for i in range(at)
         ]
         ended = result(twin)
         return {

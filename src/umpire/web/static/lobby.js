@@ -194,6 +194,8 @@ async function start() {
     if (Object.keys(options).length) body.options = options;
   } catch (e) { $("error").textContent = e.message; $("error").hidden = false; return; }
   if ($("seed").value !== "") body.seed = Number($("seed").value);
+  // "AI explains its moves to everyone": the game's why_public (left out: the default)
+  if ($("why-public") && $("why-public").value !== "") body.why_public = $("why-public").value === "true";
   const r = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json().catch(() => ({ detail: r.statusText }));
   if (!r.ok) { $("error").textContent = data.detail; $("error").hidden = false; return; }
