@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -16,9 +16,11 @@ from pydantic import (
     model_validator,
 )
 
-from umpire.core.catalog import RuleEntry, catalog_markdown, load_catalog
 from umpire.core.datafiles import format_validation_error, load_override, load_yaml, merge
 from umpire.core.errors import DataFileError
+
+if TYPE_CHECKING:  # the catalogue is read for the rules, not for a shot's house rules
+    from umpire.core.catalog import RuleEntry
 
 DATA = Path(__file__).parent / "data"
 Quality = Literal["elite", "average", "poor"]
@@ -168,11 +170,15 @@ HOUSE_RULES = HouseRulesFile()
 @cache
 def rule_catalog() -> dict[str, RuleEntry]:
     """Every implemented rule by id, in catalogue order."""
+    from umpire.core.catalog import load_catalog
+
     return load_catalog(DATA / "rules.yaml", "portable")
 
 
 def rules_markdown() -> str:
     """docs/rules/portable.md, generated from the catalogue."""
+    from umpire.core.catalog import catalog_markdown
+
     return catalog_markdown(
         "The Portable Wargame (squared version)",
         "portable",

@@ -11,15 +11,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from umpire.core.catalog import RuleEntry, catalog_markdown, load_catalog
 from umpire.core.datafiles import check_numbers, format_validation_error, load_yaml, merge
 from umpire.core.errors import DataFileError, UnknownScenarioError
 from umpire.core.lru import LruMap
 from umpire.geometry.hexgrid import Hex, HexMap, distance, parse_hex_id
+
+if TYPE_CHECKING:  # the catalogue is read for the rules, not for odds or play
+    from umpire.core.catalog import RuleEntry
 
 DATA = Path(__file__).parent / "data"
 SIDES: tuple[str, str] = ("pact", "nato")
@@ -546,10 +548,14 @@ def world_for(scenario: str, override: Mapping[str, Any] | None = None) -> World
 
 # -- the rule catalogue -------------------------------------------------------------------------
 def rule_catalog() -> dict[str, RuleEntry]:
+    from umpire.core.catalog import load_catalog  # read for the rules, not for odds or play
+
     return load_catalog(DATA / "rules.yaml", "rhine")
 
 
 def rules_markdown() -> str:
+    from umpire.core.catalog import catalog_markdown
+
     return catalog_markdown(
         "7 Days to the Rhine (operational hex game)",
         "rhine",
