@@ -162,9 +162,10 @@ def test_a_cold_odds_command_imports_nothing_heavy(ruleset: str, package: str) -
 
 def test_the_fast_path_knows_each_built_in_rulesets_own_odds() -> None:
     """``BUILT_IN_ODDS`` names the very object each ruleset declares as its odds capability."""
-    from umpire.analysis.odds_command import BUILT_IN_ODDS, built_in_odds
+    from umpire.analysis.odds_command import built_in_odds
     from umpire.core.lazy import Lazy
     from umpire.core.ruleset import get_ruleset, ruleset_ids
+    from umpire.rulesets import BUILT_IN_ODDS
 
     assert set(BUILT_IN_ODDS) <= set(ruleset_ids())
     shipped = {

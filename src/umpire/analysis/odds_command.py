@@ -18,17 +18,10 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from umpire.rulesets import BUILT_IN_ODDS  # the built-in rulesets' odds, by import path
+
 if TYPE_CHECKING:
     from umpire.core.ruleset import OddsCapability, Option
-
-# Each built-in ruleset's odds capability (its ``Capabilities.odds``; a test checks they agree):
-# the fast path imports this module and nothing of the ruleset itself.
-BUILT_IN_ODDS: dict[str, str] = {
-    "bookgun": "umpire.rulesets.bookgun.odds_cli:ODDS",
-    "portable": "umpire.rulesets.portable.odds_cli:ODDS",
-    "rhine": "umpire.rulesets.rhine.odds_cli:ODDS",
-    "sevendays": "umpire.rulesets.sevendays.odds_cli:ODDS",
-}
 
 
 def odds_answer(ruleset_id: str, values: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:

@@ -211,7 +211,7 @@ class _RemoteTraceback(Exception):
         return str(self.args[0])
 
 
-def _portable(exc: BaseException) -> BaseException:
+def _picklable(exc: BaseException) -> BaseException:
     """``exc`` if it can be sent to the parent, else a plain error with its text."""
     try:
         pickle.loads(pickle.dumps(exc))
@@ -250,7 +250,7 @@ def _serve(
         try:
             rows = _play_chunk(game_id, options, players, chunk)
         except Exception as exc:
-            conn.send(("error", _portable(exc), traceback.format_exc()))
+            conn.send(("error", _picklable(exc), traceback.format_exc()))
             return
         conn.send(("rows", rows, start, resident_mb()))
 
