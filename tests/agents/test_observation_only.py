@@ -11,15 +11,15 @@ state-bearing call still plays whole games.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 import umpire
 from umpire.agents import make_agent
 from umpire.agents.base import View
-from umpire.core.actions import Action
+from umpire.core.actions import LazyActionList
 from umpire.core.events import seen_by
 from umpire.core.game import Game
 from umpire.core.ruleset import Ruleset, get_ruleset
@@ -27,29 +27,9 @@ from umpire.core.ruleset import Ruleset, get_ruleset
 RESAMPLES = 3
 
 
-class LegalOf(Sequence[Action]):
+def legal_of(ruleset: Ruleset[Any], state: Any) -> LazyActionList:
     """The legal actions of ``state``, enumerated only if the agent looks (as in play)."""
-
-    def __init__(self, ruleset: Ruleset[Any], state: Any) -> None:
-        self._ruleset, self._state = ruleset, state
-        self._items: list[Action] | None = None
-
-    def _list(self) -> list[Action]:
-        if self._items is None:
-            self._items = self._ruleset.legal_actions(self._state)
-        return self._items
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        return self._list()[index]
-
-    def __len__(self) -> int:
-        return len(self._list())
+    return LazyActionList(lambda: ruleset.legal_actions(state))
 
 
 def _view(game: Game, state: Any, side: str) -> View:
@@ -106,14 +86,14 @@ def test_resampled_hidden_truth_leaves_the_choice_unchanged(
         if not _hidden_from(observation):
             continue
         original = make_agent("scripted", "sevendays", side, seed)
-        chosen = original.choose(_view(game, game.state, side), LegalOf(ruleset, game.state))
+        chosen = original.choose(_view(game, game.state, side), legal_of(ruleset, game.state))
         assert chosen in ruleset.legal_actions(game.state), (index, chosen)
         for _ in range(RESAMPLES):
             twin = ruleset.resample(game.state, side, rng)
             assert ruleset.observation(twin, side) == observation
             changed_truth += ruleset.state_to_dict(twin) != ruleset.state_to_dict(game.state)
             fresh = make_agent("scripted", "sevendays", side, seed)
-            again = fresh.choose(_view(game, twin, side), LegalOf(ruleset, twin))
+            again = fresh.choose(_view(game, twin, side), legal_of(ruleset, twin))
             assert again == chosen, (index, side, chosen, again)
             assert fresh.last_reason == original.last_reason
         checked += 1
