@@ -117,8 +117,6 @@ STILL_LOADED = {
     "reads are pydantic models (issue 19, not yet lazy)",
     ("portable", "pydantic"): "the house rules and unit types the fire rules read are pydantic "
     "models (issue 19, not yet lazy)",
-    ("rhine", "pydantic"): "rhine.model's tables and scenario are pydantic models (issue 19, "
-    "not yet lazy)",
 }
 
 

@@ -1,5 +1,8 @@
-"""Data files of 7 Days to the Rhine: tables, maps, units and scenarios, validated with pydantic,
-and the :class:`World` (the static side of a game) built from them.
+"""Data files of 7 Days to the Rhine: tables, maps, units and scenarios as plain frozen
+dataclasses, and the :class:`World` (the static side of a game) built from them. A user's file
+is validated with the pydantic schema of :mod:`umpire.rulesets.rhine.schema` (imported only
+then); the packaged files are built without it (issue 19: a cold ``umpire odds`` loads no
+pydantic), and a test validates each of them with the schema.
 
 A bad file is a one-line :class:`~umpire.core.errors.DataFileError` naming the file and the
 field: a hex off the map, an unknown terrain, an over-stacked set-up, a unit of an unknown
@@ -8,16 +11,15 @@ division."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from umpire.core.datafiles import check_numbers, format_validation_error, load_yaml, merge
 from umpire.core.errors import DataFileError, UnknownScenarioError
 from umpire.core.lru import LruMap
+from umpire.core.plain import build
 from umpire.geometry.hexgrid import Hex, HexMap, distance, parse_hex_id
 
 if TYPE_CHECKING:  # the catalogue is read for the rules, not for odds or play
@@ -33,75 +35,79 @@ Side = Literal["pact", "nato"]
 Result = Literal["AE", "AR", "NE", "EX", "DR1", "DR2", "DE"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
 # -- tables -------------------------------------------------------------------------------------
-class CRT(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class CRT:
     provenance: str = "house"
     source: str = ""
-    columns: list[str] = Field(min_length=1)
+    columns: list[str]
     low: int
     high: int
     rows: dict[int, list[Result]]
 
 
-class TerrainEffect(_Strict):
-    cost: float = Field(ge=0)
+@dataclass(frozen=True, kw_only=True)
+class TerrainEffect:
+    cost: float
     drm: int
 
 
-class HexsideEffect(_Strict):
-    cost: float = Field(ge=0)
+@dataclass(frozen=True, kw_only=True)
+class HexsideEffect:
+    cost: float
     drm: int
     ends_move: bool = False
 
 
-class TEC(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class TEC:
     provenance: str = "house"
     source: str = ""
     terrain: dict[str, TerrainEffect]
     hexsides: dict[str, HexsideEffect]
-    road_cost: float = Field(gt=0)
-    autobahn_cost: float = Field(gt=0)
-    ezoc_cost: float = Field(ge=0)
-    refugee_cost: float = Field(ge=0)
-    air_range_cost: float = Field(ge=0)
+    road_cost: float
+    autobahn_cost: float
+    ezoc_cost: float
+    refugee_cost: float
+    air_range_cost: float
 
 
-class AirTable(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class AirTable:
     provenance: str = "published"
     source: str = ""
-    day_dice: int = Field(ge=1)
-    day_bonus_divisor: int = Field(ge=1)
-    night_dice: int = Field(ge=1)
-    night_bonus_divisor: int = Field(ge=1)
-    max_markers: int = Field(ge=1)
-    range: int = Field(ge=0)
-    turn1_dice: int = Field(ge=1)
+    day_dice: int
+    day_bonus_divisor: int
+    night_dice: int
+    night_bonus_divisor: int
+    max_markers: int
+    range: int
+    turn1_dice: int
     drm_cap: int | None = None
 
 
-class EWTable(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class EWTable:
     provenance: str = "published"
     source: str = ""
-    dice: int = Field(ge=1)
-    bonus_divisor: int = Field(ge=1)
-    max_markers: int = Field(ge=1)
-    per_hex: int = Field(ge=1)
-    turn1_dice: int = Field(ge=1)
+    dice: int
+    bonus_divisor: int
+    max_markers: int
+    per_hex: int
+    turn1_dice: int
 
 
-class CSTable(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class CSTable:
     provenance: str = "published"
     source: str = ""
     artillery_limit: dict[Literal["move-fight", "fight-move"], int]
-    pact_city_artillery: int = Field(ge=0)
-    helicopter_limit: int = Field(ge=0)
+    pact_city_artillery: int
+    helicopter_limit: int
 
 
-class HeliTable(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class HeliTable:
     provenance: str = "published"
     source: str = ""
     need: int
@@ -110,23 +116,26 @@ class HeliTable(_Strict):
     city: int
 
 
-class AttritionTable(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class AttritionTable:
     provenance: str = "published"
     source: str = ""
     losses_per_marker: dict[Side, int]
-    heli_loss_on: int = Field(ge=1, le=6)
-    ammo_pact_divisor: int = Field(ge=1)
-    ammo_nato_divisor: int = Field(ge=1)
+    heli_loss_on: int
+    ammo_pact_divisor: int
+    ammo_nato_divisor: int
 
 
-class RefugeeTable(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class RefugeeTable:
     provenance: str = "published"
     source: str = ""
-    first_turn: int = Field(ge=1)
-    dice: int = Field(ge=0)
+    first_turn: int
+    dice: int
 
 
-class Tables(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class Tables:
     crt: CRT
     tec: TEC
     air: AirTable
@@ -138,12 +147,23 @@ class Tables(_Strict):
     switches: dict[str, bool]
 
 
-def _validate_tables(data: Mapping[str, Any], where: str) -> Tables:
+def _validate_tables(data: Mapping[str, Any], where: str, shipped: bool = False) -> Tables:
+    """The tables of ``data``: a user's (``shipped`` false) validated by the pydantic schema
+    (:mod:`umpire.rulesets.rhine.schema`, imported here) first; the packaged file built
+    directly (a test validates it with the schema and checks both give the same tables)."""
     check_numbers(data, where)  # finite and within bounds: no billion dice, no NaN costs
-    try:
-        tables = Tables.model_validate(data)
-    except ValidationError as exc:
-        raise DataFileError(format_validation_error(where, exc)) from exc
+    if shipped:
+        tables = build(Tables, data)
+    else:
+        from pydantic import ValidationError
+
+        from umpire.rulesets.rhine import schema
+
+        try:
+            checked = schema.Tables.model_validate(data)
+        except ValidationError as exc:
+            raise DataFileError(format_validation_error(where, exc)) from exc
+        tables = build(Tables, checked.model_dump())
     crt = tables.crt
     for value in range(crt.low, crt.high + 1):
         if value not in crt.rows:
@@ -185,99 +205,109 @@ def load_tables(override: Mapping[str, Any] | None = None, where: str = "") -> T
     raw = _raw_tables()
     if override:
         raw = merge(raw, dict(override))
-    return _validate_tables(raw, where or str(DATA / "tables.yaml"))
+    return _validate_tables(raw, where or str(DATA / "tables.yaml"), shipped=not override)
 
 
 # -- scenarios ----------------------------------------------------------------------------------
-class EntrySpec(_Strict):
-    turn: int = Field(ge=1)
-    hexes: list[str] = Field(min_length=1)
+@dataclass(frozen=True, kw_only=True)
+class EntrySpec:
+    turn: int
+    hexes: list[str]
 
 
-class UnitSpec(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class UnitSpec:
     id: str
     side: Side
     nation: str
     division: str | None
     type: Literal["tank", "mech", "infantry", "recon", "heliborne", "static_garrison"]
-    strength: int = Field(ge=0)
+    strength: int
     defence_only: bool = False
     ma: int | None = None  # default by type (rhine.unit.ma)
     at: str | None = None
     enter: EntrySpec | None = None
 
 
-class DivisionSpec(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class DivisionSpec:
     name: str
     side: Side
     nation: str
     colour: str = "grey"
 
 
-class MapSpec(_Strict):
-    width: int = Field(ge=1, le=99)
-    height: int = Field(ge=1, le=99)
+@dataclass(frozen=True, kw_only=True)
+class MapSpec:
+    width: int
+    height: int
     layout: Literal["even-q", "odd-q"] = "even-q"
     terrain: list[str]
-    minor_rivers: list[tuple[str, str]] = []
-    major_rivers: list[tuple[str, str]] = []
-    autobahns: list[list[str]] = []
-    roads: list[list[str]] = []
-    cities: dict[str, list[str]] = {}
+    minor_rivers: list[tuple[str, str]] = field(default_factory=list)
+    major_rivers: list[tuple[str, str]] = field(default_factory=list)
+    autobahns: list[list[str]] = field(default_factory=list)
+    roads: list[list[str]] = field(default_factory=list)
+    cities: dict[str, list[str]] = field(default_factory=dict)
     border_after_column: int | None = None
 
 
-class TurnSpec(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class TurnSpec:
     label: str
     night: bool
 
 
-class ControlSpec(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class ControlSpec:
     nato_columns: tuple[int, int]
     pact_columns: tuple[int, int]
 
 
-class CSSpec(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class CSSpec:
     side: Side
     nation: str
     type: Literal["artillery", "helicopter"]
-    count: int = Field(ge=0)
-    from_turn: int = Field(ge=1, default=1)
+    count: int
+    from_turn: int = 1
 
 
-class ScenarioRules(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class ScenarioRules:
     air_drm_cap: int | None = None
     heli_attrition: bool = False
     ammunition: bool = False
     exit_column: int | None = None
 
 
-class VictorySpec(_Strict):
-    sudden_death: list[str] = []
-    city_vp: dict[str, int] = {}
+@dataclass(frozen=True, kw_only=True)
+class VictorySpec:
+    sudden_death: list[str] = field(default_factory=list)
+    city_vp: dict[str, int] = field(default_factory=dict)
     per_hex: bool = True
     exit_vp: int = 0
     exit_min_strength: int = 0
-    per_nato_losses: int = Field(ge=1, default=3)
-    per_pact_losses: int = Field(ge=1, default=3)
+    per_nato_losses: int = 3
+    per_pact_losses: int = 3
     pact_decisive: int
     pact_marginal: int
     draw: int
 
 
-class ScenarioSpec(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class ScenarioSpec:
     id: str
     title: str
     briefing: str = ""
     provenance: str = "house"
     source: str = ""
     map: MapSpec
-    turns: list[TurnSpec] = Field(min_length=1, max_length=50)  # bounded game length
+    turns: list[TurnSpec]  # bounded game length
     control: ControlSpec
     divisions: list[DivisionSpec]
     units: list[UnitSpec]
-    cs: list[CSSpec] = []
-    rules: ScenarioRules = ScenarioRules()
+    cs: list[CSSpec] = field(default_factory=list)
+    rules: ScenarioRules = field(default_factory=ScenarioRules)
     victory: VictorySpec
 
 
@@ -522,11 +552,20 @@ def scenario_ids() -> list[str]:
 
 
 def load_spec(path: Path) -> ScenarioSpec:
+    """A scenario file: a packaged one built directly, any other validated by the pydantic
+    schema first (:mod:`umpire.rulesets.rhine.schema`, imported only then)."""
     raw = load_yaml(path)
+    if Path(path).parent == DATA / "scenarios":
+        return build(ScenarioSpec, raw)
+    from pydantic import ValidationError
+
+    from umpire.rulesets.rhine import schema
+
     try:
-        return ScenarioSpec.model_validate(raw)
+        checked = schema.ScenarioSpec.model_validate(raw)
     except ValidationError as exc:
         raise DataFileError(format_validation_error(path, exc)) from exc
+    return build(ScenarioSpec, checked.model_dump())
 
 
 def load_world(path: Path, override: Mapping[str, Any] | None = None) -> World:
