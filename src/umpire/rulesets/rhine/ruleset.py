@@ -6,7 +6,7 @@ simultaneous commitment of both sides."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from umpire.core.actions import Action
@@ -215,6 +215,18 @@ def _cell_action_of(w: Any, kind: str) -> dict[str, Action]:
     return _cell_actions_made(w, kind)[2]
 
 
+def _cell_check(
+    kind: ActionKind[ST], state: ST, side: str, action: Action, listed: list[Action]
+) -> None:
+    """The core's default check (allowed exactly when it is one of the listed actions) for a
+    kind whose listing holds the one action per hex of :func:`_cell_actions`: the action must
+    equal its hex's action, and that action be listed (found by identity, not by hashing the
+    whole listing)."""
+    made = _cell_action_of(world(state), kind.name).get(action.cell or "")
+    if made is None or not (made is action or made == action) or not any(a is made for a in listed):
+        raise IllegalActionError(kind.refusal(state, side, action), kind.rule)
+
+
 def hex_ew(state: ST, h: str) -> int:
     return max((state.ew.get(u, 0) for u in state.units_at(h)), default=0)
 
@@ -224,6 +236,18 @@ class EWMarkKind(ActionKind[ST]):
     rule = "rhine.ew.use"
 
     def options(self, state: ST, side: str) -> Iterable[Action]:
+        return list(self._listed(state, side))
+
+    def _listed(self, state: ST, side: str) -> list[Action]:
+        """The listing, worked out once per position (not to be mutated)."""
+        key = ("ew_mark", side)
+        found = state.memo.get(key)
+        if found is None:
+            found = state.memo[key] = self._list(state, side)
+        assert isinstance(found, list)
+        return found
+
+    def _list(self, state: ST, side: str) -> list[Action]:
         w = world(state)
         occ = R.occupancy(w, state)
         out = []
@@ -239,6 +263,11 @@ class EWMarkKind(ActionKind[ST]):
             ):
                 out.append(made[h])
         return out
+
+    def check(self, state: ST, side: str, action: Action) -> None:
+        """Allowed exactly when listed (the core's default), read from the position's
+        listing by the action's hex."""
+        _cell_check(self, state, side, action, self._listed(state, side))
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         assert action.cell is not None
@@ -981,7 +1010,17 @@ class RefugeeKind(ActionKind[ST]):
 
     def options(self, state: ST, side: str) -> Iterable[Action]:
         made = _cell_action_of(world(state), "refugee")
-        return [made[h] for h in refugee_hexes(state)]
+        return [made[h] for h in _refugee_hexes(state)]
+
+    def check(self, state: ST, side: str, action: Action) -> None:
+        """Allowed exactly when listed (the core's default), read by the action's hex."""
+        made = _cell_action_of(world(state), self.name).get(action.cell or "")
+        if (
+            made is None
+            or not (made is action or made == action)
+            or action.cell not in _refugee_set(state)
+        ):
+            raise IllegalActionError(self.refusal(state, side, action), self.rule)
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         assert action.cell is not None
@@ -995,6 +1034,10 @@ class RefugeeKind(ActionKind[ST]):
 
 def refugee_hexes(state: ST) -> list[str]:
     """Empty NATO-controlled hexes without a refugee marker (remembered for the position)."""
+    return list(_refugee_hexes(state))
+
+
+def _refugee_hexes(state: ST) -> list[str]:
     found = state.memo.get("refugee_hexes")
     if found is None:
         w = world(state)
@@ -1004,7 +1047,16 @@ def refugee_hexes(state: ST) -> list[str]:
         found = state.memo["refugee_hexes"] = [
             h for h in w.ids if control.get(h) == "nato" and h not in occupied and h not in have
         ]
-    return list(found)
+    assert isinstance(found, list)
+    return found
+
+
+def _refugee_set(state: ST) -> frozenset[str]:
+    found = state.memo.get("refugee_set")
+    if found is None:
+        found = state.memo["refugee_set"] = frozenset(_refugee_hexes(state))
+    assert isinstance(found, frozenset)
+    return found
 
 
 # -- combat resolution --------------------------------------------------------------------------
@@ -1263,9 +1315,13 @@ def ew_to_act(state: ST) -> str | None:
     found = state.memo.get("ew_open")
     if found is None:
         found = state.memo["ew_open"] = bool(
-            list(EWMarkKind().options(state, holder)) or list(EWStripKind().options(state, holder))
+            _EW_MARK._listed(state, holder) or _EW_STRIP.options(state, holder)
         )
     return holder if found else None
+
+
+_EW_MARK = EWMarkKind()
+_EW_STRIP = EWStripKind()
 
 
 def segment_begin(state: ST) -> list[Event]:
@@ -1299,7 +1355,7 @@ def admin_begin(state: ST) -> list[Event]:
 
 
 def refugee_to_act(state: ST) -> str | None:
-    return "pact" if state.refugees_to_place > 0 and refugee_hexes(state) else None
+    return "pact" if state.refugees_to_place > 0 and _refugee_hexes(state) else None
 
 
 def admin_end(state: ST) -> list[Event]:
@@ -1375,20 +1431,45 @@ def admin_end(state: ST) -> list[Event]:
     return events
 
 
+_CITY_VP: dict[int, tuple[World, tuple[tuple[str, int], ...]]] = {}
+
+
+def _city_vp(w: World) -> tuple[tuple[str, int], ...]:
+    """Each city hex that scores, with its victory points (per map, made once)."""
+    found = _CITY_VP.get(id(w))
+    if found is None or found[0] is not w:
+        v = w.spec.victory
+        scoring = tuple((h, v.city_vp[name]) for h, name in w.city_of.items() if name in v.city_vp)
+        found = _CITY_VP[id(w)] = (w, scoring)
+    return found[1]
+
+
+_EXIT_SCORERS: dict[int, tuple[World, tuple[str, ...]]] = {}
+
+
+def _exit_scorers(w: World) -> tuple[str, ...]:
+    """The units strong enough to score by leaving the map (per map, made once)."""
+    found = _EXIT_SCORERS.get(id(w))
+    if found is None or found[0] is not w:
+        least = w.spec.victory.exit_min_strength
+        strong = tuple(u for u, info in w.units.items() if info.strength >= least)
+        found = _EXIT_SCORERS[id(w)] = (w, strong)
+    return found[1]
+
+
 def victory_points(state: ST) -> dict[str, int]:
     w = world(state)
     v = w.spec.victory
     cities = 0
-    for h, name in w.city_of.items():
-        if name in v.city_vp and state.control.get(h) == "pact":
-            cities += v.city_vp[name]
+    control = state.control
+    for h, vp in _city_vp(w):
+        if control.get(h) == "pact":
+            cities += vp
     exits = 0
-    if "exited" in state.status.values():  # (read at every observation: most have none)
-        exits = sum(
-            v.exit_vp
-            for u, s in state.status.items()
-            if s == "exited" and w.units[u].strength >= v.exit_min_strength
-        )
+    status = state.status
+    if "exited" in status.values():  # (read at every observation: most have none)
+        get = status.get
+        exits = v.exit_vp * [get(u) for u in _exit_scorers(w)].count("exited")
     kills = state.losses["nato"] // v.per_nato_losses
     own = state.losses["pact"] // v.per_pact_losses
     return {
@@ -1452,32 +1533,48 @@ class RhineRules(FlowRules[ST]):
         return out
 
     def check(self, state: ST, action: Action) -> tuple[str, ActionKind[ST]]:
-        """The core's check; then what it remembered of the position is dropped, since the
-        action about to be resolved changes it (state.memo holds answers for one position).
-        A move keeps it: its resolve reads the unit's answers of this position first (the
-        route) and then drops them itself, before it changes anything. An action of a kind
-        checked by its listing alone that is one of the very actions listed in this
-        position (the player's pick from the listing) needs no second listing."""
+        """The core's check (it changes nothing: what is remembered of the position stays).
+        An action of a kind checked by its listing alone that is one of the very actions
+        listed in this position (the player's pick from the listing) needs no second
+        listing."""
         side, allowed = self.flow.decision(state)
         listed = state.memo.get(("listed", action.kind, side)) if action.kind in allowed else None
         if side is not None and listed is not None and any(a is action for a in listed):
-            found: tuple[str, ActionKind[ST]] = (side, self.kinds[action.kind])
-        else:
-            found = super().check(state, action)
-        if action.kind != "move":
-            state.memo.clear()
-        return found
+            return side, self.kinds[action.kind]
+        return super().check(state, action)
 
     def apply(self, state: ST, action: Action) -> list[Event]:
-        """The core's apply; under rule switches set to ``advise``, the log first warns of each
-        rule the action breaks."""
-        if not switches_in(state.options):
-            return super().apply(state, action)
-        side = self.flow.decision(state)[0]
-        with collect_advice() as advice:
-            self.check(state, action)
-        events = super().apply(state, action)
-        return advice_events(advice, rule_catalog(), side) + events
+        """The core's apply (check, resolve or commit, then the flow moves on); under rule
+        switches set to ``advise``, the log first warns of each rule the action breaks.
+
+        ``state.memo`` holds what was worked out for one position: it is dropped before an
+        action changes the position (a move drops it itself, once its resolve has read the
+        unit's route from it), after the action and after each hook of the flow (see
+        :func:`_fresh`), so what the flow's ``to_act`` works out for the position it settles
+        in is kept for that position's listing and check; on an error it is dropped too."""
+        try:
+            if not switches_in(state.options):
+                return self._apply(state, action)
+            side = self.flow.decision(state)[0]
+            with collect_advice() as advice:
+                self.check(state, action)
+            events = self._apply(state, action)
+            return advice_events(advice, rule_catalog(), side) + events
+        except BaseException:
+            state.memo.clear()
+            raise
+
+    def _apply(self, state: ST, action: Action) -> list[Event]:
+        side, kind = self.check(state, action)
+        memo = state.memo
+        if action.kind != "move":
+            memo.clear()
+        top = self.flow.top(state)
+        if isinstance(top, SecretCommit):
+            return self._commit(state, top, side, kind, action)
+        events = kind.resolve(state, side, action)
+        memo.clear()
+        return events + self.flow.advance(state)
 
     def describe(self, state: ST, action: Action) -> str:
         """The core's menu line, naming any rule (under ``advise``) the action breaks."""
@@ -1486,6 +1583,12 @@ class RhineRules(FlowRules[ST]):
 
     def reveal(self, state: ST, commit: SecretCommit) -> list[Event]:
         """Both sides' support, revealed together, then the combat is resolved."""
+        try:
+            return self._reveal(state, commit)
+        finally:
+            state.memo.clear()  # the position changed
+
+    def _reveal(self, state: ST, commit: SecretCommit) -> list[Event]:
         combat = state.combat
         assert combat is not None
         w = world(state)
@@ -1551,6 +1654,23 @@ SEGMENT_KINDS = ("move", "heli_ma", "attack", "probe", "end_phase")
 # rule switches, so a listing made under book_only is the menu's too
 LISTED_CHECK = frozenset(k.name for k in KINDS if type(k).check is ActionKind.check)
 
+
+def _fresh(hook: Callable[[ST], list[Event]]) -> Callable[[ST], list[Event]]:
+    """A flow hook that drops what was remembered of the position before and after it runs
+    (it changes the position): ``state.memo`` holds answers for one position only."""
+
+    def run(state: ST) -> list[Event]:
+        state.memo.clear()
+        try:
+            return hook(state)
+        finally:
+            state.memo.clear()
+
+    run.__name__ = run.__qualname__ = hook.__name__
+    run.__doc__ = hook.__doc__
+    return run
+
+
 FLOW: Flow[ST] = Flow(
     [
         Phase("order", ("order",), to_act=order_to_act),
@@ -1558,17 +1678,25 @@ FLOW: Flow[ST] = Flow(
             "air",
             ("place_air", "stop_air"),
             to_act=placing_to_act("air_to_place", "air_holder", ()),
-            on_begin=air_begin,
+            on_begin=_fresh(air_begin),
         ),
-        Phase("ew", ("ew_mark", "ew_strip", "stop_ew"), to_act=ew_to_act, on_begin=ew_begin),
+        Phase(
+            "ew", ("ew_mark", "ew_strip", "stop_ew"), to_act=ew_to_act, on_begin=_fresh(ew_begin)
+        ),
         *[
-            Phase(name, SEGMENT_KINDS, to_act=segment_to_act, on_begin=segment_begin)
+            Phase(name, SEGMENT_KINDS, to_act=segment_to_act, on_begin=_fresh(segment_begin))
             for name in SEGMENTS
         ],
-        Phase("admin", ("refugee",), to_act=refugee_to_act, on_begin=admin_begin, on_end=admin_end),
+        Phase(
+            "admin",
+            ("refugee",),
+            to_act=refugee_to_act,
+            on_begin=_fresh(admin_begin),
+            on_end=_fresh(admin_end),
+        ),
     ],
     lambda s: s.flow,
-    on_turn_begin=on_turn_begin,
+    on_turn_begin=_fresh(on_turn_begin),
     game_over=lambda s: s.outcome is not None,
 )
 ENGINE = RhineRules(FLOW, KINDS)
@@ -1675,10 +1803,7 @@ class Rhine(RulesetBase[RhineState]):
         return ENGINE.legal_actions(state)
 
     def apply(self, state: RhineState, action: Action) -> list[Event]:
-        try:
-            return ENGINE.apply(state, action)
-        finally:
-            state.memo.clear()
+        return ENGINE.apply(state, action)
 
     def describe(self, state: RhineState, action: Action) -> str:
         return ENGINE.describe(state, action)
@@ -1692,8 +1817,7 @@ class Rhine(RulesetBase[RhineState]):
         )
 
     def observation(self, state: RhineState, player: str) -> dict[str, Any]:
-        obs = state.to_dict(player, with_rng=False)
-        del obs["seed"]  # the seed would let a side foresee the dice
+        obs = state.observed(player)  # never the seed or the stream: they foretell the dice
         obs["side"] = player
         obs["to_act"] = self.to_act(state)
         obs["segment"] = segment(state)

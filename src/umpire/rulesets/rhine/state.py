@@ -109,6 +109,46 @@ class RhineState:
             out["rng"] = self.rng.to_dict()
         return out
 
+    def observed(self, viewer: str) -> dict[str, Any]:
+        """What ``viewer`` is shown: :meth:`to_dict` as ``viewer`` reads it, without the
+        seed and the dice stream (they would let a side foresee the dice), built in one go
+        (it is made at every decision)."""
+        status, ew, pos = self.status, self.ew, self.pos
+        if ew:
+            units = {u: {"hex": h, "status": status[u], "ew": ew.get(u, 0)} for u, h in pos.items()}
+        else:
+            units = {u: {"hex": h, "status": status[u], "ew": 0} for u, h in pos.items()}
+        combat, outcome = self.combat, self.outcome
+        return {
+            "scenario": self.scenario,
+            "flow": self.flow.to_dict(viewer),
+            "options": self.options,
+            "units": units,
+            "pos": pos.copy(),
+            "status": status.copy(),
+            "ew": ew.copy(),
+            "control": self.control.copy(),
+            "air_holder": self.air_holder,
+            "air_markers": self.air_markers.copy(),
+            "air_to_place": self.air_to_place,
+            "ew_holder": self.ew_holder,
+            "ew_to_place": self.ew_to_place,
+            "order": self.order.copy(),
+            "phase_done": self.phase_done,
+            "moved": self.moved.copy(),
+            "attacked": self.attacked.copy(),
+            "momentum_used": self.momentum_used.copy(),
+            "probed": self.probed.copy(),
+            "heli_ma": self.heli_ma.copy(),
+            "refugees": self.refugees.copy(),
+            "refugees_to_place": self.refugees_to_place,
+            "cs": [m.__dict__.copy() for m in self.cs],
+            "losses": self.losses.copy(),
+            "attrition_taken": self.attrition_taken.copy(),
+            "combat": None if combat is None else _copy(combat),
+            "outcome": None if outcome is None else _copy(outcome),
+        }
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RhineState:
         return cls(

@@ -1,0 +1,187 @@
+"""The engine's shortcuts (issue 13, speed) give what the plain rules give.
+
+* What the flow works out while it settles after an action (who acts, the EW listing, the
+  refugee hexes) is kept for the position it settles in: the listing and the side to act read
+  from it equal those of a fresh copy of the same position that remembers nothing
+  (rhine.sequence.turn: the turn's phases and who decides in each).
+* A side's observation is the state as that side reads it, never the seed or the dice stream,
+  and the other side's combat-support choice stays hidden until both have committed
+  (rhine.cs.secret: "both sides choose their support secretly and reveal together").
+* The EW-marker and refugee checks (rhine.ew.use: an EW marker on an enemy stack, two at most
+  per hex; rhine.admin.refugees: one per hex, on empty NATO-controlled hexes) accept exactly
+  the listed actions.
+* The victory points equal the scenario's count (rhine.victory.scenario, spec 5.8-5.9: cities
+  held by the Pact, strong units exited, losses in steps of the scenario's divisors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from umpire.core.actions import Action
+from umpire.core.errors import IllegalActionError
+from umpire.core.flow import SecretCommit
+from umpire.core.game import Game
+from umpire.play import LazyActions
+from umpire.rulesets.rhine import RULESET
+from umpire.rulesets.rhine import ruleset as RS
+from umpire.rulesets.rhine.agent import RhineScripted
+from umpire.rulesets.rhine.state import RhineState
+
+
+def positions(scenario: str, seed: int, limit: int = 10_000) -> Iterator[Game]:
+    """Each position of a scripted game, the game as it stands before the next action."""
+    game = Game(RULESET, scenario, seed)
+    agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
+    while not game.is_over and len(game.record.actions) < limit:
+        yield game
+        side = game.to_act
+        assert side is not None
+        game.apply(agents[side].choose(game.view(side), LazyActions(game)))
+    yield game
+
+
+def fresh(state: RhineState) -> RhineState:
+    """The same position, remembering nothing (no memo, no carried answers)."""
+    twin = RhineState.from_dict(state.to_dict())
+    assert not twin.memo and not twin.carry
+    return twin
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("autobahn-gap", 5), ("kinzig-valley", 6)])
+def test_what_the_flow_keeps_equals_a_fresh_reading(scenario: str, seed: int) -> None:
+    kept_something = 0
+    compared = 0
+    for game in positions(scenario, seed, limit=400):
+        state = game.state
+        kept_something += bool(state.memo)  # worked out while the flow settled, kept
+        twin = fresh(state)
+        assert RULESET.to_act(state) == RULESET.to_act(twin)
+        assert RULESET.legal_actions(state) == RULESET.legal_actions(twin)
+        compared += 1
+    assert compared > 100
+    assert kept_something > 10  # the shortcut is taken (else this test would prove nothing)
+
+
+def test_an_illegal_action_leaves_the_position_and_what_is_kept_intact() -> None:
+    game = Game(RULESET, "autobahn-gap", 3)
+    before = game.state.to_dict()
+    listed = game.legal_actions()
+    with pytest.raises(IllegalActionError):
+        game.apply(Action("refugee", cell="nowhere"))
+    assert game.state.to_dict() == before
+    assert game.legal_actions() == listed
+
+
+def plain_observation(state: RhineState, side: str) -> dict[str, Any]:
+    obs = state.to_dict(side, with_rng=False)
+    del obs["seed"]
+    return obs
+
+
+@pytest.mark.parametrize("scenario", ["autobahn-gap", "kinzig-valley"])
+def test_observation_is_the_state_as_the_side_reads_it(scenario: str) -> None:
+    secret_seen = 0
+    for game in positions(scenario, 4, limit=300):
+        state = game.state
+        for side in RULESET.meta.players:
+            obs = RULESET.observation(state, side)
+            assert "seed" not in obs and "rng" not in obs
+            expected = plain_observation(state, side)
+            assert {k: obs[k] for k in expected} == expected
+            assert list(obs)[: len(expected)] == list(expected)
+            assert obs["side"] == side and obs["to_act"] == RULESET.to_act(state)
+            assert obs["vp"] == RS.victory_points(state)
+            # a copy: changing it changes nothing in the game
+            obs["pos"].clear()
+            obs["control"].clear()
+            obs["units"].clear()
+            if obs["cs"]:
+                obs["cs"][0]["status"] = "changed"
+            assert plain_observation(state, side) == expected
+        for d in state.flow.stack:
+            if isinstance(d, SecretCommit) and d.committed:
+                for side in RULESET.meta.players:
+                    seen = RULESET.observation(state, side)["flow"]["stack"]
+                    shown = [x for x in seen if x.get("type") == "secret"][-1]
+                    for other, choice in d.committed.items():
+                        if other != side:  # whether it committed, never what
+                            assert choice not in shown.get("committed", {}).values()
+                            secret_seen += 1
+    assert secret_seen > 0
+
+
+def ew_position() -> Game:
+    for game in positions("autobahn-gap", 2):
+        if any(a.kind == "ew_mark" for a in game.legal_actions()):
+            return game
+    raise AssertionError("no EW placement in this game")
+
+
+def refugee_position() -> Game:
+    for game in positions("autobahn-gap", 2):
+        if any(a.kind == "refugee" for a in game.legal_actions()):
+            return game
+    raise AssertionError("no refugee placement in this game")
+
+
+@pytest.mark.parametrize("kind", ["ew_mark", "refugee"])
+def test_hex_checks_accept_exactly_the_listed_actions(kind: str) -> None:
+    game = ew_position() if kind == "ew_mark" else refugee_position()
+    state = game.state
+    w = RS.world(state)
+    listed = {a.cell for a in game.legal_actions() if a.kind == kind}
+    assert listed
+    for h in w.ids:
+        for action in (
+            Action(kind, cell=h),  # an equal copy of a listed one, not the listed object
+            Action(kind, cell=h, unit=next(iter(state.pos))),  # a field the listing lacks
+        ):
+            allowed = action in set(game.legal_actions())  # the core's default check
+            assert allowed == (h in listed and action.unit is None)
+            try:
+                RS.ENGINE.check(state, action)
+                accepted = True
+            except IllegalActionError as e:
+                accepted = False
+                assert e.rule == RS.ENGINE.kinds[kind].rule
+            assert accepted == allowed, (kind, h, action)
+    with pytest.raises(IllegalActionError):
+        RS.ENGINE.check(state, Action(kind, cell="no-such-hex"))
+
+
+def scenario_vp(state: RhineState) -> dict[str, int]:
+    """The scenario's victory points counted the plain way (spec 5.8-5.9)."""
+    w = RS.world(state)
+    v = w.spec.victory
+    cities = sum(
+        v.city_vp[name]
+        for h, name in w.city_of.items()
+        if name in v.city_vp and state.control.get(h) == "pact"
+    )
+    exits = sum(
+        v.exit_vp
+        for u, s in state.status.items()
+        if s == "exited" and w.units[u].strength >= v.exit_min_strength
+    )
+    kills = state.losses["nato"] // v.per_nato_losses
+    own = state.losses["pact"] // v.per_pact_losses
+    return {
+        "cities": cities,
+        "exits": exits,
+        "nato_losses": kills,
+        "pact_losses": -own,
+        "total": cities + exits + kills - own,
+    }
+
+
+def test_victory_points_equal_the_scenario_count() -> None:
+    exits = 0
+    for seed in (1, 2, 3):
+        for game in positions("autobahn-gap", seed):
+            assert RS.victory_points(game.state) == scenario_vp(game.state)
+            exits += RS.victory_points(game.state)["exits"] > 0
+    assert exits > 0  # the exit count is exercised
