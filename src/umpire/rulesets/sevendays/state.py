@@ -138,9 +138,38 @@ def other(side: str) -> Side:
     return Side.PACT if side == Side.NATO else Side.NATO
 
 
+class WriteLog:
+    """Every unit whose field was written to, in the order of the writes (a unit once per
+    write; see :meth:`Unit.__setattr__`), so that a reader that remembers its place in the log
+    reads again only the units written since (visibility.observed_units) instead of every
+    unit. The log is cleared when it reaches ``KEPT`` entries; each clearing starts a new
+    ``era`` (a fresh object), and a reader whose place belongs to an older era (or to another
+    process: a memo that was pickled) reads every unit again."""
+
+    KEPT = 8192
+
+    __slots__ = ("units", "era")
+
+    def __init__(self) -> None:
+        self.units: list[Unit] = []
+        self.era = object()
+
+    def clear(self) -> None:
+        self.units.clear()
+        self.era = object()
+
+
+WRITES = WriteLog()
+_WRITTEN = WRITES.units
+_set_slot = object.__setattr__
+
+
 @dataclass(slots=True)
 class Unit:
-    """One model or stand on the table."""
+    """One model or stand on the table.
+
+    Every write to a field is noted in :data:`WRITES` (the rules change units in place in
+    many modules; the log lets a reader find the few units an action changed)."""
 
     uid: str
     side: Side
@@ -160,6 +189,12 @@ class Unit:
     carried_by: str | None = None  # the transport it rides in (status "embarked")
     barred_turn: int = 0  # an off-board unit that avoided Divisional Artillery: not this turn
 
+    def __setattr__(self, name: str, value: object) -> None:
+        _set_slot(self, name, value)
+        if len(_WRITTEN) >= WriteLog.KEPT:
+            WRITES.clear()
+        _WRITTEN.append(self)
+
     @property
     def alive(self) -> bool:
         return self.status == "active"
@@ -170,6 +205,7 @@ class Unit:
 
 
 UNIT_FIELDS = tuple(f.name for f in fields(Unit))
+_unit_values = attrgetter(*UNIT_FIELDS)  # in the order Unit() takes them
 # what a sight line or a shot plan may read of a unit: all but its command tokens and its
 # morale markers (a shot plan keys on its firer's markers itself)
 unit_place = attrgetter(*(f for f in UNIT_FIELDS if f not in ("tokens", "markers")))
@@ -387,7 +423,9 @@ class SevenDaysState:
             turn_over=self.flow.turn_over,
             core=copy_core(self.flow.core),
         )
-        units = {k: Unit(**asdict(u)) for k, u in self.units.items()}
+        # every field is a plain value: a copy of each value is a full copy (asdict's deep
+        # copy, field by field, costs far more)
+        units = {k: Unit(*_unit_values(u)) for k, u in self.units.items()}
         return SevenDaysState(
             scenario=self.scenario,
             seed=self.seed,

@@ -7,12 +7,11 @@ then filter with :func:`umpire.core.events.seen_by`; nothing reads event texts t
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import attrgetter, ne
+from operator import attrgetter, is_not
 from typing import Any, cast
 
 from umpire.core.events import Event, note
-from umpire.rulesets.sevendays.state import UNIT_FIELDS, Unit
+from umpire.rulesets.sevendays.state import UNIT_FIELDS, WRITES, Unit
 
 
 def about(unit: Unit, event: Event, public: str | None = None) -> Event:
@@ -57,8 +56,65 @@ def _record(values: tuple[Any, ...], memo: Records) -> dict[str, Any]:
     return known[1]
 
 
-# the key in a records memo of the last answer with no hidden enemy unit (no uid starts with a NUL)
+# the key in a records memo of the table as last read (no uid starts with a NUL)
 _LAST = "\x00last"
+
+
+class _Read:
+    """The units of one table as last read: the Unit objects in table order, where each is
+    (by ``id``), their field values and records, the places of the hidden ones, and the
+    reader's place in the log of writes (``state.WRITES``)."""
+
+    __slots__ = ("era", "place", "units", "where", "values", "records", "hidden")
+
+    def __init__(self, units: list[Unit], memo: Records) -> None:
+        self.era = WRITES.era
+        self.place = len(WRITES.units)
+        self.units = units
+        self.where = {id(u): i for i, u in enumerate(units)}
+        self.values = list(map(_UNIT_VALUES, units))
+        self.records = [_record(values, memo) for values in self.values]
+        self.hidden = {i for i, u in enumerate(units) if u.hidden}
+
+    def catch_up(self, memo: Records) -> None:
+        """Read again the units written to since the last reading."""
+        written = WRITES.units
+        place = self.place
+        if place == len(written):
+            return
+        self.place = len(written)
+        where = self.where
+        # ids of live objects are unique, and the log and ``units`` hold theirs alive: a
+        # written unit whose id is in ``where`` is that unit of this table
+        changed = {where[n] for n in map(id, written[place:]) if n in where}
+        units, values, records, hidden = self.units, self.values, self.records, self.hidden
+        for i in changed:
+            now = _UNIT_VALUES(units[i])
+            if now != values[i]:
+                values[i] = now
+                records[i] = _record(now, memo)
+                if units[i].hidden:
+                    hidden.add(i)
+                else:
+                    hidden.discard(i)
+
+
+def _read(units: dict[str, Unit], memo: Records) -> _Read:
+    """The table's units as read now, from the last reading brought up to date when it is of
+    the same Unit objects in the same order and its place in the log of writes still holds."""
+    now = list(units.values())
+    last = cast("_Read | None", memo.get(_LAST))
+    if (
+        last is not None
+        and last.era is WRITES.era
+        and len(last.units) == len(now)
+        and not any(map(is_not, now, last.units))
+    ):
+        last.catch_up(memo)
+        return last
+    read = _Read(now, memo)
+    memo[_LAST] = cast("tuple[tuple[Any, ...], dict[str, Any]]", read)
+    return read
 
 
 def observed_units(units: dict[str, Unit], player: str, memo: Records) -> list[dict[str, Any]]:
@@ -66,30 +122,19 @@ def observed_units(units: dict[str, Unit], player: str, memo: Records) -> list[d
     full record (a rider of a hidden transport names the transport's marker instead), then
     the enemy's hidden units as their markers only (side and place), sorted by marker.
 
-    Unchanged units' records come from ``memo`` (see :func:`unit_record`)."""
-    secret: dict[str, str | None] = {}
-    markers: list[dict[str, Any]] = []
-    for u in units.values():
-        if u.hidden and u.side != player:
-            secret[u.uid] = u.marker
-            markers.append({"marker": u.marker, "side": u.side, "x": u.x, "y": u.y, "hidden": True})
+    Unchanged units' records come from ``memo`` (see :func:`unit_record`); only the units
+    written to since the last reading are read again (see ``state.WriteLog``)."""
+    read = _read(units, memo)
+    table = read.units
+    secret = {u.uid: u.marker for u in (table[i] for i in sorted(read.hidden)) if u.side != player}
     if not secret:
-        every = list(map(_UNIT_VALUES, units.values()))
-        last = cast("tuple[list[tuple[Any, ...]], list[dict[str, Any]]] | None", memo.get(_LAST))
-        if last is not None and len(last[0]) == len(every):
-            # the last full answer, with only the units whose fields changed made again
-            out = list(last[1])
-            for i in compress(range(len(every)), map(ne, every, last[0])):
-                out[i] = _record(every[i], memo)
-        else:
-            out = [_record(values, memo) for values in every]
-        memo[_LAST] = cast("tuple[tuple[Any, ...], dict[str, Any]]", (every, out))
-        return list(out)
+        return list(read.records)
     out = []
-    for u in units.values():
+    markers: list[dict[str, Any]] = []
+    for u, record in zip(table, read.records, strict=True):
         if u.uid in secret:
+            markers.append({"marker": u.marker, "side": u.side, "x": u.x, "y": u.y, "hidden": True})
             continue
-        record = unit_record(u, memo)
         if u.carried_by in secret:
             record = {**record, "carried_by": secret[u.carried_by]}
         out.append(record)
