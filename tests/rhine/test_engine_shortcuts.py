@@ -185,3 +185,33 @@ def test_victory_points_equal_the_scenario_count() -> None:
             assert RS.victory_points(game.state) == scenario_vp(game.state)
             exits += RS.victory_points(game.state)["exits"] > 0
     assert exits > 0  # the exit count is exercised
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("autobahn-gap", 8), ("kinzig-valley", 9)])
+def test_a_move_is_accepted_exactly_when_listed(scenario: str, seed: int) -> None:
+    """rhine.move.costs: a move is checked against the moving unit's answer for the mode it
+    names alone; it is accepted exactly when the full listing holds it."""
+    checked = 0
+    for game in positions(scenario, seed, limit=250):
+        state = game.state
+        if RS.segment(state) != "move" or state.flow.stack or len(state.moved) % 3:
+            continue
+        listed = {a for a in RULESET.legal_actions(fresh(state)) if a.kind == "move"}
+        w = RS.world(state)
+        side = RULESET.to_act(state)
+        assert side is not None
+        twin = fresh(state)  # checked with nothing listed in its position
+        for u in RS.movable(twin, side):
+            for h in [*w.ids, "exit"]:
+                for mode in ("normal", "column", "heli"):
+                    action = Action("move", unit=u, cell=h, option=mode)
+                    try:
+                        RS.ENGINE.check(twin, action)
+                        accepted = True
+                    except IllegalActionError:
+                        accepted = False
+                    assert accepted == (action in listed), action
+                    checked += 1
+        answers = [k for k in twin.memo if isinstance(k, tuple) and k[0] == "answers"]
+        assert all(len(k) == 3 for k in answers)  # one mode's answer at a time
+    assert checked > 1000

@@ -418,16 +418,32 @@ class _Carried:
         return self.read
 
 
-def _checked_answers(state: ST, unit: str) -> tuple[tuple[R.MoveOption, ...], ...]:
-    """The unit's answers for checking one move: the position's own if it was listed,
-    else worked out for this unit alone (the same answers as :func:`unit_answers`, without
-    the carry-over bookkeeping a full listing pays for)."""
-    key = ("answers", unit)
-    found = state.memo.get(key)
+def _checked_answers(
+    state: ST, unit: str, option: str | None = None
+) -> tuple[tuple[R.MoveOption, ...], ...]:
+    """The unit's answers for checking one move by ``option`` (its mode): the position's
+    own if it was listed, else worked out for this unit alone and, for a ground unit, for
+    the mode asked for alone (each mode's answer is worked out on its own, the same as in
+    :func:`unit_answers`, which lists a ground unit's modes together; a move of one mode is
+    found only in that mode's answer)."""
+    memo = state.memo
+    found = memo.get(("answers", unit))
     if found is None:
-        found = state.memo[key] = R.move_answers(
-            world(state), state, unit, state.flow.turn, entry_hexes(state, unit), False, state.memo
-        )
+        modes = _modes_for(option)
+        key = ("answers", unit, modes)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = R.move_answers(
+                world(state),
+                state,
+                unit,
+                state.flow.turn,
+                entry_hexes(state, unit),
+                False,
+                memo,
+                None,
+                modes,
+            )
     assert isinstance(found, tuple)
     return found
 
@@ -552,7 +568,7 @@ class MoveKind(ActionKind[ST]):
         u = action.unit
         if u is None or u not in movable(state, side):
             raise IllegalActionError(f"{u} cannot move now (moved, static or not yours)", self.rule)
-        for answer in _checked_answers(state, u):
+        for answer in _checked_answers(state, u, action.option):
             for opt in answer:
                 if opt.dest == action.cell and opt.mode == action.option:
                     if not paths or opt.mode == "heli":
