@@ -115,8 +115,6 @@ STILL_LOADED = {
     # (ruleset, package) still imported by an ``odds`` answer, and why
     ("sevendays", "pydantic"): "the house rules, ORBAT profiles and scenario the shot planner "
     "reads are pydantic models (issue 19, not yet lazy)",
-    ("portable", "pydantic"): "the house rules and unit types the fire rules read are pydantic "
-    "models (issue 19, not yet lazy)",
 }
 
 

@@ -1,14 +1,15 @@
-"""Unit, weapon, artillery and aircraft types, validated from ``data/units.yaml``."""
+"""Unit, weapon, artillery and aircraft types, read from ``data/units.yaml`` (validated by the
+pydantic schema of :mod:`umpire.rulesets.portable.schema` in the tests)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-from umpire.core.datafiles import format_validation_error, load_yaml
+from umpire.core.datafiles import load_yaml
 from umpire.core.errors import DataFileError
+from umpire.core.plain import build
 from umpire.rulesets.portable.config import DATA
 
 Kind = Literal[
@@ -66,57 +67,59 @@ TOWED = frozenset({"artillery"})  # portable.transport.tow
 WIRE_LAYERS = frozenset({"infantry", "engineers", "cavalry", "cyclists", "machine_guns"})
 
 
-class GroundType(BaseModel):
+# Plain frozen dataclasses built from the packaged ``units.yaml`` without pydantic (issue 19);
+# a test validates the file with the pydantic schema (umpire.rulesets.portable.schema).
+@dataclass(frozen=True)
+class GroundType:
     """A ground unit type."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     name: str
-    sp: int = Field(ge=1)
-    move: int = Field(ge=0)
+    sp: int
+    move: int
     weapon: str | None
     cc: tuple[int, int]
     kind: Kind
 
 
-class WeaponType(BaseModel):
+@dataclass(frozen=True)
+class WeaponType:
     """A non-artillery weapon."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     name: str
-    range: int = Field(ge=1)
-    dice: int = Field(default=1, ge=1)
+    range: int
+    dice: int = 1
     destroys_tanks: bool = True
     anti_aircraft: bool = False
     fires_over_units: bool = False
 
 
-class ArtilleryType(BaseModel):
+@dataclass(frozen=True)
+class ArtilleryType:
     """An artillery class."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     name: str
-    range: int = Field(ge=1)
+    range: int
     indirect: bool
     anti_aircraft: bool = False
 
 
-class AircraftType(BaseModel):
+@dataclass(frozen=True)
+class AircraftType:
     """An aircraft type (optional air rules)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     name: str
-    sp: int = Field(ge=1)
-    move: int = Field(ge=1)
-    endurance: int = Field(ge=1)
-    front_guns: int = Field(ge=0)
-    rear_guns: int = Field(ge=0)
+    sp: int
+    move: int
+    endurance: int
+    front_guns: int
+    rear_guns: int
     ground_attack: Literal["none", "guns", "bombs"]
 
 
-class UnitTypes(BaseModel):
+@dataclass(frozen=True)
+class UnitTypes:
     """Everything in ``units.yaml``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     ground: dict[str, GroundType]
     weapons: dict[str, WeaponType]
     artillery: dict[str, ArtilleryType]
@@ -128,9 +131,9 @@ def unit_types() -> UnitTypes:
     """The unit type tables, loaded once."""
     path = DATA / "units.yaml"
     try:
-        types = UnitTypes.model_validate(load_yaml(path))
-    except ValidationError as exc:
-        raise DataFileError(format_validation_error(path, exc)) from exc
+        types = build(UnitTypes, load_yaml(path))
+    except (ValueError, TypeError) as exc:  # the schema test keeps the packaged file sound
+        raise DataFileError(f"{path}: {exc}") from exc
     for key, ground in types.ground.items():
         if ground.weapon is not None and ground.weapon not in types.weapons:
             raise DataFileError(f"{path}: field ground.{key}.weapon: unknown {ground.weapon!r}")

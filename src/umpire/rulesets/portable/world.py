@@ -3,6 +3,7 @@ the optional-rule switches in force. Built once per (scenario, house rules) and 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -11,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from umpire.geometry.squaregrid import Grid, Square, squares_between
 from umpire.rulesets.portable.config import HouseRules, house_rules
-from umpire.rulesets.portable.scenario import ScenarioSpec, load_scenario
 from umpire.rulesets.portable.units import UnitTypes, unit_types
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # scenarios (pydantic) are read to build a world, not for a shot's odds
+    from umpire.rulesets.portable.scenario import ScenarioSpec
     from umpire.rulesets.portable.state import PortableState
 
 SIGHT_BLOCKERS = frozenset({"woods", "town"})  # portable.grid.line_of_sight
@@ -41,9 +42,11 @@ class World:
 
     @classmethod
     def load(cls, scenario: str, override: dict[str, Any] | None) -> World:
+        from umpire.rulesets.portable.scenario import load_scenario
+
         house = house_rules(override)
         user = dict((override or {}).get("optional") or {})
-        defaults = house_rules().optional.model_dump()
+        defaults = dataclasses.asdict(house_rules().optional)
         spec, switches, _ = load_scenario(scenario, defaults, user)
         terrain: dict[Square, str] = {}
         for t in spec.terrain:
