@@ -27,6 +27,7 @@ primitives replays old games identically.
 from __future__ import annotations
 
 import itertools
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -109,6 +110,14 @@ class Chance(ABC, Generic[T]):
         """Every outcome with its exact probability (they sum to 1)."""
         return self._enumerate()
 
+    def weights(self) -> tuple[dict[T, int], int]:
+        """The same enumeration as :meth:`outcomes` in integers: every outcome (in the same
+        order) with a weight, and the total they are out of, so that ``weight / total`` is
+        exactly its probability. The primitives count in integers over a common denominator
+        (no fraction arithmetic per outcome); a chance defined elsewhere by ``_enumerate``
+        alone is put over the least common denominator of its fractions."""
+        return weights_of(self.outcomes())
+
     def probability(self, predicate: Callable[[T], bool]) -> Fraction:
         """The exact chance that the outcome satisfies ``predicate``."""
         return sum((p for o, p in self.outcomes().items() if predicate(o)), Fraction(0))
@@ -125,6 +134,18 @@ class Chance(ABC, Generic[T]):
         return _Then(self, f)
 
 
+def weights_of(outcomes: Mapping[T, Fraction]) -> tuple[dict[T, int], int]:
+    """Exact probabilities as integer weights over their least common denominator."""
+    total = math.lcm(*(p.denominator for p in outcomes.values())) if outcomes else 1
+    return {k: p.numerator * (total // p.denominator) for k, p in outcomes.items()}, total
+
+
+def fractions_of(weighted: tuple[Mapping[T, int], int]) -> dict[T, Fraction]:
+    """Integer weights back to exact probabilities (the same fractions, in the same order)."""
+    weights, total = weighted
+    return {k: Fraction(w, total) for k, w in weights.items()}
+
+
 @dataclass(frozen=True, eq=False)
 class Fixed(Chance[T]):
     """A certain outcome."""
@@ -137,29 +158,52 @@ class Fixed(Chance[T]):
     def _enumerate(self) -> dict[T, Fraction]:
         return {self.value: Fraction(1)}
 
+    def weights(self) -> tuple[dict[T, int], int]:
+        return {self.value: 1}, 1
+
 
 def _pool_distribution(count: int, sides: int) -> dict[Faces, Fraction]:
-    """Sorted tuples of ``count`` d``sides`` with their exact probability (icepool)."""
+    """Sorted tuples of ``count`` d``sides`` with their exact probability."""
     if count == 0:
         return {(): Fraction(1)}
     return _pool_cache(count, sides)
 
 
 _POOLS: dict[tuple[int, int], dict[Faces, Fraction]] = {}
+_POOL_WEIGHTS: dict[tuple[int, int], tuple[dict[Faces, int], int]] = {}
 
 
 def _pool_cache(count: int, sides: int) -> dict[Faces, Fraction]:
     found = _POOLS.get((count, sides))
     if found is None:
-        import icepool  # heavy: only when odds are asked for
+        found = _POOLS[(count, sides)] = fractions_of(_pool_weights(count, sides))
+    return found
 
-        die = icepool.d(sides).pool(count).expand()
-        total = die.denominator()
-        found = {
-            tuple(sorted(int(f) for f in outcome)): Fraction(int(q), int(total))
-            for outcome, q in die.items()
-        }
-        _POOLS[(count, sides)] = found
+
+def _pool_weights(count: int, sides: int) -> tuple[dict[Faces, int], int]:
+    """Sorted tuples of ``count`` d``sides``, each with the number of the ``sides ** count``
+    equally likely rolls that sort to it (a multinomial coefficient), in increasing order of
+    the tuples (the order icepool's ``d(sides).pool(count).expand()`` lists them in, which
+    this replaces: tests/sevendays/test_exact_weights.py checks the two agree)."""
+    found = _POOL_WEIGHTS.get((count, sides))
+    if found is None:
+        if count == 0:
+            found = ({(): 1}, 1)
+        else:
+            ways = math.factorial(count)
+            weights: dict[Faces, int] = {}
+            for faces in itertools.combinations_with_replacement(range(1, sides + 1), count):
+                n = ways
+                run = 1
+                for i in range(1, count):
+                    if faces[i] == faces[i - 1]:
+                        run += 1
+                        n //= run
+                    else:
+                        run = 1
+                weights[faces] = n
+            found = (weights, sides**count)
+        _POOL_WEIGHTS[(count, sides)] = found
     return found
 
 
@@ -185,6 +229,10 @@ class Roll(Chance[Faces]):
 
     def _enumerate(self) -> dict[Faces, Fraction]:
         return dict(_pool_distribution(self.count, self.sides))
+
+    def weights(self) -> tuple[dict[Faces, int], int]:
+        weights, total = _pool_weights(self.count, self.sides)
+        return dict(weights), total
 
 
 def kept_value(faces: Faces, keep: Keep) -> int:
@@ -271,10 +319,14 @@ class Test(Chance[bool]):
         return f"{dice} {list(faces)}{mods} = {result.total}, need {self.need}+: {verdict}"
 
     def _enumerate(self) -> dict[bool, Fraction]:
-        out = {True: Fraction(0), False: Fraction(0)}
-        for faces, p in _pool_distribution(self.count, self.sides).items():
-            out[self.judge(faces).success] += p
-        return {k: v for k, v in out.items() if v}
+        return fractions_of(self.weights())
+
+    def weights(self) -> tuple[dict[bool, int], int]:
+        out = {True: 0, False: 0}
+        weights, total = _pool_weights(self.count, self.sides)
+        for faces, w in weights.items():
+            out[self.judge(faces).success] += w
+        return {k: v for k, v in out.items() if v}, total
 
 
 @dataclass(frozen=True, eq=False)
@@ -301,11 +353,16 @@ class CountAtLeast(Chance[int]):
         return hits
 
     def _enumerate(self) -> dict[int, Fraction]:
-        out: dict[int, Fraction] = {}
-        for faces, p in _pool_distribution(self.count, self.sides).items():
-            k = self.judge(faces)
-            out[k] = out.get(k, Fraction(0)) + p
-        return out
+        return fractions_of(self.weights())
+
+    def weights(self) -> tuple[dict[int, int], int]:
+        out: dict[int, int] = {}
+        weights, total = _pool_weights(self.count, self.sides)
+        judge = self.judge
+        for faces, w in weights.items():
+            k = judge(faces)
+            out[k] = out.get(k, 0) + w
+        return out, total
 
 
 @dataclass(frozen=True, eq=False)
@@ -320,12 +377,15 @@ class Opposed(Chance[int]):
         return self.first.sample(stream, log) - self.second.sample(stream, log)
 
     def _enumerate(self) -> dict[int, Fraction]:
-        out: dict[int, Fraction] = {}
-        for (a, pa), (b, pb) in itertools.product(
-            self.first.outcomes().items(), self.second.outcomes().items()
-        ):
-            out[a - b] = out.get(a - b, Fraction(0)) + pa * pb
-        return out
+        return fractions_of(self.weights())
+
+    def weights(self) -> tuple[dict[int, int], int]:
+        out: dict[int, int] = {}
+        first, first_total = self.first.weights()
+        second, second_total = self.second.weights()
+        for (a, wa), (b, wb) in itertools.product(first.items(), second.items()):
+            out[a - b] = out.get(a - b, 0) + wa * wb
+        return out, first_total * second_total
 
 
 @dataclass(frozen=True, eq=False)
@@ -365,13 +425,15 @@ class DiceOff(Chance[int]):
         return a - b
 
     def _enumerate(self) -> dict[int, Fraction]:
-        out: dict[int, Fraction] = {}
-        p = Fraction(1, self.sides * self.sides)
+        return fractions_of(self.weights())
+
+    def weights(self) -> tuple[dict[int, int], int]:
+        out: dict[int, int] = {}
         for first in range(1, self.sides + 1):
             for second in range(1, self.sides + 1):
                 d = self.judge((first, second))
-                out[d] = out.get(d, Fraction(0)) + p
-        return out
+                out[d] = out.get(d, 0) + 1
+        return out, self.sides * self.sides
 
 
 @dataclass(frozen=True, eq=False)
@@ -425,11 +487,15 @@ class TableLookup(Chance[T]):
         return result
 
     def _enumerate(self) -> dict[T, Fraction]:
-        out: dict[T, Fraction] = {}
-        for faces, p in _pool_distribution(self.count, self.sides).items():
+        return fractions_of(self.weights())
+
+    def weights(self) -> tuple[dict[T, int], int]:
+        out: dict[T, int] = {}
+        weights, total = _pool_weights(self.count, self.sides)
+        for faces, w in weights.items():
             r = self.judge(faces)
-            out[r] = out.get(r, Fraction(0)) + p
-        return out
+            out[r] = out.get(r, 0) + w
+        return out, total
 
 
 @dataclass(frozen=True, eq=False)
@@ -457,6 +523,14 @@ class Draw(Chance[T]):
             out[item] = out.get(item, Fraction(0)) + share
         return out
 
+    def weights(self) -> tuple[dict[T, int], int]:
+        if not self.items:
+            return weights_of(self.outcomes())  # raises as outcomes() does
+        out: dict[T, int] = {}
+        for item in self.items:
+            out[item] = out.get(item, 0) + 1
+        return out, len(self.items)
+
 
 @dataclass(frozen=True, eq=False)
 class _Mapped(Chance[U], Generic[T, U]):
@@ -467,11 +541,16 @@ class _Mapped(Chance[U], Generic[T, U]):
         return self.f(self.inner.sample(stream, log))
 
     def _enumerate(self) -> dict[U, Fraction]:
-        out: dict[U, Fraction] = {}
-        for o, p in self.inner.outcomes().items():
-            key = self.f(o)
-            out[key] = out.get(key, Fraction(0)) + p
-        return out
+        return fractions_of(self.weights())
+
+    def weights(self) -> tuple[dict[U, int], int]:
+        out: dict[U, int] = {}
+        weights, total = self.inner.weights()
+        f = self.f
+        for o, w in weights.items():
+            key = f(o)
+            out[key] = out.get(key, 0) + w
+        return out, total
 
 
 @dataclass(frozen=True, eq=False)
@@ -483,11 +562,19 @@ class _Then(Chance[U], Generic[T, U]):
         return self.f(self.inner.sample(stream, log)).sample(stream, log)
 
     def _enumerate(self) -> dict[U, Fraction]:
-        out: dict[U, Fraction] = {}
-        for o, p in self.inner.outcomes().items():
-            for o2, p2 in self.f(o).outcomes().items():
-                out[o2] = out.get(o2, Fraction(0)) + p * p2
-        return out
+        return fractions_of(self.weights())
+
+    def weights(self) -> tuple[dict[U, int], int]:
+        # every second chance over one common total (the least common multiple of theirs)
+        weights, total = self.inner.weights()
+        seconds = [(w, self.f(o).weights()) for o, w in weights.items()]
+        common = math.lcm(*(t for _w, (_d, t) in seconds)) if seconds else 1
+        out: dict[U, int] = {}
+        for w, (second, second_total) in seconds:
+            scale = w * (common // second_total)
+            for o2, w2 in second.items():
+                out[o2] = out.get(o2, 0) + scale * w2
+        return out, total * common
 
 
 def repeat(chance: Chance[int], times: int) -> Chance[int]:

@@ -18,6 +18,7 @@ from umpire.core.chance import (
     Roll,
     Stream,
     TableLookup,
+    fractions_of,
     roll_faces,
 )
 from umpire.core.events import Event, note, roll
@@ -108,11 +109,15 @@ class Penetration(Chance[bool]):
         return pen
 
     def _enumerate(self) -> dict[bool, Fraction]:
-        out: dict[bool, Fraction] = {}
-        for faces, p in self.dice().outcomes().items():
+        return fractions_of(self.weights())
+
+    def weights(self) -> tuple[dict[bool, int], int]:
+        out: dict[bool, int] = {}
+        faces_weights, total = self.dice().weights()
+        for faces, w in faces_weights.items():
             k = self.judge(faces)
-            out[k] = out.get(k, Fraction(0)) + p
-        return out
+            out[k] = out.get(k, 0) + w
+        return out, total
 
 
 def conversion_roll(

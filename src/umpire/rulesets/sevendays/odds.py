@@ -16,9 +16,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any
-
-import icepool
+from typing import TYPE_CHECKING, Any
 
 from umpire.core.chance import Chance, Fixed
 from umpire.rulesets.sevendays.air import aa_shot_chance, brings_down
@@ -36,6 +34,9 @@ from umpire.rulesets.sevendays.orbat import UnitProfile
 from umpire.rulesets.sevendays.shots import ShotPlan, to_hit
 from umpire.rulesets.sevendays.state import Unit
 from umpire.rulesets.sevendays.world import World
+
+if TYPE_CHECKING:
+    import icepool
 
 # One shot's chance outcome: (hit, penetrated, destroyed outright, morale markers inflicted)
 Outcome = tuple[bool, bool, bool, int]
@@ -185,6 +186,8 @@ def shot_chance(plan: ShotPlan, tprofile: UnitProfile, house: HouseRules) -> Cha
 
 def _die(outcomes: dict[Any, Fraction]) -> icepool.Die:
     """A chance's exact outcomes as an icepool die (integer weights)."""
+    import icepool  # heavy: only for a caller that wants a die
+
     denominator = math.lcm(*(p.denominator for p in outcomes.values()))
     return icepool.Die({k: int(p * denominator) for k, p in outcomes.items()})
 
@@ -198,6 +201,19 @@ def outcome_die(plan: ShotPlan, tprofile: UnitProfile, house: HouseRules) -> ice
     """One shot's outcomes (hit, penetrated, destroyed, markers) with exact chances: the
     enumeration of :func:`shot_chance`."""
     return _outcome_die(shot_chance(plan, tprofile, house))
+
+
+@cache
+def _outcome_weights(chance: Chance[Outcome]) -> tuple[dict[Outcome, int], int]:
+    return chance.weights()
+
+
+def outcome_weights(
+    plan: ShotPlan, tprofile: UnitProfile, house: HouseRules
+) -> tuple[dict[Outcome, int], int]:
+    """:func:`outcome_die` as integer weights over their total (the same exact chances,
+    counted without fractions or icepool)."""
+    return _outcome_weights(shot_chance(plan, tprofile, house))
 
 
 def p_penetrate(weapon_value: int, armour: int, heat_special: bool) -> Fraction:
@@ -247,11 +263,12 @@ def exact_odds(
     )
 
 
-@cache
-def _summary(die: icepool.Die, room: int) -> ShotOdds:
-    total = die.denominator()
+def _summary(weighted: tuple[dict[Outcome, int], int], room: int) -> ShotOdds:
+    """The float summary of exact integer weights. ``int / int`` is correctly rounded, so each
+    float is the nearest to its exact fraction whatever common total the weights are over."""
+    weights, total = weighted
     hit = out = expected = 0
-    for (h, _pen, destroyed, markers), n in die.items():
+    for (h, _pen, destroyed, markers), n in weights.items():
         hit += n if h else 0
         out += n if destroyed or markers >= room else 0
         expected += 0 if destroyed else n * markers
@@ -282,7 +299,8 @@ def shot_odds(world: World, plan: ShotPlan, firer: Unit, target: Unit) -> ShotOd
     if found is None:
         tprofile = world.profile(target)
         room = (tprofile.morale or 99) - target.markers
-        found = world.odds_cache[key] = _summary(outcome_die(plan, tprofile, world.house), room)
+        weighted = outcome_weights(plan, tprofile, world.house)
+        found = world.odds_cache[key] = _summary(weighted, room)
     return found
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
-from umpire.core.chance import Chance, Roll, Stream, roll_faces
+from umpire.core.chance import Chance, Roll, Stream, fractions_of, roll_faces
 from umpire.core.events import Event, roll
 from umpire.geometry.table import in_arc
 from umpire.rulesets.sevendays.config import HouseRules, default_house_rules
@@ -226,11 +226,16 @@ class ToHit(Chance[int]):
         return hits
 
     def _enumerate(self) -> dict[int, Fraction]:
-        out: dict[int, Fraction] = {}
-        for faces, p in Roll(self.plan.dice, 10).outcomes().items():
-            k = self.judge(faces)
-            out[k] = out.get(k, Fraction(0)) + p
-        return out
+        return fractions_of(self.weights())
+
+    def weights(self) -> tuple[dict[int, int], int]:
+        out: dict[int, int] = {}
+        faces_weights, total = Roll(self.plan.dice, 10).weights()
+        judge = self.judge
+        for faces, w in faces_weights.items():
+            k = judge(faces)
+            out[k] = out.get(k, 0) + w
+        return out, total
 
 
 def to_hit(plan: ShotPlan, firer: Unit | None = None, target: Unit | None = None) -> ToHit:
