@@ -113,7 +113,11 @@ def known_table(view: View) -> KnownTable:
     activation = raw_flow.get("activation")
     pending = raw_flow.get("pending")
     core = raw_flow.get("core")
-    flow = Flow(**{k: v for k, v in raw_flow.items() if k in _FLOW_PLAIN})
+    if raw_flow.keys() == _FLOW_KEYS:  # as flow_dict writes it: every field, nothing else
+        flow = Flow(**raw_flow)  # (activation, pending and core are set again below)
+        flow.core = FlowState()
+    else:
+        flow = Flow(**{k: v for k, v in raw_flow.items() if k in _FLOW_PLAIN})
     if core is not None:  # the core flow's position (turn phase, pending decisions)
         flow.core = FlowState.from_dict(core)  # type: ignore[attr-defined,unused-ignore]
     flow.pools = dict(flow.pools)
@@ -233,6 +237,7 @@ def _known_unit(world: World, raw: Mapping[str, Any]) -> tuple[Unit, tuple[objec
 
 # the flow's fields read from the observation as they are (the others are rebuilt below)
 _FLOW_PLAIN = frozenset(Flow.__dataclass_fields__) - {"activation", "pending", "core"}
+_FLOW_KEYS = frozenset(Flow.__dataclass_fields__)
 _WORLDS: dict[str, World] = {}  # scenario id -> its world without house-rule overrides
 _UNITS: dict[tuple[object, ...], Unit] = {}  # a unit's record as observed -> its Unit
 # id of a unit record -> the record, its Unit, its ``unit_place``

@@ -84,9 +84,15 @@ def _too_close_scan(
 ) -> bool:
     """``_too_close`` by a scan of every unit (what the unit index must answer alike)."""
     limit = world.house.proximity
-    for u in state.units.values():
-        near = u.alive and u.side != unit.side and math.hypot(u.x - x, u.y - y) < limit
-        if near and u.uid != assaulting:
+    side = unit.side
+    hypot = math.hypot
+    for u in state.units.values():  # Unit.alive, written out
+        if (
+            u.status == "active"
+            and u.side != side
+            and hypot(u.x - x, u.y - y) < limit
+            and u.uid != assaulting
+        ):
             return True
     return False
 
@@ -276,7 +282,8 @@ def nearest_enemy(world: World, state: SevenDaysState, unit: Unit) -> Vec | None
 
 def nearest_enemy_scan(state: SevenDaysState, unit: Unit) -> Vec | None:
     """``nearest_enemy`` by a scan of every unit (what the unit index must answer alike)."""
-    enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
+    side = unit.side
+    enemies = [u for u in state.units.values() if u.status == "active" and u.side != side]
     if not enemies:
         return None
     return min(enemies, key=lambda e: _nearness(e, unit.pos)).pos
@@ -404,7 +411,8 @@ def do_move(world: World, state: SevenDaysState, unit: Unit, speed: str, dest: V
 def fall_back_point(world: World, state: SevenDaysState, unit: Unit) -> Vec | None:
     """Rule sevendays.morale.fall_back: a rapid move straight away from the nearest enemy,
     pulled back so it neither ends closer to any enemy nor enters impassable ground."""
-    enemies = [u for u in state.units.values() if u.alive and u.side != unit.side]
+    side = unit.side
+    enemies = [u for u in state.units.values() if u.status == "active" and u.side != side]
     if not enemies:
         return None
     nearest = min(enemies, key=lambda e: math.dist(e.pos, unit.pos))

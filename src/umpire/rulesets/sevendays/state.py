@@ -349,7 +349,10 @@ class SevenDaysState:
         self.arrangement = 0
 
     def alive(self, side: str | None = None) -> list[Unit]:
-        return [u for u in self.units.values() if u.alive and (side is None or u.side == side)]
+        # Unit.alive, written out (a property call per unit costs more than the comparison)
+        if side is None:
+            return [u for u in self.units.values() if u.status == "active"]
+        return [u for u in self.units.values() if u.status == "active" and u.side == side]
 
     # -- JSON ------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
