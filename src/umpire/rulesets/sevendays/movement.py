@@ -412,20 +412,25 @@ def fall_back_point(world: World, state: SevenDaysState, unit: Unit) -> Vec | No
     """Rule sevendays.morale.fall_back: a rapid move straight away from the nearest enemy,
     pulled back so it neither ends closer to any enemy nor enters impassable ground."""
     side = unit.side
-    enemies = [u for u in state.units.values() if u.status == "active" and u.side != side]
-    if not enemies:
+    here = (unit.x, unit.y)
+    # each enemy's place and distance, measured once (Unit.alive written out)
+    foes = [(u.x, u.y) for u in state.units.values() if u.status == "active" and u.side != side]
+    if not foes:
         return None
-    nearest = min(enemies, key=lambda e: math.dist(e.pos, unit.pos))
+    gaps = [math.dist(p, here) for p in foes]
+    nearest = foes[gaps.index(min(gaps))]  # the first of the nearest, as min() keeps it
     reach = world.move_distance(unit, "rapid")
-    dx, dy = unit.x - nearest.x, unit.y - nearest.y
+    dx, dy = unit.x - nearest[0], unit.y - nearest[1]
     length = math.hypot(dx, dy) or 1.0
+    dist = math.dist
     for fraction in (1.0, 0.75, 0.5, 0.25):
         d = reach * fraction
         dest = _stop_short(world, unit, (unit.x + dx / length * d, unit.y + dy / length * d))
         dest = (round(dest[0], 2), round(dest[1], 2))
-        if math.dist(dest, unit.pos) < 0.5:
+        if dist(dest, here) < 0.5:
             continue
-        if any(math.dist(dest, e.pos) < math.dist(unit.pos, e.pos) - 1e-6 for e in enemies):
+        # no closer to any enemy than it stands now
+        if any(dist(dest, p) < gap - 1e-6 for p, gap in zip(foes, gaps, strict=True)):
             continue
         if check_move(world, state, unit, "rapid", dest) is None:
             return dest
