@@ -215,3 +215,22 @@ def test_a_move_is_accepted_exactly_when_listed(scenario: str, seed: int) -> Non
         answers = [k for k in twin.memo if isinstance(k, tuple) and k[0] == "answers"]
         assert all(len(k) == 3 for k in answers)  # one mode's answer at a time
     assert checked > 1000
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("autobahn-gap", 10), ("kinzig-valley", 11)])
+def test_may_move_reads_the_movable_units_for_one_unit(scenario: str, seed: int) -> None:
+    """rhine.reinf.entry, rhine.move.static: the check of one unit agrees with the rules'
+    list of the units that may still move (read fresh, nothing remembered)."""
+    from umpire.rulesets.rhine import rules as R
+
+    compared = 0
+    for game in positions(scenario, seed, limit=300):
+        state = fresh(game.state)
+        w = RS.world(state)
+        for side in RULESET.meta.players:
+            listed = R.movable_units(w, state.status, state.moved, side, state.flow.turn)
+            for u in [*state.pos, None, "no-such-unit"]:
+                assert RS.may_move(state, side, u) == (u in listed)
+                compared += 1
+            assert not state.memo  # read without the listing
+    assert compared > 1000

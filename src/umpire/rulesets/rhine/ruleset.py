@@ -325,6 +325,27 @@ def movable(state: ST, side: str) -> list[str]:
     return list(found)
 
 
+def may_move(state: ST, side: str, unit: str | None) -> bool:
+    """Whether ``unit`` is one of :func:`movable` (rules.movable_units) for ``side``, read
+    for that unit alone: ``side``'s, not moved this phase, not a static garrison, and on
+    the map or a reinforcement due by this turn (rhine.reinf.entry, rhine.move.static)."""
+    found = state.memo.get(("movable", side))
+    if found is not None:
+        return unit in found
+    if unit is None:
+        return False
+    info = world(state).units.get(unit)
+    if info is None or info.side != side or unit in state.moved or info.static:
+        return False
+    here = state.status[unit]
+    if here == "on":
+        return True
+    if here == "waiting":
+        spec = world(state).entry.get(unit)
+        return spec is not None and spec.turn <= state.flow.turn
+    return False
+
+
 def entry_hexes(state: ST, unit: str) -> list[str] | None:
     if state.status[unit] != "waiting":
         return None
@@ -566,26 +587,42 @@ class MoveKind(ActionKind[ST]):
         if segment(state) != "move":
             raise IllegalActionError("units move only in their movement phase", self.rule)
         u = action.unit
-        if u is None or u not in movable(state, side):
+        if u is None or not may_move(state, side, u):
             raise IllegalActionError(f"{u} cannot move now (moved, static or not yours)", self.rule)
-        for answer in _checked_answers(state, u, action.option):
-            for opt in answer:
-                if opt.dest == action.cell and opt.mode == action.option:
-                    if not paths or opt.mode == "heli":
-                        return opt  # a flight's route is listed with it
-                    # the route is walked only to the destination asked for, from the
-                    # search the listing made; should that be forgotten, by a listing of
-                    # the mode asked for walked to that destination (the same option)
-                    route = R.answer_route(answer, opt.dest)
-                    if route is not None:
-                        return opt._replace(path=route)
-                    found = unit_moves(state, u, True, action.cell, _modes_for(action.option))
-                    for walked in found:
-                        if walked.dest == action.cell and walked.mode == action.option:
-                            return walked
-        raise IllegalActionError(
+        checked = state.memo.get("move_checked")
+        answer: tuple[R.MoveOption, ...]
+        opt: R.MoveOption
+        if checked is not None and checked[0] is action:
+            answer, opt = checked[1], checked[2]  # found by the check in this position
+        else:
+            answer, opt = self._answer(state, u, action)
+            state.memo["move_checked"] = (action, answer, opt)
+        if not paths or opt.mode == "heli":
+            return opt  # a flight's route is listed with it
+        # the route is walked only to the destination asked for, from the search the
+        # listing made; should that be forgotten, by a listing of the mode asked for walked
+        # to that destination (the same option)
+        route = R.answer_route(answer, opt.dest)
+        if route is not None:
+            return R.MoveOption(opt.dest, opt.mode, opt.cost, route)
+        found = unit_moves(state, u, True, action.cell, _modes_for(action.option))
+        for walked in found:
+            if walked.dest == action.cell and walked.mode == action.option:
+                return walked
+        raise IllegalActionError(  # (the listing and the walk disagree: never expected)
             f"{u} cannot reach {action.cell} by {action.option} movement", self.rule
         )
+
+    def _answer(
+        self, state: ST, u: str, action: Action
+    ) -> tuple[tuple[R.MoveOption, ...], R.MoveOption]:
+        """The answer holding the move asked for, and its option in it."""
+        cell, mode = action.cell, action.option
+        for answer in _checked_answers(state, u, mode):
+            for opt in answer:
+                if opt.dest == cell and opt.mode == mode:
+                    return answer, opt
+        raise IllegalActionError(f"{u} cannot reach {cell} by {mode} movement", self.rule)
 
     def check(self, state: ST, side: str, action: Action) -> None:
         self._find(state, side, action)
