@@ -208,34 +208,28 @@ def _plan_shot(
     )
     if early is not None:
         return early
-    seen = None
-    if in_arc(firer.pos, firer.facing, fire_arc(profile), target.pos):
-        seen = sight(world, state, firer, target, obscured=needs_obscured(world, firer, target))
-    if seen is None:
-        situation = Situation(distance, in_arc=False)
-    elif not seen.visible:
-        situation = Situation(distance, visible=False)
-    else:
-        situation = Situation(
-            distance,
-            obscured=seen.obscured,
-            target_cover=_cover_of(world, target, target_vehicle),
-            target_in_buildings=buildings,
-            enemy_foot_close=_enemy_foot_close(world, state, firer, known_only),
-            front=not target_vehicle or hits_front(target, firer.pos),
-        )
-    return _plan_measured(
+    # what _plan_measured does with the Situation measured here, without making one
+    arc = fire_arc(profile)
+    if arc < 360.0 and not in_arc((firer.x, firer.y), firer.facing, arc, (target.x, target.y)):
+        return Refusal("sevendays.fire.arc", f"{names[1]} is outside {names[0]}'s arc")
+    seen = sight(world, state, firer, target, obscured=needs_obscured(world, firer, target))
+    if not seen.visible:
+        return Refusal("sevendays.los.blockers", f"{names[0]} cannot see {names[1]}")
+    return _plan_seen(
         profile,
         tprofile,
         kind,
-        situation,
-        moved=moved,
-        reaction=reaction,
-        target_moving=target_moving,
-        firer_markers=firer.markers,
-        names=names,
-        ids=(firer.uid, target.uid),
-        house=world.house,
+        distance,
+        seen.obscured,
+        _cover_of(world, target, target_vehicle),
+        _enemy_foot_close(world, state, firer, known_only),
+        not target_vehicle or hits_front(target, firer.pos),
+        moved,
+        reaction,
+        target_moving,
+        firer.markers,
+        (firer.uid, target.uid),
+        world.house,
     )
 
 
@@ -468,6 +462,126 @@ def _plan_measured(
         return Refusal("sevendays.fire.arc", f"{names[1]} is outside {names[0]}'s arc")
     if not situation.visible:
         return Refusal("sevendays.los.blockers", f"{names[0]} cannot see {names[1]}")
+    return _plan_seen(
+        profile,
+        tprofile,
+        kind,
+        situation.distance,
+        situation.obscured,
+        situation.target_cover,
+        situation.enemy_foot_close,
+        situation.front,
+        moved,
+        reaction,
+        target_moving,
+        firer_markers,
+        ids,
+        house,
+    )
+
+
+# the parts of a plan read from a few small facts (see _plan_seen), by those facts; a part is
+# kept with the profiles and house rules it was made from, so that a key made of their ids
+# cannot be taken by other objects later given the same ids
+_PARTS: dict[tuple[object, ...], tuple[object, object, object, tuple[object, ...]]] = {}
+
+
+def _plan_seen(
+    profile: UnitProfile,
+    tprofile: UnitProfile,
+    kind: str,
+    distance: float,
+    obscured: bool,
+    cover: str,
+    foot_close: bool,
+    front: bool,
+    moved: bool,
+    reaction: bool,
+    target_moving: bool,
+    firer_markers: int,
+    ids: tuple[str, str],
+    house: HouseRules | None,
+) -> ShotPlan:
+    """The plan of a shot in arc and in sight. Everything in it but the two units' ids, the
+    range and the target's facing depends only on the profiles, the kind of shot, whether the
+    range is close, the cover, the obscured and infantry-close facts, the firer's movement and
+    markers and the reaction flags: those parts are worked out once per such set of facts."""
+    key = (
+        id(profile),
+        id(tprofile),
+        id(house),
+        kind,
+        distance <= CLOSE_RANGE,
+        obscured,
+        cover,
+        foot_close,
+        moved,
+        reaction,
+        target_moving,
+        firer_markers,
+    )
+    found = _PARTS.get(key)
+    if (
+        found is None
+        or found[0] is not profile
+        or found[1] is not tprofile
+        or found[2] is not house
+    ):
+        if len(_PARTS) > 50_000:
+            _PARTS.clear()
+        parts = _plan_parts(
+            profile,
+            tprofile,
+            kind,
+            distance,
+            obscured,
+            cover,
+            foot_close,
+            moved,
+            reaction,
+            target_moving,
+            firer_markers,
+            house,
+        )
+        found = _PARTS[key] = (profile, tprofile, house, parts)
+    weapon_kind, weapon, dice, base, need, vehicle, mods, heavy, best_die = found[3]
+    return ShotPlan._make(
+        (
+            ids[0],
+            ids[1],
+            weapon_kind,
+            weapon,
+            dice,
+            base,
+            need,
+            distance,
+            vehicle,
+            mods,
+            heavy,
+            cover,
+            front,
+            0,
+            best_die,
+        )
+    )
+
+
+def _plan_parts(
+    profile: UnitProfile,
+    tprofile: UnitProfile,
+    kind: str,
+    distance: float,
+    obscured: bool,
+    cover: str,
+    foot_close: bool,
+    moved: bool,
+    reaction: bool,
+    target_moving: bool,
+    firer_markers: int,
+    house: HouseRules | None,
+) -> tuple[object, ...]:
+    """What :func:`_plan_seen` keeps: the weapon, dice, base and score needed with every
+    modifier and its rule (sevendays.fire.*), in the order of :class:`ShotPlan`'s fields."""
     chosen = weapon_for(profile, kind, house)
     assert chosen is not None  # shot_refusal checked it
     weapon, base = chosen
@@ -479,11 +593,11 @@ def _plan_measured(
             Modifier("sevendays.fire.modifier.reaction_moving", 1, "reaction fire at a mover")
         )
     if "thermal" not in profile.traits:
-        in_terrain = situation.target_cover != "open"
-        if in_terrain or situation.obscured:
+        in_terrain = cover != "open"
+        if in_terrain or obscured:
             why = "target in terrain" if in_terrain else "target >50% obscured"
             mods.append(Modifier("sevendays.fire.modifier.cover", 1, why))
-    if situation.enemy_foot_close:
+    if foot_close:
         mods.append(
             Modifier(
                 "sevendays.fire.modifier.infantry_close", 1, 'enemy infantry within 12" of firer'
@@ -492,29 +606,14 @@ def _plan_measured(
     mods += morale_modifiers(firer_markers)
     need = base + sum(m.delta for m in mods)
     moving_infantry = profile.type is UnitType.INFANTRY and moved
-    distance = situation.distance
     dice = dice_count(profile, weapon, kind, target_vehicle, distance, moving_infantry)
     heavy = (
         kind in ("atgm", "rockets")  # sevendays.air.rockets: heavy against infantry
         or "grenade_launcher" in profile.traits
         or (profile.is_vehicle and weapon.value >= 7)
     )
-    return ShotPlan(
-        best_die=keeps_highest(profile, weapon, kind),
-        firer=ids[0],
-        target=ids[1],
-        weapon_kind=kind,
-        weapon=weapon,
-        dice=dice,
-        base=base,
-        need=need,
-        range=distance,
-        target_is_vehicle=target_vehicle,
-        modifiers=tuple(mods),
-        heavy=heavy,
-        cover=situation.target_cover,
-        front=situation.front,
-    )
+    best_die = keeps_highest(profile, weapon, kind)
+    return (kind, weapon, dice, base, need, target_vehicle, tuple(mods), heavy, best_die)
 
 
 def _enemy_foot_close(
