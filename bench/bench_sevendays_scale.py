@@ -16,14 +16,27 @@ It also plays a *bare loop* of the same size in the same process: a plain-Python
 loses half its units first loses, 7 turns) with about as many decisions as the engine's game,
 and prints engine/bare-loop (the engine's games per CPU second over the bare loop's), since
 absolute times on this shared machine swing 3x while a ratio taken in one run does not.
+
+With ``--baseline TREE`` it compares two source trees in one run (the baseline, e.g. a ``git
+worktree add /tmp/base HEAD~3``, against ``--candidate``, this checkout by default): for each
+size each tree plays the same seeds in its own process (``PYTHONPATH=<tree>/src``, pinned to
+``--cpu``), the trees taking turns size after size so both see the same machine load; it
+prints both trees' times and growth exponents and whether they played the same games::
+
+    python3 bench/bench_sevendays_scale.py --baseline /tmp/base --games 3 --cpu 0
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
+import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -121,15 +134,21 @@ def _write(data: dict[str, Any], folder: Path) -> str:
     return str(path)
 
 
-def engine_games(scenario: str, games: int, seed0: int) -> tuple[list[float], list[int], int]:
-    """CPU seconds and decisions of ``games`` scripted games (after one warm-up game)."""
+def engine_games(
+    scenario: str, games: int, seed0: int, on_game: Any = None
+) -> tuple[list[float], list[int], int]:
+    """CPU seconds and decisions of ``games`` scripted games (after one warm-up game);
+    ``on_game`` is shown each game played, the warm-up first, after its time is taken."""
 
     def one(seed: int) -> tuple[float, int, int]:
         game = umpire.new_game(f"sevendays/{scenario}", seed=seed)
         players = {s: make_agent("scripted", "sevendays", s, seed) for s in ("nato", "pact")}
         start = time.process_time()
         play_out(game, players)
-        return time.process_time() - start, len(game.record.actions), len(game.state.units)
+        used = time.process_time() - start
+        if on_game is not None:
+            on_game(game)
+        return used, len(game.record.actions), len(game.state.units)
 
     one(seed0 - 1)
     results = [one(seed0 + i) for i in range(games)]
@@ -182,13 +201,91 @@ def bare_games(units: int, decisions_wanted: float, seconds: float = 0.5) -> tup
     return 1.0 / (per_decision * decisions_wanted), decisions / played
 
 
+def _worker(scenario: str, games: int, seed0: int) -> None:
+    """Print, as one JSON line, ``engine_games`` of ``scenario`` and each game's digest."""
+    digests: list[str] = []
+
+    def digest(game: Any) -> None:
+        from umpire.core.events import to_dicts
+
+        text = json.dumps(to_dicts(game.events), sort_keys=True)
+        digests.append(hashlib.sha256(text.encode()).hexdigest())
+
+    times, actions, units = engine_games(scenario, games, seed0, on_game=digest)
+    print(json.dumps({"cpu": times, "actions": actions, "units": units, "digests": digests[1:]}))
+
+
+def _run_tree(tree: Path, scenario: str, args: argparse.Namespace) -> dict[str, Any]:
+    """``_worker`` in a process that imports umpire from ``tree``."""
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"), PYTHONHASHSEED="0")
+    cmd = ["taskset", "-c", str(args.cpu), sys.executable, str(Path(__file__).resolve())]
+    cmd += ["--worker", scenario, "--games", str(args.games), "--seed", str(args.seed)]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"{tree}: worker failed\n{proc.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _growth(label: str, rows: list[tuple[int, float, float]]) -> None:
+    for (n1, t1, d1), (n2, t2, d2) in zip(rows, rows[1:], strict=False):
+        print(
+            f"{label}growth {n1}->{n2} units: time a game ~ "
+            f"n^{math.log(t2 / t1) / math.log(n2 / n1):.2f}, a decision ~ "
+            f"n^{math.log((t2 / d2) / (t1 / d1)) / math.log(n2 / n1):.2f}"
+        )
+    if len(rows) > 2:
+        (n1, t1, _), (n2, t2, _) = rows[0], rows[-1]
+        exponent = math.log(t2 / t1) / math.log(n2 / n1)
+        print(f"{label}growth {n1}->{n2} units overall: n^{exponent:.2f} (target 1.15)")
+
+
+def compare(args: argparse.Namespace, sizes: list[int]) -> None:
+    """The baseline tree against the candidate, size after size (see the module's text)."""
+    trees = {"baseline": args.baseline, "candidate": args.candidate}
+    rows: dict[str, list[tuple[int, float, float]]] = {name: [] for name in trees}
+    same = True
+    with tempfile.TemporaryDirectory() as folder:
+        for size in sizes:
+            scenario = scaled_scenario(size, Path(folder))
+            found = {name: _run_tree(tree, scenario, args) for name, tree in trees.items()}
+            for name, result in found.items():
+                per_game = statistics.mean(result["cpu"])
+                decisions = statistics.mean(result["actions"])
+                rows[name].append((result["units"], per_game, decisions))
+                print(
+                    f"{name:9s} {result['units']:4d} units: {per_game * 1000:8.1f} ms CPU a "
+                    f"game, {1 / per_game:7.2f} games/s/core, {decisions:6.0f} decisions a game"
+                )
+            base, cand = (rows[name][-1][1] for name in trees)
+            games_alike = found["baseline"]["digests"] == found["candidate"]["digests"]
+            same &= games_alike
+            print(
+                f"          {size:4d} units: candidate/baseline speed {base / cand:.3f}x, "
+                f"same games: {games_alike}"
+            )
+    for name in trees:
+        _growth(f"{name:9s} ", rows[name])
+    print(f"identical games in both trees at every size: {same}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="12,26,52,104")
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--baseline", type=Path, help="a source tree to compare against")
+    parser.add_argument("--candidate", type=Path, default=Path(__file__).resolve().parent.parent)
+    parser.add_argument("--cpu", type=int, default=0, help="the core the trees' games run on")
+    parser.add_argument("--worker", metavar="SCENARIO", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        _worker(args.worker, args.games, args.seed)
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
+    if args.baseline is not None:
+        compare(args, sizes)
+        return
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for size in sizes:
@@ -204,15 +301,7 @@ def main() -> None:
                 f"{per_game / decisions * 1e6:6.0f} us a decision; bare loop of the same "
                 f"size {bare_rate:8.0f} games/s; engine/bare loop {1 / per_game / bare_rate:.4f}"
             )
-    for (n1, t1, d1), (n2, t2, d2) in zip(rows, rows[1:], strict=False):
-        print(
-            f"growth {n1}->{n2} units: time a game ~ n^{math.log(t2 / t1) / math.log(n2 / n1):.2f}"
-            f", a decision ~ n^{math.log((t2 / d2) / (t1 / d1)) / math.log(n2 / n1):.2f}"
-        )
-    if len(rows) > 2:
-        (n1, t1, _), (n2, t2, _) = rows[0], rows[-1]
-        exponent = math.log(t2 / t1) / math.log(n2 / n1)
-        print(f"growth {n1}->{n2} units overall: n^{exponent:.2f} (target 1.15)")
+    _growth("", rows)
 
 
 if __name__ == "__main__":
