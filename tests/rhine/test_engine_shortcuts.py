@@ -234,3 +234,21 @@ def test_may_move_reads_the_movable_units_for_one_unit(scenario: str, seed: int)
                 compared += 1
             assert not state.memo  # read without the listing
     assert compared > 1000
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("autobahn-gap", 12), ("kinzig-valley", 13)])
+def test_every_listed_attack_passes_the_full_check(scenario: str, seed: int) -> None:
+    """rhine.combat.one_hex, rhine.combat.odds: an attack picked from the listing is taken
+    without a second check; each listed attack is one the full check allows."""
+    checked = 0
+    for game in positions(scenario, seed):
+        state = fresh(game.state)
+        side = RULESET.to_act(state)
+        if side is None:
+            continue
+        for a in RULESET.legal_actions(state):
+            if a.kind == "attack":
+                assert RS.attack_ok(state, side, a.cell or "", a.units) is None, a
+                RS.AttackKind().check(state, side, a)
+                checked += 1
+    assert checked > 10

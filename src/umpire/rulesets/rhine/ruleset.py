@@ -1573,15 +1573,19 @@ def check_victory(state: ST) -> list[Event]:
 class RhineRules(FlowRules[ST]):
     def legal_actions(self, state: ST) -> list[Action]:
         """The core's listing; the actions of the kinds checked by their listing alone (the
-        core's default check) are remembered for the position, for :meth:`check`."""
+        core's default check) are remembered for the position, for :meth:`check`, and so
+        are the attacks of a game without rule switches (each listed attack is one the
+        check allows: the listing tests what the check does, attackers, divisions and odds;
+        under switches the check also words the advice of each rule it reads)."""
         side, allowed = self.flow.decision(state)
         if side is None:
             return []
         out: list[Action] = []
+        memo = state.memo
         for name in allowed:
             listed = list(self.kinds[name].options(state, side))
-            if name in LISTED_CHECK:
-                state.memo[("listed", name, side)] = listed
+            if name in LISTED_CHECK or (name == "attack" and not switches_in(state.options)):
+                memo[("listed", name, side)] = listed
             out.extend(listed)
         return out
 
@@ -1592,7 +1596,12 @@ class RhineRules(FlowRules[ST]):
         listing."""
         side, allowed = self.flow.decision(state)
         listed = state.memo.get(("listed", action.kind, side)) if action.kind in allowed else None
-        if side is not None and listed is not None and any(a is action for a in listed):
+        if (
+            side is not None
+            and listed is not None
+            and any(a is action for a in listed)
+            and (action.kind in LISTED_CHECK or not switches_in(state.options))
+        ):
             return side, self.kinds[action.kind]
         return super().check(state, action)
 
