@@ -1484,47 +1484,51 @@ def admin_end(state: ST) -> list[Event]:
     return events
 
 
-_CITY_VP: dict[int, tuple[World, tuple[tuple[str, int], ...]]] = {}
+class _Scoring:
+    """A map's victory count made once (rhine.victory.scenario): each city hex that scores
+    with its points, the units strong enough to score by leaving the map, and the points
+    and divisors of the scenario."""
 
+    __slots__ = ("world", "cities", "scorers", "exit_vp", "per_nato", "per_pact")
 
-def _city_vp(w: World) -> tuple[tuple[str, int], ...]:
-    """Each city hex that scores, with its victory points (per map, made once)."""
-    found = _CITY_VP.get(id(w))
-    if found is None or found[0] is not w:
+    def __init__(self, w: World) -> None:
         v = w.spec.victory
-        scoring = tuple((h, v.city_vp[name]) for h, name in w.city_of.items() if name in v.city_vp)
-        found = _CITY_VP[id(w)] = (w, scoring)
-    return found[1]
+        self.world = w
+        self.cities = tuple(
+            (h, v.city_vp[name]) for h, name in w.city_of.items() if name in v.city_vp
+        )
+        least = v.exit_min_strength
+        self.scorers = tuple(u for u, info in w.units.items() if info.strength >= least)
+        self.exit_vp = v.exit_vp
+        self.per_nato = v.per_nato_losses
+        self.per_pact = v.per_pact_losses
 
 
-_EXIT_SCORERS: dict[int, tuple[World, tuple[str, ...]]] = {}
+_SCORING: dict[int, _Scoring] = {}
 
 
-def _exit_scorers(w: World) -> tuple[str, ...]:
-    """The units strong enough to score by leaving the map (per map, made once)."""
-    found = _EXIT_SCORERS.get(id(w))
-    if found is None or found[0] is not w:
-        least = w.spec.victory.exit_min_strength
-        strong = tuple(u for u, info in w.units.items() if info.strength >= least)
-        found = _EXIT_SCORERS[id(w)] = (w, strong)
-    return found[1]
+def _scoring(w: World) -> _Scoring:
+    found = _SCORING.get(id(w))
+    if found is None or found.world is not w:
+        found = _SCORING[id(w)] = _Scoring(w)
+    return found
 
 
 def victory_points(state: ST) -> dict[str, int]:
-    w = world(state)
-    v = w.spec.victory
+    sc = _scoring(world(state))
     cities = 0
     control = state.control
-    for h, vp in _city_vp(w):
+    for h, vp in sc.cities:
         if control.get(h) == "pact":
             cities += vp
     exits = 0
     status = state.status
     if "exited" in status.values():  # (read at every observation: most have none)
         get = status.get
-        exits = v.exit_vp * [get(u) for u in _exit_scorers(w)].count("exited")
-    kills = state.losses["nato"] // v.per_nato_losses
-    own = state.losses["pact"] // v.per_pact_losses
+        exits = sc.exit_vp * [get(u) for u in sc.scorers].count("exited")
+    losses = state.losses
+    kills = losses["nato"] // sc.per_nato
+    own = losses["pact"] // sc.per_pact
     return {
         "cities": cities,
         "exits": exits,
