@@ -47,7 +47,7 @@ def positions(scenario: str, seed: int, limit: int = 10_000) -> Iterator[Game]:
 def fresh(state: RhineState) -> RhineState:
     """The same position, remembering nothing (no memo, no carried answers)."""
     twin = RhineState.from_dict(state.to_dict())
-    assert not twin.memo and not twin.carry
+    assert not twin.memo and not twin.carry and not twin.keep
     return twin
 
 

@@ -215,6 +215,17 @@ def _cell_action_of(w: Any, kind: str) -> dict[str, Action]:
     return _cell_actions_made(w, kind)[2]
 
 
+_HEX_ORDER: dict[int, tuple[World, dict[str, int]]] = {}
+
+
+def _hex_order(w: World) -> dict[str, int]:
+    """Each hex's place in the map's order (per map, made once)."""
+    found = _HEX_ORDER.get(id(w))
+    if found is None or found[0] is not w:
+        found = _HEX_ORDER[id(w)] = (w, {h: i for i, h in enumerate(w.ids)})
+    return found[1]
+
+
 def _cell_check(
     kind: ActionKind[ST], state: ST, side: str, action: Action, listed: list[Action]
 ) -> None:
@@ -254,8 +265,10 @@ class EWMarkKind(ActionKind[ST]):
         made = _cell_action_of(w, "ew_mark")
         ew = state.ew
         per_hex = w.tables.ew.per_hex
-        for h in w.ids:
-            here = occ.get(h)
+        order = _hex_order(w)
+        # the occupied hexes in map order (the listing's order: one action per hex)
+        for h in sorted((h for h in occ if h in order), key=order.__getitem__):
+            here = occ[h]
             if (
                 here
                 and w.units[here[0]].side != side
@@ -1093,14 +1106,37 @@ def refugee_hexes(state: ST) -> list[str]:
 def _refugee_hexes(state: ST) -> list[str]:
     found = state.memo.get("refugee_hexes")
     if found is None:
-        w = world(state)
-        occupied = {h for h in state.pos.values() if h is not None}
-        have = set(state.refugees)
-        control = state.control
-        found = state.memo["refugee_hexes"] = [
+        found = state.memo["refugee_hexes"] = _refugee_hexes_now(state)
+    assert isinstance(found, list)
+    return found
+
+
+def _refugee_hexes_now(state: ST) -> list[str]:
+    """The refugee hexes, in map order. The administrative phase places refugees one at a
+    time: while the units stand where they stood and control is the same, the hexes are
+    those of the last position read less the refugees placed since."""
+    w = world(state)
+    where = tuple(state.pos.items())
+    control = state.control
+    refugees = state.refugees
+    kept = state.keep.get("refugee_hexes")
+    if (
+        kept is not None
+        and kept[0] is w
+        and kept[1] == where
+        and len(refugees) >= len(kept[3])
+        and refugees[: len(kept[3])] == kept[3]
+        and kept[2] == control
+    ):
+        placed = set(refugees[len(kept[3]) :])
+        found = [h for h in kept[4] if h not in placed]
+    else:
+        occupied = {h for _, h in where if h is not None}
+        have = set(refugees)
+        found = [
             h for h in w.ids if control.get(h) == "nato" and h not in occupied and h not in have
         ]
-    assert isinstance(found, list)
+    state.keep["refugee_hexes"] = (w, where, dict(control), list(refugees), tuple(found))
     return found
 
 

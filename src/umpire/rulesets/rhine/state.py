@@ -62,6 +62,9 @@ class RhineState:
     # move answers carried from one position to the next while nothing they read has changed
     # (see ruleset.unit_answers); never part of the game's data
     carry: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    # what a later position may start from when only some of what it read has changed (see
+    # ruleset._refugee_hexes_now); never part of the game's data
+    keep: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # -- reading ---------------------------------------------------------------------------
     def units_at(self, h: str) -> list[str]:
