@@ -16,7 +16,14 @@ from typing import Any
 
 import umpire
 from umpire.agents import make_agent
-from umpire.agents.search.evaluate import Evaluation, _placed, _positions, generic, loss_fraction
+from umpire.agents.search.evaluate import (
+    Evaluation,
+    _placed,
+    _positions,
+    evaluate,
+    generic,
+    loss_fraction,
+)
 from umpire.agents.search.personality import PRESETS
 from umpire.play import LazyActions
 
@@ -116,6 +123,58 @@ def test_objective_focus_wants_to_stand_on_the_objectives() -> None:
     near = {p: _value(state, game.ruleset, p) for p in ("objective", "balanced")}
     gain = {p: _term(near[p], "objective ground") - _term(far[p], "objective ground") for p in near}
     assert gain["objective"] > gain["balanced"] > 0.0
+
+
+def test_a_taken_objective_leaves_the_objective_preset_able_to_tell_its_moves_apart() -> None:
+    # Portable: an objective belongs to the last side to stand on it, and objectives held
+    # decide the battle first (portable.victory.result). Blue has taken red's E6 as well as
+    # its own D1; standing on E6 must still be worth something to the objective preset (the
+    # objective 8 preset scored every such position about 100 % and stood on objectives no
+    # longer than balanced)
+    game = _game()
+    state = game.state
+    _put(state, _APART)
+    _put(state, {"red-hq": (5, 4), "blue-tank": (4, 5)})  # blue's tank on E6, red's HQ beside
+    state.holders = {"D1": "blue", "E6": "blue"}
+    held = {p: _value(state, game.ruleset, p) for p in ("objective", "balanced")}
+    assert "objectives held 2 against 0" in next(
+        t.words for t in held["objective"].terms if t.name == "objectives"
+    )
+    # objective focus past balanced weighs the ground, not the holding: the same held term
+    assert _term(held["objective"], "objectives") == _term(held["balanced"], "objectives")
+    _put(state, {"blue-tank": (4, 4)})  # the tank steps off E6 to E5
+    off = {p: _value(state, game.ruleset, p) for p in ("objective", "balanced")}
+    drop = {p: held[p].value - off[p].value for p in held}
+    assert drop["objective"] > 0.02  # well above what one playout's value is rounded to
+    assert drop["objective"] > drop["balanced"] > 0.0
+
+
+def _ended(state: Any, winner: str) -> None:
+    state.turn_info.outcome = {"winner": winner, "how": "turn limit", "objectives": {}}
+
+
+def test_a_decided_game_still_prefers_the_better_position() -> None:
+    # the search scores a finished game by its result; among moves that all end in the same
+    # result it should still keep the better position (here: the HQ on its own objective D1)
+    game = _game()
+    state = game.state
+    _put(state, _APART)
+    for winner, low, high in (("red", 0.0, 0.05), ("blue", 0.95, 1.0), ("draw", 0.45, 0.55)):
+        _ended(state, winner)
+        _put(state, {"blue-hq": (3, 0)})
+        on = evaluate(game.ruleset, state, "blue", PRESETS["objective"])
+        _put(state, {"blue-hq": (3, 1)})
+        off = evaluate(game.ruleset, state, "blue", PRESETS["objective"])
+        assert low <= off.value < on.value <= high, winner
+        assert on.terms[0].name == "result"
+    # every win still beats every loss: the best lost position against the worst won one
+    _ended(state, "red")
+    _put(state, {"blue-hq": (3, 0)})
+    best_lost = evaluate(game.ruleset, state, "blue", PRESETS["objective"]).value
+    _ended(state, "blue")
+    _put(state, {"blue-hq": (6, 2)})
+    worst_won = evaluate(game.ruleset, state, "blue", PRESETS["objective"]).value
+    assert best_lost < 0.5 < worst_won
 
 
 def test_positions_read_from_the_state_are_the_observations() -> None:

@@ -56,15 +56,38 @@ def squash(score: float) -> float:
     return 1.0 / (1.0 + math.exp(-SQUASH * max(-20.0, min(20.0, score))))
 
 
+DECIDED_MARGIN = 0.05  # share of a finished game's score left to the position (tie-break)
+
+
 def evaluate(ruleset: Ruleset[Any], state: Any, side: str, personality: Personality) -> Evaluation:
-    """The score of ``state`` for ``side`` (see the module docstring)."""
+    """The score of ``state`` for ``side`` (see the module docstring).
+
+    A finished game scores its result, 1, 1/2 or 0, moved towards the position's heuristic
+    estimate by ``DECIDED_MARGIN`` (a won game scores 0.95 to 1, a lost one 0 to 0.05): every
+    win still beats every loss, but among moves that all end in the same result within the
+    search's horizon the side still prefers the better position. Without it such moves all
+    scored alike and the choice was left to chance (a side whose defeat was sealed walked its
+    commander off its own objective on the last turn)."""
     outcome = ruleset.outcome(state)
-    if outcome is not None:
-        if outcome.winner == side:
-            return Evaluation(1.0, (Term("result", f"the game is won ({outcome.how})", 1.0),))
-        if outcome.winner == "draw":
-            return Evaluation(0.5, (Term("result", f"the game is drawn ({outcome.how})", 0.0),))
-        return Evaluation(0.0, (Term("result", f"the game is lost ({outcome.how})", -1.0),))
+    if outcome is None:
+        return _heuristic(ruleset, state, side, personality)
+    if outcome.winner == side:
+        result = Term("result", f"the game is won ({outcome.how})", 1.0)
+        base = 1.0
+    elif outcome.winner == "draw":
+        result = Term("result", f"the game is drawn ({outcome.how})", 0.0)
+        base = 0.5
+    else:
+        result = Term("result", f"the game is lost ({outcome.how})", -1.0)
+        base = 0.0
+    position = _heuristic(ruleset, state, side, personality)
+    value = (1.0 - DECIDED_MARGIN) * base + DECIDED_MARGIN * position.value
+    return Evaluation(value, (result, *position.terms))
+
+
+def _heuristic(
+    ruleset: Ruleset[Any], state: Any, side: str, personality: Personality
+) -> Evaluation:
     own: Heuristic | None = getattr(ruleset.capabilities, "heuristic", None)
     if own is not None:
         return own(state, side, personality)
@@ -220,6 +243,9 @@ def board_of(ruleset: Ruleset[Any], state: Any) -> Board:
     return board
 
 
+HELD_FOCUS_CAP = 1.0  # objective focus past this weighs the objective ground only
+
+
 def generic(ruleset: Ruleset[Any], state: Any, side: str, personality: Personality) -> Evaluation:
     """Losses (own and enemy, towards break/exhaustion point), objectives held and stood on,
     and where the units stand (closing with the enemy, in reach of its weapons, keeping
@@ -254,7 +280,7 @@ def generic(ruleset: Ruleset[Any], state: Any, side: str, personality: Personali
                 Term(
                     "objectives",
                     f"objectives held {mine:g} against {theirs:g}",
-                    personality.objective * 0.5 * (mine - theirs) / total,
+                    min(personality.objective, HELD_FOCUS_CAP) * 0.5 * (mine - theirs) / total,
                 )
             )
     pull = 0.25 * (personality.aggression - personality.caution)

@@ -43,7 +43,11 @@ PRESETS: dict[str, Personality] = {
     # objective focus went from 5 to 8 with the "objective ground" term (docs/search-ai.md)
     "aggressive": Personality("aggressive", aggression=3.0, caution=0.3, objective=0.8),
     "cautious": Personality("cautious", aggression=0.4, caution=3.0, objective=0.8, cohesion=0.6),
-    "objective": Personality("objective", aggression=0.8, caution=0.8, objective=8.0),
+    # objective 8 (with aggression and caution 0.8) saturated the score: one objective taken
+    # put every move's estimate near 100 %, so the search stopped telling them apart and
+    # stood on objectives no longer than balanced; the same emphasis at a third of the scale
+    # keeps the estimates apart (docs/search-ai.md, "objective against balanced")
+    "objective": Personality("objective", aggression=0.4, caution=0.5, objective=3.0, cohesion=0.2),
 }
 
 
