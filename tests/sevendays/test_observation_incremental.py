@@ -11,7 +11,7 @@ import pytest
 
 from umpire.agents.base import RandomAgent
 from umpire.core.game import new_game
-from umpire.rulesets.sevendays.state import WRITES, SevenDaysState
+from umpire.rulesets.sevendays.state import WRITES, SevenDaysState, WriteLog
 from umpire.rulesets.sevendays.visibility import observed_units
 
 
@@ -50,11 +50,11 @@ def test_a_write_in_place_is_read_and_a_stale_reading_is_not_reused() -> None:
     unit.markers = 2
     record = next(r for r in observed_units(state.units, "nato", memo) if r["uid"] == unit.uid)
     assert (record["x"], record["markers"]) == (unit.x, 2)
-    # the log cleared (a new era): the reading is made again from every unit
+    # a new list of writes (the log was full): the reading is made again from every unit
     WRITES.clear()
     object.__setattr__(unit, "tokens", 3)  # a write the log cannot see...
     record = next(r for r in observed_units(state.units, "nato", memo) if r["uid"] == unit.uid)
-    assert record["tokens"] == 3  # ...is read all the same: the era changed
+    assert record["tokens"] == 3  # ...is read all the same: the reader's list is not the log's
 
 
 def test_a_reading_of_other_units_is_not_reused() -> None:
@@ -81,3 +81,24 @@ def test_a_clone_copies_every_field_and_shares_no_unit() -> None:
     first = next(iter(twin.units))
     twin.units[first].x += 1.0
     assert twin.units[first].x != state.units[first].x
+
+
+def test_a_full_log_starts_a_new_list_and_leaves_the_old_one_whole() -> None:
+    game = new_game("sevendays/meeting-engagement", seed=5)
+    state = game.state
+    assert isinstance(state, SevenDaysState)
+    memo = state.records()
+    old = WRITES.clear()  # an empty list to start from (whatever ran before)
+    observed_units(state.units, "nato", memo)
+    unit = next(iter(state.units.values()))
+    unit.markers = 1  # noted in the reader's list...
+    spare = state.clone().units[unit.uid]
+    for n in range(WriteLog.KEPT):  # ...which then fills up: a new list takes its place
+        spare.tokens = n % 3
+    assert WRITES.units is not old
+    # the old list is left whole (another thread's reader may hold it)
+    assert len(old) == WriteLog.KEPT and any(u is unit for u in old)
+    unit.markers = 2  # noted in the new list only
+    record = next(r for r in observed_units(state.units, "nato", memo) if r["uid"] == unit.uid)
+    assert record["markers"] == 2
+    assert observed_units(state.units, "pact", memo) == _fresh(state, "pact")

@@ -142,25 +142,30 @@ class WriteLog:
     """Every unit whose field was written to, in the order of the writes (a unit once per
     write; see :meth:`Unit.__setattr__`), so that a reader that remembers its place in the log
     reads again only the units written since (visibility.observed_units) instead of every
-    unit. The log is cleared when it reaches ``KEPT`` entries; each clearing starts a new
-    ``era`` (a fresh object), and a reader whose place belongs to an older era (or to another
-    process: a memo that was pickled) reads every unit again."""
+    unit.
 
-    KEPT = 8192
+    When the log reaches ``KEPT`` entries a new list takes its place (``units``); the old one
+    is never changed again, so a reader holding it (another thread's game, say) reads it
+    whole, and a reader whose list is no longer the log's (or whose memo was copied) reads
+    every unit again. A write sets the field first and then appends to the list that is the
+    log at that moment: a reader that took a list before a write either reads the new value
+    or finds the write in its list or a newer one."""
 
-    __slots__ = ("units", "era")
+    KEPT = 4096
+
+    __slots__ = ("units",)
 
     def __init__(self) -> None:
         self.units: list[Unit] = []
-        self.era = object()
 
-    def clear(self) -> None:
-        self.units.clear()
-        self.era = object()
+    def clear(self) -> list[Unit]:
+        """Start a new list (the old one is left as it is to whoever holds it)."""
+        fresh: list[Unit] = []
+        self.units = fresh
+        return fresh
 
 
 WRITES = WriteLog()
-_WRITTEN = WRITES.units
 _set_slot = object.__setattr__
 
 
@@ -190,10 +195,11 @@ class Unit:
     barred_turn: int = 0  # an off-board unit that avoided Divisional Artillery: not this turn
 
     def __setattr__(self, name: str, value: object) -> None:
-        _set_slot(self, name, value)
-        if len(_WRITTEN) >= WriteLog.KEPT:
-            WRITES.clear()
-        _WRITTEN.append(self)
+        _set_slot(self, name, value)  # first the field, then the note (see WriteLog)
+        log = WRITES.units
+        if len(log) >= WriteLog.KEPT:
+            log = WRITES.clear()
+        log.append(self)
 
     @property
     def alive(self) -> bool:

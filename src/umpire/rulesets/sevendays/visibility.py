@@ -65,11 +65,12 @@ class _Read:
     (by ``id``), their field values and records, the places of the hidden ones, and the
     reader's place in the log of writes (``state.WRITES``)."""
 
-    __slots__ = ("era", "place", "units", "where", "values", "records", "hidden")
+    __slots__ = ("log", "place", "units", "where", "values", "records", "hidden")
 
     def __init__(self, units: list[Unit], memo: Records) -> None:
-        self.era = WRITES.era
-        self.place = len(WRITES.units)
+        # the log is taken before the units are read: a write after this is found in it
+        self.log = WRITES.units
+        self.place = len(self.log)
         self.units = units
         self.where = {id(u): i for i, u in enumerate(units)}
         self.values = list(map(_UNIT_VALUES, units))
@@ -78,7 +79,7 @@ class _Read:
 
     def catch_up(self, memo: Records) -> None:
         """Read again the units written to since the last reading."""
-        written = WRITES.units
+        written = self.log  # this reader's list: it is only ever appended to
         place = self.place
         if place == len(written):
             return
@@ -106,7 +107,7 @@ def _read(units: dict[str, Unit], memo: Records) -> _Read:
     last = cast("_Read | None", memo.get(_LAST))
     if (
         last is not None
-        and last.era is WRITES.era
+        and last.log is WRITES.units
         and len(last.units) == len(now)
         and not any(map(is_not, now, last.units))
     ):
