@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from itertools import product
 from typing import NamedTuple
+from weakref import WeakKeyDictionary
 
 from umpire.core.events import Event, note
 from umpire.geometry.table import in_arc
@@ -649,11 +650,53 @@ def _foot_close(world: World, state: SevenDaysState, firer: Unit, known_only: bo
             else:
                 nearest_enemy = min(nearest_enemy, d)
         return nearest_enemy <= CLOSE_RANGE and nearest_friend > nearest_enemy
+    if state.units.get(firer.uid) is firer:
+        return _foot_close_listed(world, state, firer, known_only)
     return _foot_close_scan(world, state, firer, known_only)
 
 
+def _foot_close_listed(world: World, state: SevenDaysState, firer: Unit, known_only: bool) -> bool:
+    """``_foot_close`` for the state's own unit on a table below the unit index's size: a
+    scan of the arrangement's foot units only (listed once per arrangement, told apart from
+    the firer by uid; the same units and distances as :func:`_foot_close_scan`)."""
+    nearest_enemy = math.inf
+    nearest_friend = math.inf
+    fx, fy = firer.x, firer.y
+    me, side = firer.uid, firer.side
+    for uid, foot_side, hidden, x, y in _foot_list(world, state):
+        if uid == me or (known_only and hidden and foot_side != side):
+            continue  # (a marker: the firer's side does not know what it is)
+        d = math.hypot(x - fx, y - fy)
+        if foot_side == side:
+            nearest_friend = min(nearest_friend, d)
+        else:
+            nearest_enemy = min(nearest_enemy, d)
+    return nearest_enemy <= CLOSE_RANGE and nearest_friend > nearest_enemy
+
+
+# per world: the foot units on the table of the arrangement asked for last (_foot_list)
+_FOOT: WeakKeyDictionary[World, tuple[int, list[tuple[str, str, bool, float, float]]]]
+_FOOT = WeakKeyDictionary()
+
+
+def _foot_list(world: World, state: SevenDaysState) -> list[tuple[str, str, bool, float, float]]:
+    """The living foot units of ``state`` in table order (uid, side, hidden, x, y), kept for
+    the arrangement asked for last (``state.geometry``)."""
+    key = state.geometry
+    memo = _FOOT.get(world)
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    is_foot = world.is_foot
+    found: list[tuple[str, str, bool, float, float]] = [
+        (u.uid, u.side, u.hidden, u.x, u.y) for u in state.units.values() if u.alive and is_foot(u)
+    ]
+    _FOOT[world] = (key, found)
+    return found
+
+
 def _foot_close_scan(world: World, state: SevenDaysState, firer: Unit, known_only: bool) -> bool:
-    """``_foot_close`` by a scan of every unit (what the unit index must answer alike)."""
+    """``_foot_close`` by a scan of every unit (what the unit index and the list of foot
+    units must answer alike)."""
     nearest_enemy = math.inf
     nearest_friend = math.inf
     fx, fy = firer.x, firer.y

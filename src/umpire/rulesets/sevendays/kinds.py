@@ -26,7 +26,7 @@ from umpire.rulesets.sevendays import cards, platoon, special, transport
 from umpire.rulesets.sevendays.close_combat import assault, assault_targets
 from umpire.rulesets.sevendays.combat import resolve_shot
 from umpire.rulesets.sevendays.firing import plan_shot
-from umpire.rulesets.sevendays.los import prefetch_between
+from umpire.rulesets.sevendays.los import prefetch_between, terrain_blocked
 from umpire.rulesets.sevendays.morale import battlegroup_check, house_fired
 from umpire.rulesets.sevendays.mortars import is_mortar, lay_smoke, smoke_targets
 from umpire.rulesets.sevendays.movement import (
@@ -666,7 +666,13 @@ class Shoot(Act):
         prefetch_between(world, [unit], enemies)
         out = []
         open_to_move: list[Unit] = []  # targets a shot declared with a move may still reach
+        # terrain surely blocking the line (known already from the prefetch) refuses every
+        # shot but a mortar's (sevendays.los.blockers; a mortar fires on any friendly unit's
+        # sight, sevendays.mortar.fire), standing or declared with a move: no plan is made
+        sighted = self.weapon != "gun" or not is_mortar(world.profile(unit))
         for target in enemies:
+            if sighted and terrain_blocked(world, unit, target):
+                continue
             plan = known_plan(world, state, unit, target, self.weapon)
             if isinstance(plan, ShotPlan):
                 if plan.possible:

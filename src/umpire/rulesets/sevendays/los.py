@@ -65,16 +65,15 @@ def _bodies(
     units = state.units
     if units.get(firer.uid) is firer and units.get(target.uid) is target:
         # the state's own units: the bodies of this arrangement, listed once (same units,
-        # same order as the scan below, told apart by uid)
-        skip = (firer.uid, target.uid)
+        # same order as the scan below, told apart by uid; the box, the cheaper test, first)
+        firer_uid, target_uid = firer.uid, target.uid
         side = firer.side
         for uid, x, y, wreck, body_side in _body_list(world, state):
-            if uid in skip or not (x0 <= x <= x1 and y0 <= y <= y1):
-                continue
-            if wreck:
-                blocking.append((x, y))
-            else:
-                (obscuring if body_side == side else blocking).append((x, y))
+            if x0 <= x <= x1 and y0 <= y <= y1 and uid != firer_uid and uid != target_uid:
+                if wreck or body_side != side:
+                    blocking.append((x, y))
+                else:
+                    obscuring.append((x, y))
         return blocking, obscuring
     return _bodies_scan(world, state, firer, target, (x0, y0, x1, y1))
 

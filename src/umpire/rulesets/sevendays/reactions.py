@@ -23,7 +23,7 @@ from umpire.core.events import Event, note
 from umpire.core.switches import switches_in, verdict_events
 from umpire.rulesets.sevendays.dice import d6_test
 from umpire.rulesets.sevendays.firing import plan_shot
-from umpire.rulesets.sevendays.los import prefetch_between, sight
+from umpire.rulesets.sevendays.los import prefetch_between, sight, terrain_blocked
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.movement import check_move, move_candidates
 from umpire.rulesets.sevendays.shots import Refusal, ShotPlan
@@ -156,6 +156,11 @@ def reaction_option(
 ) -> ReactionOption | None:
     """``reactor``'s reaction to ``activator`` (its best shot and the roll it needs), if any,
     as the reacting side knows the table (the enemy's hidden markers do not count)."""
+    if terrain_blocked(world, reactor, activator) and "mortar" not in world.profile(reactor).traits:
+        # terrain surely blocks the line (known already, see los.prefetch_between): every
+        # shot but a mortar's (fired on any friendly unit's sight, sevendays.mortar.fire) is
+        # refused whatever else (sevendays.los.blockers), so no plan is made to find that out
+        return None
     plan = best_plan(
         world, state, reactor, activator, reaction=True, target_moving=moving, known_only=True
     )
