@@ -121,6 +121,13 @@ def _convert(kind: Any, data: Any, where: str) -> Any:
     raise TypeError(f"{where}: cannot build a {kind!r}")
 
 
+def build_fields(cls: type[T], data: Mapping[str, Any]) -> T:
+    """``cls`` built field by field from ``data`` (for a ``plain_from`` that has read its own
+    notation first)."""
+    value: T = _dataclass(cls, data, cls.__name__)
+    return value
+
+
 def _items(data: Any, where: str) -> list[Any]:
     if not isinstance(data, list | tuple | set | frozenset):
         raise ValueError(f"{where}: {data!r} is not a list")
@@ -152,3 +159,71 @@ def as_data(value: Any) -> Any:
     if isinstance(value, frozenset):
         return frozenset(as_data(v) for v in value)
     return value
+
+
+def _jsonable(value: Any) -> Any:
+    """``as_data`` output in the form pydantic's ``mode="json"`` gives: enums by value,
+    tuples and sets as lists, fractions as text."""
+    if isinstance(value, dict):
+        return {k.value if isinstance(k, enum.Enum) else k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | frozenset | set):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Fraction):
+        return str(value)
+    return value
+
+
+def _pick(data: dict[str, Any], include: Any, exclude: Any, exclude_none: bool) -> dict[str, Any]:
+    return {
+        k: v
+        for k, v in data.items()
+        if (include is None or k in include)
+        and (exclude is None or k not in exclude)
+        and not (exclude_none and v is None)
+    }
+
+
+class PlainModel:
+    """The part of pydantic's model interface the readers of a plain dataclass use, so that
+    turning a model into a plain dataclass needs no change where it is read:
+    ``model_validate`` (checked by the pydantic schema named by ``plain_schema``,
+    "module:Class", imported only then), ``model_copy(update=...)``, ``model_dump`` and
+    ``model_dump_json`` (top-level ``include``/``exclude``/``exclude_none``, built without
+    pydantic)."""
+
+    plain_schema: typing.ClassVar[str] = ""
+
+    @classmethod
+    def model_validate(cls: type[T], data: Any) -> T:
+        import importlib
+
+        schema = getattr(cls, "plain_schema", "")
+        if not schema:
+            raise TypeError(f"{cls.__name__} names no schema to validate with")
+        module, _, name = schema.partition(":")
+        checked = getattr(importlib.import_module(module), name).model_validate(data)
+        return build(cls, checked.model_dump())
+
+    def model_copy(self: T, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> T:
+        del deep  # frozen values: a copy shares them
+        return dataclasses.replace(self, **dict(update or {}))  # type: ignore[type-var]
+
+    def model_dump(
+        self,
+        *,
+        mode: str = "python",
+        include: Any = None,
+        exclude: Any = None,
+        exclude_none: bool = False,
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = as_data(self)
+        data = _pick(data, include, exclude, exclude_none)
+        return _jsonable(data) if mode == "json" else data
+
+    def model_dump_json(self, *, include: Any = None, exclude: Any = None) -> str:
+        import json
+
+        data = self.model_dump(mode="json", include=include, exclude=exclude)
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

@@ -85,7 +85,7 @@ class ExactOdds:
 
 
 def _damage_rows(table: tuple[tuple[int, str, int], ...]) -> list[DamageRow]:
-    return [DamageRow.model_validate({"max": m, "result": r, "markers": k}) for m, r, k in table]
+    return [DamageRow(max=m, result=r, markers=k) for m, r, k in table]  # rows of house rules
 
 
 def _damaged(row: Damage) -> Outcome:
@@ -140,7 +140,7 @@ def _foot_shot(plan: ShotPlan) -> Chance[Outcome]:
 def _aa_shot(plan: ShotPlan, table: tuple[tuple[int, str], ...]) -> Chance[Outcome]:
     """An AA shot at a helicopter (sevendays.air.aa_fire / aa_effect): "destroyed" is the
     helicopter lost (damaged or shot down)."""
-    rows = [AaEffectRow.model_validate({"max": m, "result": r}) for m, r in table]
+    rows = [AaEffectRow(max=m, result=r) for m, r in table]  # rows of the checked house rules
     return aa_shot_chance(plan, rows).map(
         lambda r: MISS if r is None else (True, False, brings_down(r), 0)
     )

@@ -3,21 +3,22 @@
 Stat lines are written in the book's own notation so that a player can check them against the
 printed tables: armour ``"19s"`` (``s`` = special armour), weapons ``"7h"`` (``h`` HEAT, ``a``
 rapid-fire autocannon, ``i`` infantry anti-tank, ``m`` mortar), to-hit scores ``"4+"``.
-Files are validated on load; a mistake is reported with the file and the field.
+A user's file is validated on load by the pydantic schema of
+:mod:`umpire.rulesets.sevendays.schema`; a mistake is reported with the file and the field.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-
 from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError
+from umpire.core.plain import PlainModel, build, build_fields
 
 
 class UnitType(StrEnum):
@@ -60,11 +61,26 @@ _WEAPON = re.compile(r"^(\d+)\+?([ahim]*)$")
 _TO_HIT = re.compile(r"^(\d+)\+([m]?)$")
 
 
-class Weapon(BaseModel):
+# Plain frozen dataclasses built from the packaged ORBAT files without pydantic (issue 19); a
+# user's file (an ORBAT, a force's own profiles) is validated by the pydantic schema in
+# umpire.rulesets.sevendays.schema first, and a test validates every packaged file with it.
+_SCHEMA = "umpire.rulesets.sevendays.schema"
+
+
+def _parse_to_hit(value: Any) -> Any:
+    if value is None or isinstance(value, int):
+        return value
+    match = _TO_HIT.match(str(value).strip())
+    if not match:
+        raise ValueError(f"to_hit {value!r} must look like '4+'")
+    return int(match.group(1))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Weapon(PlainModel):
     """A weapon value with its suffix flags, e.g. ``7h`` -> value 7, HEAT."""
 
-    model_config = ConfigDict(frozen=True)
-
+    plain_schema = f"{_SCHEMA}:Weapon"
     value: int
     heat: bool = False
     autocannon: bool = False
@@ -86,6 +102,10 @@ class Weapon(BaseModel):
             mortar="m" in flags,
         )
 
+    @classmethod
+    def plain_from(cls, data: Any) -> Weapon:
+        return build_fields(cls, data) if isinstance(data, dict) else cls.parse(data)
+
     def __str__(self) -> str:
         suffix = "".join(
             f
@@ -100,102 +120,71 @@ class Weapon(BaseModel):
         return f"{self.value}{suffix}"
 
 
-class Armour(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class Armour(PlainModel):
     """Front and side armour values; ``special`` marks Chobham-style special armour."""
 
-    model_config = ConfigDict(frozen=True)
-
+    plain_schema = f"{_SCHEMA}:Armour"
     front: int
     side: int
     special: bool = False
 
+    @classmethod
+    def plain_from(cls, data: Any) -> Armour:
+        if isinstance(data, dict):
+            return build_fields(cls, data)
+        front, side = (_ARMOUR.match(str(v).strip()) for v in data)
+        if not front or not side:
+            raise ValueError(f"armour {data!r} must look like ['19s', '17s']")
+        return cls(
+            front=int(front.group(1)),
+            side=int(side.group(1)),
+            special=bool(front.group(2) or side.group(2)),
+        )
 
-class Atgm(BaseModel):
+
+@dataclass(frozen=True, kw_only=True)
+class Atgm(PlainModel):
     """An anti-tank guided missile system: its own to-hit score and weapon value."""
 
-    model_config = ConfigDict(frozen=True)
-
+    plain_schema = f"{_SCHEMA}:Atgm"
     to_hit: int
     weapon: Weapon
     min_range: float = 12.0
 
+    @classmethod
+    def plain_from(cls, data: Any) -> Atgm:
+        return build_fields(cls, {**data, "to_hit": _parse_to_hit(data.get("to_hit"))})
 
-class UnitProfile(BaseModel):
+
+@dataclass(frozen=True, kw_only=True)
+class UnitProfile(PlainModel):
     """One line of an ORBAT table."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    plain_schema = f"{_SCHEMA}:UnitProfile"
+    id: str
     name: str
     type: UnitType
     armour: Armour | None = None
     weapon: Weapon | None = None
-    to_hit: int | None = Field(default=None, ge=2, le=10)
-    morale: int | None = Field(default=None, ge=1, le=10)
+    to_hit: int | None = None
+    morale: int | None = None
     atgm: Atgm | None = None
-    aa_to_hit: int | None = Field(default=None, ge=2, le=10)  # an AA score other than the trait's
+    aa_to_hit: int | None = None  # an AA score other than the trait's
     traits: frozenset[str] = frozenset()
-    points: int = Field(ge=0)
-    bp: int = Field(ge=0)
+    points: int
+    bp: int
     page: int | None = None
     note: str | None = None
 
-    @field_validator("armour", mode="before")
     @classmethod
-    def _armour(cls, value: Any) -> Any:
-        if value is None or isinstance(value, dict | Armour):
-            return value
-        if isinstance(value, list | tuple) and len(value) == 2:
-            front, side = (_ARMOUR.match(str(v).strip()) for v in value)
-            if not front or not side:
-                raise ValueError(f"armour {value!r} must look like ['19s', '17s']")
-            return Armour(
-                front=int(front.group(1)),
-                side=int(side.group(1)),
-                special=bool(front.group(2) or side.group(2)),
-            )
-        raise ValueError(f"armour {value!r} must be a [front, side] pair like ['17', '14']")
-
-    @field_validator("weapon", mode="before")
-    @classmethod
-    def _weapon(cls, value: Any) -> Any:
-        if value is None or isinstance(value, dict | Weapon):
-            return value
-        return Weapon.parse(value)
-
-    @field_validator("to_hit", mode="before")
-    @classmethod
-    def _to_hit(cls, value: Any) -> Any:
-        if value is None or isinstance(value, int):
-            return value
-        match = _TO_HIT.match(str(value).strip())
-        if not match:
-            raise ValueError(f"to_hit {value!r} must look like '4+'")
-        return int(match.group(1))
-
-    @field_validator("aa_to_hit", mode="before")
-    @classmethod
-    def _aa_to_hit(cls, value: Any) -> Any:
-        return cls._to_hit(value)
-
-    @field_validator("atgm", mode="before")
-    @classmethod
-    def _atgm(cls, value: Any) -> Any:
-        if isinstance(value, dict) and isinstance(value.get("to_hit"), str):
-            value = dict(value)
-            value["to_hit"] = cls._to_hit(value["to_hit"])
-        if isinstance(value, dict) and not isinstance(value.get("weapon"), dict | Weapon):
-            value = dict(value)
-            value["weapon"] = Weapon.parse(value["weapon"])
-        return value
-
-    @field_validator("traits")
-    @classmethod
-    def _traits(cls, value: frozenset[str]) -> frozenset[str]:
-        unknown = sorted(set(value) - TRAITS)
-        if unknown:
-            raise ValueError(f"unknown trait(s) {unknown}; known: {sorted(TRAITS)}")
-        return value
+    def plain_from(cls, data: Any) -> UnitProfile:
+        """A profile line in the book's notation (``"4+"``, ``"7h"``) or as dumped."""
+        data = dict(data)
+        for key in ("to_hit", "aa_to_hit"):
+            if key in data:
+                data[key] = _parse_to_hit(data[key])
+        return build_fields(cls, data)
 
     @cached_property
     def is_vehicle(self) -> bool:
@@ -210,13 +199,13 @@ class UnitProfile(BaseModel):
         return bool(self.traits & {"apc", "apc_plus", "apc_minus"})
 
 
-class Orbat(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class Orbat(PlainModel):
     """A nation's list of unit profiles."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+    plain_schema = f"{_SCHEMA}:Orbat"
     nation: str
-    side: str = Field(pattern=r"^(nato|pact)$")
+    side: str
     name: str
     source: str
     units: tuple[UnitProfile, ...]
@@ -230,9 +219,17 @@ class Orbat(BaseModel):
 
 
 def load_orbat(path: Path) -> Orbat:
-    """Load and validate an ORBAT file."""
+    """Load an ORBAT file: a packaged one built directly (a test validates each with the
+    schema), any other validated by the pydantic schema first."""
     data = load_yaml(path)
+    if Path(path).parent == Path(__file__).parent / "data" / "orbat":
+        return build(Orbat, data)
+    from pydantic import ValidationError
+
+    from umpire.rulesets.sevendays.schema import Orbat as Schema
+
     try:
-        return Orbat.model_validate(data)
+        checked = Schema.model_validate(data)
     except ValidationError as exc:
         raise DataFileError(format_validation_error(path, exc)) from exc
+    return build(Orbat, checked.model_dump())

@@ -6,148 +6,40 @@ import math
 import re
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
+from typing import TYPE_CHECKING, Any
 
 from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError, UnknownScenarioError
+from umpire.core.plain import build
 from umpire.geometry.table import Area, Road, Table, polygon_from_spec
-from umpire.rulesets.sevendays.config import DATA, MAX_TURNS, HouseRules
+from umpire.rulesets.sevendays.config import DATA, HouseRules
 from umpire.rulesets.sevendays.orbat import Orbat, UnitProfile, UnitType, load_orbat
+
+if TYPE_CHECKING:  # the scenario file's pydantic models, imported when a scenario is loaded
+    from umpire.rulesets.sevendays import schema
+    from umpire.rulesets.sevendays.scenario_spec import (
+        ScenarioSpec,
+        SideSpec,
+        UnitSpec,
+    )
 
 SCENARIOS = DATA / "scenarios"
 ORBATS = DATA / "orbat"
+_SPEC_NAMES = frozenset(
+    {"Objective", "RoadSpec", "ScenarioSpec", "SideSpec", "TableSpec", "TerrainSpec", "UnitSpec"}
+)
 
 
-class TerrainSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    id: str
-    kind: str
-    polygon: list[tuple[float, float]] | None = None
-    rect: tuple[float, float, float, float] | None = None
-    circle: tuple[tuple[float, float], float] | None = None
+def __getattr__(name: str) -> Any:
+    """The scenario file's models (``ScenarioSpec``, ``SideSpec``, ...) by their old names,
+    loaded on first use (they need pydantic; a shot's odds do not)."""
+    if name in _SPEC_NAMES:
+        from umpire.rulesets.sevendays import scenario_spec
 
-    @model_validator(mode="after")
-    def _one_shape(self) -> TerrainSpec:
-        given = [s for s in (self.polygon, self.rect, self.circle) if s is not None]
-        if len(given) != 1:
-            raise ValueError("give exactly one of polygon, rect, circle")
-        return self
-
-
-class RoadSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    id: str
-    path: list[tuple[float, float]] = Field(min_length=2)
-    width: float = 2.0
-
-
-class Objective(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    id: str
-    at: tuple[float, float]
-
-
-class UnitSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    profile: str
-    at: tuple[float, float]
-    commander: bool = False
-    hidden: bool = False  # deploys as a hidden marker (sevendays.scenario.hidden_deployment)
-    dug_in: bool = False  # dug in and waiting (sevendays.scenario.dug_in)
-    reserve: bool = False  # off table; enters at ``at`` (sevendays.scenario.reserves)
-    embarked_in: str | None = None  # id of the side's transport it starts in
-
-
-class SideSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    nation: str
-    facing: float = 90.0
-    units: list[UnitSpec] = Field(min_length=1)
-    # a deployed force's own ORBAT (imported from a BattleScribe catalogue), used instead of
-    # the built-in ORBAT of ``nation`` (see side_orbat)
-    orbat: Orbat | None = None
-
-
-class TableSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    width: float = Field(gt=0)
-    height: float = Field(gt=0)
-
-
-class ScenarioSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    id: str
-    name: str
-    provenance: Literal["published", "reconstructed", "house"]
-    description: str
-    table: TableSpec
-    turns: int = Field(ge=1, le=MAX_TURNS)  # bounded: a game ends far below the action cap
-    # exact fractions ("2/3"): a BP total divisible by 3 breaks at exactly two thirds of it
-    break_point_fraction: dict[Literal["nato", "pact"], Fraction]
-    first_initiative: Literal["nato", "pact", "roll"] = "roll"
-    objectives: list[Objective] = []
-    terrain: list[TerrainSpec] = []
-    roads: list[RoadSpec] = []
-    sides: dict[Literal["nato", "pact"], SideSpec]
-    # special rules (sevendays.scenario.*); all optional so a plain scenario needs none
-    attacker: Literal["nato", "pact"] | None = None
-    victory: Literal["meeting", "capture", "breakthrough"] = "meeting"
-    reserves_from: int = Field(default=2, ge=1)
-    random_length: bool = False  # Random Operation Length after ``turns``
-    extra_tokens: dict[Literal["nato", "pact"], int] = {}  # d6 per unit, this score or more: +1
-    attacker_moved: bool = False  # the attacker's units count as having moved on turn 1
-    exit_edge: Literal["north", "south"] | None = None  # breakthrough: where the attacker exits
-    exit_fraction: float = Field(default=0.25, gt=0, le=1)  # of the attacker's BP to exit
-    cards: bool = False  # Tactical Advantage cards in play (sevendays.cards.*)
-    # the most of the attacker's units that start on the table ("2/3" in Capture, book p32);
-    # the others wait in reserve (sevendays.scenario.deployment)
-    attacker_deploys: Fraction | None = None
-
-    @field_validator("break_point_fraction", mode="before")
-    @classmethod
-    def _exact_fractions(cls, value: Any) -> Any:
-        if isinstance(value, Mapping):
-            return {side: _fraction(v) for side, v in value.items()}
-        return value
-
-    @field_validator("attacker_deploys", mode="before")
-    @classmethod
-    def _exact_fraction(cls, value: Any) -> Any:
-        return None if value is None else _fraction(value)
-
-    @field_validator("break_point_fraction", "attacker_deploys")
-    @classmethod
-    def _a_fraction_of_the_whole(cls, value: Any) -> Any:
-        shares = value.values() if isinstance(value, Mapping) else [value]
-        for share in shares:
-            if share is not None and not 0 < share <= 1:
-                raise ValueError(f"{share} is not a fraction in (0, 1]")
-        return value
-
-
-def _fraction(value: Any) -> Any:
-    """A written fraction ("2/3") or a decimal (0.5) as an exact Fraction: a float is read
-    by its decimal text, so 0.1 is 1/10 and not the nearest binary number."""
-    if isinstance(value, bool):
-        return value  # refused by the field's type
-    if isinstance(value, float | int | str):
-        try:
-            return Fraction(str(value).strip())
-        except (ValueError, ZeroDivisionError):
-            return value  # refused by the field's type, with pydantic's message
-    return value
+        return getattr(scenario_spec, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def house_profile(profile: UnitProfile, key: str, house: HouseRules) -> UnitProfile:
@@ -292,8 +184,14 @@ def side_orbat(side_spec: SideSpec, source: Path | None = None) -> Orbat:
                 f"{where}side nation {side_spec.nation!r} is not its ORBAT's "
                 f"{side_spec.orbat.nation!r}"
             )
-        return side_spec.orbat
+        return _plain_orbat(side_spec.orbat)
     return load_nation(side_spec.nation, source)
+
+
+@lru_cache(maxsize=64)
+def _plain_orbat(checked: schema.Orbat) -> Orbat:
+    """A side's own ORBAT (validated with the scenario) as the plain ORBAT the rules read."""
+    return build(Orbat, checked.model_dump())
 
 
 def _hold_back(data: dict[str, Any], deployed: set[str]) -> dict[str, Any]:
@@ -342,6 +240,10 @@ def load_scenario(
     if sides:
         data = {**data, "sides": {**data.get("sides", {}), **sides}}
         data = _hold_back(data, set(sides))
+    from pydantic import ValidationError
+
+    from umpire.rulesets.sevendays.scenario_spec import ScenarioSpec
+
     try:
         spec = ScenarioSpec.model_validate(data)
     except ValidationError as exc:
