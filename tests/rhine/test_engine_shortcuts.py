@@ -16,6 +16,9 @@
 
 from __future__ import annotations
 
+import copy
+import json
+import pickle
 from collections.abc import Iterator
 from typing import Any
 
@@ -95,13 +98,28 @@ def test_observation_is_the_state_as_the_side_reads_it(scenario: str) -> None:
             assert list(obs)[: len(expected)] == list(expected)
             assert obs["side"] == side and obs["to_act"] == RULESET.to_act(state)
             assert obs["vp"] == RS.victory_points(state)
-            # a copy: changing it changes nothing in the game
+            # its own copies, or parts no reader may change: nothing reaches the game or
+            # another reader's observation
             obs["pos"].clear()
             obs["control"].clear()
-            obs["units"].clear()
+            with pytest.raises(TypeError):
+                obs["units"].clear()
+            with pytest.raises(TypeError):
+                next(iter(obs["units"].values()))["hex"] = "elsewhere"
             if obs["cs"]:
-                obs["cs"][0]["status"] = "changed"
+                with pytest.raises(TypeError):
+                    obs["cs"][0]["status"] = "changed"
+                with pytest.raises(TypeError):
+                    obs["cs"].append({})
             assert plain_observation(state, side) == expected
+            assert RULESET.observation(state, side) == {
+                **expected,
+                **{k: obs[k] for k in ("side", "to_act", "segment", "vp")},
+            }
+            assert json.loads(json.dumps(obs["units"])) == expected["units"]
+            assert pickle.loads(pickle.dumps(obs["cs"])) == expected["cs"]
+            plain = copy.deepcopy(obs["units"])
+            assert type(plain) is dict and plain == expected["units"]
         for d in state.flow.stack:
             if isinstance(d, SecretCommit) and d.committed:
                 for side in RULESET.meta.players:
@@ -252,3 +270,33 @@ def test_every_listed_attack_passes_the_full_check(scenario: str, seed: int) -> 
                 RS.AttackKind().check(state, side, a)
                 checked += 1
     assert checked > 10
+
+
+def test_unchanged_parts_are_shared_and_changed_ones_made_again() -> None:
+    """The units and support markers of an observation are made again exactly when the
+    state's part changes (rhine.cs.pool: a marker's status; a unit's hex, status, EW)."""
+    state = Game(RULESET, "autobahn-gap", 1).state
+    a, b = RULESET.observation(state, "pact"), RULESET.observation(state, "nato")
+    assert a["units"] is b["units"] and a["cs"] is b["cs"]
+    state.cs[0].status = "used"
+    c = RULESET.observation(state, "pact")
+    assert c["cs"] is not a["cs"] and c["cs"][0]["status"] == "used"
+    assert c["units"] is a["units"]
+    state.cs.append(state.cs.pop(0))  # the same markers in another order
+    assert RULESET.observation(state, "pact")["cs"] == [m.to_dict() for m in state.cs]
+    u = next(iter(state.pos))
+    parts: list[tuple[dict[str, Any], Any]] = [
+        (state.status, "eliminated"),
+        (state.pos, None),
+        (state.ew, 1),
+    ]
+    for part, value in parts:
+        before = RULESET.observation(state, "pact")["units"]
+        part[u] = value
+        after = RULESET.observation(state, "pact")["units"]
+        assert after is not before
+        assert after[u] == {
+            "hex": state.pos[u],
+            "status": state.status[u],
+            "ew": state.ew.get(u, 0),
+        }

@@ -8,6 +8,10 @@ from typing import Any
 from umpire.core.events import Event
 from umpire.core.flow import FlowState
 from umpire.core.rng import RandomStream
+from umpire.rulesets.rhine.snapshot import ReadOnlyDict, ReadOnlyList
+
+# how many times any support marker has been written to (see CSMarker.__setattr__)
+_CS_WRITES = [0]
 
 
 @dataclass
@@ -21,6 +25,12 @@ class CSMarker:
     type: str  # artillery | helicopter
     status: str = "ready"
     back: int = 0
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # every write is counted: an observation's copy of the markers is made again only
+        # after one (RhineState.observed)
+        object.__setattr__(self, name, value)
+        _CS_WRITES[0] += 1
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -65,6 +75,8 @@ class RhineState:
     # what a later position may start from when only some of what it read has changed (see
     # ruleset._refugee_hexes_now); never part of the game's data
     keep: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # the read-only parts last handed out in an observation (see observed); never game data
+    seen: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # -- reading ---------------------------------------------------------------------------
     def units_at(self, h: str) -> list[str]:
@@ -117,16 +129,23 @@ class RhineState:
         seed and the dice stream (they would let a side foresee the dice), built in one go
         (it is made at every decision)."""
         status, ew, pos = self.status, self.ew, self.pos
-        if ew:
-            units = {u: {"hex": h, "status": status[u], "ew": ew.get(u, 0)} for u, h in pos.items()}
-        else:
-            units = {u: {"hex": h, "status": status[u], "ew": 0} for u, h in pos.items()}
+        seen = self.seen
+        # the units and the support markers: read-only copies, made again only when the
+        # state's part has changed (units: where they stand, their status or EW markers;
+        # markers: a marker written to, or the list changed), shared meanwhile
+        units = seen.get("units")
+        if units is None or units[0] != pos or units[1] != status or units[2] != ew:
+            units = seen["units"] = (pos.copy(), status.copy(), ew.copy(), _units(pos, status, ew))
+        cs = seen.get("cs")
+        if cs is None or cs[0] != _CS_WRITES[0] or cs[1] != self.cs:
+            made = ReadOnlyList(ReadOnlyDict(m.__dict__) for m in self.cs)
+            cs = seen["cs"] = (_CS_WRITES[0], list(self.cs), made)
         combat, outcome = self.combat, self.outcome
         return {
             "scenario": self.scenario,
             "flow": self.flow.to_dict(viewer),
             "options": self.options,
-            "units": units,
+            "units": units[3],
             "pos": pos.copy(),
             "status": status.copy(),
             "ew": ew.copy(),
@@ -145,7 +164,7 @@ class RhineState:
             "heli_ma": self.heli_ma.copy(),
             "refugees": self.refugees.copy(),
             "refugees_to_place": self.refugees_to_place,
-            "cs": [m.__dict__.copy() for m in self.cs],
+            "cs": cs[2],
             "losses": self.losses.copy(),
             "attrition_taken": self.attrition_taken.copy(),
             "combat": None if combat is None else _copy(combat),
@@ -190,6 +209,16 @@ class RhineState:
         twin.setup_events = list(self.setup_events)
         twin.world_memo = self.world_memo
         return twin
+
+
+def _units(pos: dict[str, str | None], status: dict[str, str], ew: dict[str, int]) -> Any:
+    """Each unit's hex, status and EW markers, read-only."""
+    return ReadOnlyDict(
+        {
+            u: ReadOnlyDict({"hex": h, "status": status[u], "ew": ew.get(u, 0)})
+            for u, h in pos.items()
+        }
+    )
 
 
 def _copy(value: Any) -> Any:
