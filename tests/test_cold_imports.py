@@ -13,7 +13,7 @@ import pytest
 
 import umpire
 
-HEAVY = ("shapely", "numpy", "typer", "rich", "fastapi")
+HEAVY = ("shapely", "numpy", "typer", "rich", "fastapi", "pydantic")
 
 
 def _modules_after(code: str) -> set[str]:
@@ -66,6 +66,10 @@ def test_import_umpire_loads_no_game_machinery() -> None:
         "umpire.rulesets.sevendays.shot_query",
         "umpire.rulesets.rhine.odds_cli",
         "umpire.rulesets.bookgun.odds_cli",
+        # the modules whose odds read plain data, not pydantic models (issue 19)
+        "umpire.rulesets.sevendays.odds_cli",
+        "umpire.rulesets.portable.odds",
+        "umpire.rulesets.rhine.model",
     ],
 )
 def test_a_shot_query_imports_nothing_heavy(module: str) -> None:
