@@ -129,13 +129,13 @@ class RhineState:
         seed and the dice stream (they would let a side foresee the dice), built in one go
         (it is made at every decision)."""
         status, ew, pos = self.status, self.ew, self.pos
+        if ew:
+            units = {u: {"hex": h, "status": status[u], "ew": ew.get(u, 0)} for u, h in pos.items()}
+        else:
+            units = {u: {"hex": h, "status": status[u], "ew": 0} for u, h in pos.items()}
+        # the support markers: a read-only copy, made again only when a marker has been
+        # written to or the list has changed (a few times a game), shared meanwhile
         seen = self.seen
-        # the units and the support markers: read-only copies, made again only when the
-        # state's part has changed (units: where they stand, their status or EW markers;
-        # markers: a marker written to, or the list changed), shared meanwhile
-        units = seen.get("units")
-        if units is None or units[0] != pos or units[1] != status or units[2] != ew:
-            units = seen["units"] = (pos.copy(), status.copy(), ew.copy(), _units(pos, status, ew))
         cs = seen.get("cs")
         if cs is None or cs[0] != _CS_WRITES[0] or cs[1] != self.cs:
             made = ReadOnlyList(ReadOnlyDict(m.__dict__) for m in self.cs)
@@ -145,7 +145,7 @@ class RhineState:
             "scenario": self.scenario,
             "flow": self.flow.to_dict(viewer),
             "options": self.options,
-            "units": units[3],
+            "units": units,
             "pos": pos.copy(),
             "status": status.copy(),
             "ew": ew.copy(),
@@ -209,16 +209,6 @@ class RhineState:
         twin.setup_events = list(self.setup_events)
         twin.world_memo = self.world_memo
         return twin
-
-
-def _units(pos: dict[str, str | None], status: dict[str, str], ew: dict[str, int]) -> Any:
-    """Each unit's hex, status and EW markers, read-only."""
-    return ReadOnlyDict(
-        {
-            u: ReadOnlyDict({"hex": h, "status": status[u], "ew": ew.get(u, 0)})
-            for u, h in pos.items()
-        }
-    )
 
 
 def _copy(value: Any) -> Any:
