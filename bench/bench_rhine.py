@@ -2,6 +2,11 @@
 
     python bench/bench_rhine.py --games 10
     python bench/bench_rhine.py --games 6 --baseline /tmp/rhine_base --rounds 3   # A/B
+    python bench/bench_rhine.py --games 30 --collector simulate
+
+``--collector simulate`` plays the timed games with the garbage collector as ``umpire simulate``
+sets it (:func:`umpire.analysis.simulate.quiet_collector`: what was loaded before is frozen,
+the youngest generation collected less often); the default is CPython's own collector.
 
 Run it pinned to one core (``taskset -c 0``). The first game of each scenario is a warm-up (it
 loads the data files) and is not timed. Uses the ruleset object directly, so it runs whether or
@@ -40,9 +45,15 @@ def one(scenario: str, seed: int) -> tuple[float, float, int]:
     return wall, used, len(game.record.actions)
 
 
-def run(scenario: str, games: int, seed0: int) -> dict[str, float]:
+def run(scenario: str, games: int, seed0: int, collector: str = "default") -> dict[str, float]:
     one(scenario, seed0 - 1)  # warm-up
-    results = [one(scenario, seed0 + i) for i in range(games)]
+    if collector == "simulate":
+        from umpire.analysis.simulate import quiet_collector
+
+        with quiet_collector():
+            results = [one(scenario, seed0 + i) for i in range(games)]
+    else:
+        results = [one(scenario, seed0 + i) for i in range(games)]
     times = [t for t, _, _ in results]
     cpu = [c for _, c, _ in results]
     return {
@@ -54,11 +65,18 @@ def run(scenario: str, games: int, seed0: int) -> dict[str, float]:
     }
 
 
-def ab(baseline: str, scenarios: list[str], games: int, seed: int, rounds: int) -> None:
+def ab(
+    baseline: str,
+    scenarios: list[str],
+    games: int,
+    seed: int,
+    rounds: int,
+    collector: str = "default",
+) -> None:
     """The same seeds in another source tree (``baseline``, e.g. a ``git worktree`` of the
-    commit to compare with) and in this one, each in its own process with its own copy of
-    this script (so each plays as that tree's bench does), taken in turns so both see the
-    same load; prints games per CPU second and the ratio candidate / baseline."""
+    commit to compare with) and in this one, each in its own process playing this script's
+    games with that tree's code, taken in turns so both see the same load; prints games per
+    CPU second and the ratio candidate / baseline."""
     here = Path(__file__).resolve().parent.parent
     trees = {"baseline": Path(baseline).resolve(), "candidate": here}
     for scenario in scenarios:
@@ -67,8 +85,9 @@ def ab(baseline: str, scenarios: list[str], games: int, seed: int, rounds: int) 
             for name, tree in trees.items():
                 env = dict(os.environ, PYTHONPATH=f"{tree / 'src'}:{tree / 'tests' / 'plugins'}")
                 code = (
-                    "import json, sys; sys.path.insert(0, 'bench'); import bench_rhine as b; "
-                    f"print(json.dumps(b.run({scenario!r}, {games}, {seed})))"
+                    f"import json, sys; sys.path.insert(0, {str(here / 'bench')!r}); "
+                    "import bench_rhine as b; "
+                    f"print(json.dumps(b.run({scenario!r}, {games}, {seed}, {collector!r})))"
                 )
                 out = subprocess.run(
                     [sys.executable, "-c", code],
@@ -82,7 +101,8 @@ def ab(baseline: str, scenarios: list[str], games: int, seed: int, rounds: int) 
         base, cand = (statistics.median(rates[n]) for n in trees)
         print(
             f"rhine/{scenario}: baseline {base:.2f}, candidate {cand:.2f} games per CPU second "
-            f"(median of {rounds} turns of {games} games): {cand / base:.2f}x"
+            f"(median of {rounds} turns of {games} games, {collector} collector): "
+            f"{cand / base:.2f}x"
         )
 
 
@@ -93,6 +113,12 @@ def main() -> None:
     parser.add_argument("--scenario", action="append", default=None)
     parser.add_argument("--baseline", help="another source tree to compare with, in turns")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--collector",
+        choices=("default", "simulate"),
+        default="default",
+        help="the garbage collector's settings while the timed games play",
+    )
     args = parser.parse_args()
     if args.baseline:
         ab(
@@ -101,10 +127,11 @@ def main() -> None:
             args.games,
             args.seed,
             args.rounds,
+            args.collector,
         )
         return
     for scenario in args.scenario or RULESET.scenario_ids():
-        r = run(scenario, args.games, args.seed)
+        r = run(scenario, args.games, args.seed, args.collector)
         print(
             f"rhine/{scenario}: {r['games_per_s']:.2f} games/s/core (wall), "
             f"{r['games_per_cpu_s']:.2f} per CPU second, median "

@@ -9,6 +9,7 @@ contact."""
 
 from __future__ import annotations
 
+import itertools
 import operator
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
@@ -24,6 +25,18 @@ _STATIC: dict[Any, Any] = {}  # per map, made once: objectives, road hexes, 2-he
 _KIND = operator.attrgetter("kind")
 CS_KEEP = 0.05  # what keeping one support marker for a later combat is worth (result scale)
 GOOD = {"DE": 1.0, "DR2": 0.9, "DR1": 0.8, "EX": 0.5, "NE": 0.0, "AR": -0.3, "AE": -1.0}
+
+
+def _hex_static(w: World) -> dict[str, tuple[int, int]]:
+    """Per map, made once: each hex's terrain value to a defender (less its combat DRM) and
+    its column."""
+    found = _STATIC.get(("hex", id(w)))
+    if found is None or found[0] is not w:
+        terrain = w.tables.tec.terrain
+        table = {h: (-terrain[w.terrain[h]].drm, w.column(h)) for h in w.ids}
+        found = _STATIC[("hex", id(w))] = (w, table)
+    table_: dict[str, tuple[int, int]] = found[1]
+    return table_
 
 
 class _Board:
@@ -49,6 +62,10 @@ class _Board:
 
 
 _END_PHASE = Action("end_phase")
+_DEST = operator.itemgetter(0)  # a move choice's destination
+_MODE = operator.itemgetter(1)  # and its mode
+_BONUS = {"normal": 0.01}  # what a mode adds to a destination's score (others: 0.0)
+_ZEROS = itertools.repeat(0.0)
 # a move as the player weighs it: (destination, mode), or a rules' MoveOption (which starts so)
 MoveChoice = tuple[str, str] | R.MoveOption
 
@@ -109,6 +126,9 @@ class RhineScripted:
         # kept while they stay; a hex is forgotten when a friendly unit enters or leaves it)
         self._hexes_key: tuple[Any, ...] = ()
         self._friends: dict[str, str] = {}
+        # what each hex in _hexes is worth to a unit of each strength joining it (the only
+        # thing of the unit a destination's score reads), kept and forgotten with _hexes
+        self._scored: dict[int, dict[str, float]] = {}
 
     # -- entry point -----------------------------------------------------------------------
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
@@ -517,32 +537,26 @@ class RhineScripted:
                 self._keep_hexes(w, board, enemy)
             here = board.pos.get(unit)
             stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
-            # a hex scores the same for the unit by every mode: each is scored once
-            scores: dict[str | None, float] = {}
-            # the first option of the highest score (normal mode by a hair), as max() picks
-            best = options[0]
-            top = 0.0
-            value = 0.0
-            hexes = self._hexes
+            # a destination scores the same by every mode and for every unit of the same
+            # strength (a unit's options never include its own hex, the one hex where the
+            # unit itself counts: it is scored apart if ever listed)
             strength = w.units[unit].strength
-            pact = self.side == "pact"
-            for i, option in enumerate(options):
-                cell = option[0]
-                found = scores.get(cell)
-                if found is None:
-                    worth = hexes.get(cell)
-                    if worth is None or unit in worth[0]:
-                        found = self._score(w, board, unit, cell, enemy, enemy_adj, occ)
-                    elif not worth[2]:  # _score's reading of a known hex, written out
-                        found = worth[3]
-                    elif pact:
-                        found = worth[4] if (strength + worth[1]) * 2 >= worth[2] else worth[5]
-                    else:
-                        found = worth[5] if (strength + worth[1]) * 3 < worth[2] else worth[4]
-                    scores[cell] = found
-                this = found + (0.01 if option[1] == "normal" else 0.0)
-                if i == 0 or this > top:
-                    best, top, value = option, this, found
+            scored = self._scored.get(strength)
+            if scored is None:
+                scored = self._scored[strength] = {}
+            dests = list(map(_DEST, options))
+            if here is not None and here in dests:
+                scored = dict(scored)  # this unit's own copy, its own hex scored for it
+                scored[here] = self._score(w, board, unit, here, enemy, enemy_adj, occ)
+            # (the new ones in any order: a score reads the position, never another score)
+            for cell in set(dests).difference(scored):
+                scored[cell] = self._score_joining(w, board, strength, cell, enemy, enemy_adj, occ)
+            # each option's score, normal mode by a hair (+0.01; the others +0.0, the same
+            # float), and the first option of the highest, as max() picks
+            found = list(map(scored.__getitem__, dests))
+            this = list(map(operator.add, found, map(_BONUS.get, map(_MODE, options), _ZEROS)))
+            i = this.index(max(this))
+            best, value = options[i], found[i]
             if value > stay + 0.25:
                 self.last_reason = f"{unit} to {best[0]} ({value:.1f} over {stay:.1f})"
                 return Action("move", unit=unit, cell=best[0], option=best[1])
@@ -563,17 +577,19 @@ class RhineScripted:
         side = self.side
         friends = {u: h for u, h in board.pos.items() if h and units[u].side == side}
         if key != self._hexes_key:
-            self._hexes_key, self._hexes = key, {}
+            self._hexes_key, self._hexes, self._scored = key, {}, {}
         else:
             old = self._friends
             hexes = self._hexes
+            scored = self._scored.values()
             for u in old.keys() | friends.keys():
                 was, now = old.get(u), friends.get(u)
                 if was != now:
-                    if was is not None:
-                        hexes.pop(was, None)
-                    if now is not None:
-                        hexes.pop(now, None)
+                    for h in (was, now):
+                        if h is not None:
+                            hexes.pop(h, None)
+                            for by_hex in scored:
+                                by_hex.pop(h, None)
         self._friends = friends
 
     def _score(
@@ -608,6 +624,30 @@ class RhineScripted:
             return held if own * 2 >= threat else swamped
         return swamped if own * 3 < threat else held
 
+    def _score_joining(
+        self,
+        w: World,
+        board: _Board,
+        strength: int,
+        h: str,
+        enemy: Mapping[str, list[str]],
+        enemy_adj: Mapping[str, int],
+        occ: Mapping[str, list[str]],
+    ) -> float:
+        """:meth:`_score` of ``h`` for a unit of ``strength`` not standing there."""
+        if h == "exit":
+            return 6.0 if strength >= w.spec.victory.exit_min_strength else -5.0
+        cell = self._hexes.get(h)
+        if cell is None:
+            cell = self._hex_worth(w, board, h, enemy, enemy_adj, occ)
+        _, mine_strength, threat, calm, held, swamped = cell
+        if not threat:
+            return calm
+        own = strength + mine_strength
+        if self.side == "pact":
+            return held if own * 2 >= threat else swamped
+        return swamped if own * 3 < threat else held
+
     def _hex_worth(
         self,
         w: World,
@@ -621,16 +661,27 @@ class RhineScripted:
         hex is worth to a unit joining it: with no threat, threatened and holding, threatened
         and swamped (the terms added in :meth:`_score_in`'s order, so the sums are the same
         floats)."""
-        mine = tuple(u for u in occ.get(h, []) if w.units[u].side == self.side)
-        mine_strength = sum(w.units[u].strength for u in mine)
+        here = occ.get(h)
+        if here:
+            units = w.units
+            side = self.side
+            mine = tuple(u for u in here if units[u].side == side)
+            mine_strength = sum(units[u].strength for u in mine)
+        else:
+            mine, mine_strength = (), 0
         threat = enemy_adj.get(h, 0)
-        terrain = -w.tables.tec.terrain[w.terrain[h]].drm
+        terrain, col = _hex_static(w)[h]
         n_friends = len(mine)
         if self.side == "pact":
-            s = self._pact_base(w, board, h, terrain, n_friends)
+            # _pact_base, written out
+            goal = self._goal.get(h)
+            if goal is None:
+                goal = self._goal_distance(w, board, h)
+            s = -1.2 * goal
+            s += 0.4 * terrain + 0.6 * n_friends
             found = (mine, mine_strength, threat, s, s + 0.8, s + -1.5)
         else:
-            s, west = self._nato_base(w, board, h, terrain, n_friends, enemy)
+            s, west = self._nato_base(w, board, h, terrain, n_friends, enemy, col)
             calm = s + 0.05 * west
             found = (mine, mine_strength, threat, calm, calm, (s - 3.0) + 0.05 * west)
         self._hexes[h] = found
@@ -652,9 +703,10 @@ class RhineScripted:
         terrain: int,
         n_friends: int,
         enemy: Mapping[str, list[str]],
+        col: int | None = None,
     ) -> tuple[float, int]:
         """NATO: stand on good ground in cities and near the enemy (before the threat), and
-        how far west the hex is."""
+        how far west the hex is (``col``: the hex's column, if the caller has it)."""
         # the enemy is the same for the whole decision: distances to it are remembered
         near = self._near.get(h)
         if near is None:
@@ -664,7 +716,8 @@ class RhineScripted:
         spearhead = self._near.get("spearhead")
         if spearhead is None:
             spearhead = self._near["spearhead"] = min((w.column(e) for e in enemy), default=99)
-        col = w.column(h)
+        if col is None:
+            col = w.column(h)
         if col > spearhead:
             s -= 1.5 * (col - spearhead)  # cut off behind the enemy: fall back
         if h in w.city_of and board.control.get(h) != "pact":

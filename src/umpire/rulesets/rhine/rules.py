@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
@@ -16,6 +16,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from umpire.core.chance import Chance, Modifier, Opposed, Roll, Stream, TableLookup, Test
 from umpire.core.events import Event
 from umpire.core.switches import ENFORCE_ALL, RuleSwitches
+from umpire.rulesets.rhine.reach import _SEARCHES as _SEARCHES  # the tests empty it
+from umpire.rulesets.rhine.reach import (  # the movement search
+    OFF,
+    Cell,
+    hex_numbers,
+    search,
+    static_edges,
+    walk,
+)
 
 if TYPE_CHECKING:
     from umpire.rulesets.rhine.model import UnitInfo, World
@@ -166,9 +175,6 @@ class MoveOption(NamedTuple):
     path: tuple[str, ...]
 
 
-OFF = ""  # the virtual hex reinforcements enter from
-
-
 def step_cost(
     world: World,
     a: str,
@@ -207,295 +213,6 @@ def step_cost(
     if b in enemy_air:
         cost += tec.air_range_cost
     return cost
-
-
-@dataclass(frozen=True)
-class StaticEdges:
-    """Per map, computed once: each hex's neighbours with the cost of the step before zones,
-    refugees and air range (road, autobahn or terrain plus river hexside), and whether the
-    hexside ends movement (a river without a road across it)."""
-
-    out: dict[str, tuple[tuple[str, float, bool], ...]]
-    terrain_cost: dict[str, float]
-    cheapest: float  # the cheapest step on the map: no search reaches past budget / cheapest
-
-
-_EDGES: dict[int, tuple[World, StaticEdges]] = {}
-
-
-def static_edges(world: World) -> StaticEdges:
-    found = _EDGES.get(id(world))
-    if found is not None and found[0] is world:
-        return found[1]
-    tec = world.tables.tec
-    terrain_cost = {h: tec.terrain[world.terrain[h]].cost for h in world.ids}
-    out: dict[str, tuple[tuple[str, float, bool], ...]] = {}
-    for h in world.ids:
-        row = []
-        for n in world.neighbours[h]:
-            edge = frozenset((h, n))
-            river = world.rivers.get(edge)
-            road = edge in world.road_edges or edge in world.autobahn_edges
-            if edge in world.autobahn_edges:
-                cost = tec.autobahn_cost
-            elif edge in world.road_edges:
-                cost = tec.road_cost
-            else:
-                cost = tec.terrain[world.terrain[n]].cost
-                if river is not None:
-                    cost += tec.hexsides[river].cost
-            ends = river is not None and tec.hexsides[river].ends_move and not road
-            row.append((n, cost, ends))
-        out[h] = tuple(row)
-    cheapest = min([c for row in out.values() for _, c, _ in row] + list(terrain_cost.values()))
-    edges = StaticEdges(out, terrain_cost, cheapest)
-    _EDGES[id(world)] = (world, edges)
-    return edges
-
-
-# a search's cell: hex number * 2 + 1 if it must stop there (see _index)
-Cell = int
-Searched = tuple[dict[Cell, float], dict[Cell, Cell], dict[Cell, tuple[str, ...]]]
-_SEARCHES: dict[tuple[Any, ...], Searched] = {}
-
-
-# a step's entry in a search table: (hex, its cell numbers going on and stopped there, cost
-# out of a hex outside an EZOC, cost out of one inside, ends movement, hex in an EZOC)
-Step = tuple[str, int, int, float, float, bool, bool]
-Table = tuple[list[tuple[Step, ...] | None], list[bool], Callable[[int], tuple[Step, ...]]]
-_TABLES: dict[tuple[Any, ...], Table] = {}
-
-
-def _index(world: World) -> tuple[dict[str, int], list[str]]:
-    """Each hex's number (the virtual entry hex last), made once per map."""
-    found = _STATIC_INDEX.get(id(world))
-    if found is None or found[0] is not world:
-        ids = list(world.ids) + [OFF]
-        found = _STATIC_INDEX[id(world)] = (world, {h: i for i, h in enumerate(ids)}, ids)
-    return found[1], found[2]
-
-
-_STATIC_INDEX: dict[int, tuple[Any, ...]] = {}
-
-
-def _table(
-    world: World, zone: frozenset[str], refugees: frozenset[str], enemy_air: frozenset[str]
-) -> Table:
-    """The map's steps with what zones, refugees and air range add to each, in the order
-    :func:`step_cost` adds them (so each sum is the same float), per hex number; and which
-    hexes are in an EZOC. These change only when the enemy moves or markers change: made once
-    for each such set and shared by every search over it."""
-    key = (world, zone, refugees, enemy_air)
-    found = _TABLES.get(key)
-    if found is not None:
-        return found
-    if len(_TABLES) > 256:
-        _TABLES.clear()
-    edges = static_edges(world)
-    tec = world.tables.tec
-    ezoc_cost = tec.ezoc_cost
-    refugee_cost = tec.refugee_cost
-    air_cost = tec.air_range_cost
-    index, ids = _index(world)
-
-    marked = zone | refugees | enemy_air
-    plain = _plain_rows(world)
-
-    def row(h: str, steps: Iterable[tuple[str, float, bool]]) -> tuple[Step, ...]:
-        i = index[h]
-        if marked.isdisjoint(world.neighbours[h]):
-            return plain[i]  # nothing added entering any neighbour
-        out = []
-        for (n, base, ends), made in zip(steps, plain[i], strict=True):
-            if n not in marked:  # nothing added entering it
-                out.append(made)
-                continue
-            n_zone = n in zone
-            costs = []
-            for h_zone in (False, True):
-                step = base
-                if h_zone:
-                    step += ezoc_cost
-                if n_zone:
-                    step += ezoc_cost
-                if n in refugees:
-                    step += refugee_cost
-                if n in enemy_air:
-                    step += air_cost
-                costs.append(step)
-            out.append((n, 2 * index[n], 2 * index[n] + 1, costs[0], costs[1], ends, n_zone))
-        return tuple(out)
-
-    # a row reads only which of its hex's neighbours are in a zone, hold refugees or lie in
-    # the enemy's air range: rows are shared by every table that marks them alike (most
-    # hexes' surroundings do not change when a unit moves), found by those marks as bits
-    bits, around, shared_rows = _bits(world)
-    zone_bits = sum(bits[h] for h in zone)
-    refugee_bits = sum(bits[h] for h in refugees)
-    air_bits = sum(bits[h] for h in enemy_air)
-
-    def make(i: int) -> tuple[Step, ...]:
-        near = around[i]
-        marks = (i, zone_bits & near, refugee_bits & near, air_bits & near)
-        made = shared_rows.get(marks)
-        if made is None:
-            if len(shared_rows) > 65536:
-                shared_rows.clear()
-            made = shared_rows[marks] = row(ids[i], edges.out[ids[i]])
-        return made
-
-    # rows are made when a search first expands their hex (the entry hex's steps depend on
-    # the entry hexes: see search)
-    rows: list[tuple[Step, ...] | None] = [None] * len(ids)
-    in_zone = [h in zone for h in ids]
-    found = _TABLES[key] = (rows, in_zone, make)
-    return found
-
-
-_BITS: dict[int, tuple[Any, dict[str, int], list[int], dict[tuple[int, ...], Any]]] = {}
-
-
-def _bits(world: World) -> tuple[dict[str, int], list[int], dict[tuple[int, ...], Any]]:
-    """Per map, made once: each hex's bit, each hex number's neighbours as bits, and the
-    rows made so far by their marks (see :func:`_table`)."""
-    found = _BITS.get(id(world))
-    if found is None or found[0] is not world:
-        index, ids = _index(world)
-        bits = {h: 1 << i for i, h in enumerate(ids)}
-        around = [sum(bits[n] for n in world.neighbours[h]) for h in ids[:-1]] + [0]
-        found = _BITS[id(world)] = (world, bits, around, {})
-    return found[1], found[2], found[3]
-
-
-_PLAIN: dict[int, tuple[Any, list[tuple[Step, ...]]]] = {}
-
-
-def _plain_rows(world: World) -> list[tuple[Step, ...]]:
-    """Per map, made once: each hex's steps when no zone, refugee or air range adds to them
-    (the rows of :func:`_table` for hexes with none of those around)."""
-    found = _PLAIN.get(id(world))
-    if found is None or found[0] is not world:
-        edges = static_edges(world)
-        ezoc_cost = world.tables.tec.ezoc_cost
-        index, ids = _index(world)
-        rows = [
-            tuple(
-                (n, 2 * index[n], 2 * index[n] + 1, base, base + ezoc_cost, ends, False)
-                for n, base, ends in edges.out[h]
-            )
-            for h in ids[:-1]
-        ]
-        found = _PLAIN[id(world)] = (world, rows)
-    return found[1]
-
-
-def search(
-    world: World,
-    origin_hex: str,
-    entry: tuple[str, ...] | None,
-    budget: float,
-    blocked: frozenset[str],
-    zone: frozenset[str],
-    recon: bool,
-    night: bool,
-    refugees: frozenset[str],
-    enemy_air: frozenset[str],
-) -> Searched:
-    """One Dijkstra over (hex, must-stop) cells: the cells settled (cheapest first) with their
-    cost, each cell's parent and room for the routes walked to them. It is the search of
-    ``geometry.reach`` (same queue order, same tie rule: the first path found among equal
-    costs wins) written out over the map's precomputed steps (:func:`_table`), with cells
-    numbered (hex number * 2 + must-stop) while it runs, and remembered by its inputs:
-    within a phase most units' searches do not change when another unit moves (callers must
-    not mutate the result)."""
-    key = (world, origin_hex, entry, budget, blocked, zone, recon, night, refugees, enemy_air)
-    found = _SEARCHES.get(key)
-    if found is not None:
-        return found
-    if len(_SEARCHES) > 1024:  # bounded: each holds a whole search
-        _SEARCHES.clear()
-    rows, in_zone, make = _table(world, zone, refugees, enemy_air)
-    index, ids = _index(world)
-    entry_row: list[Step] = []
-    if entry is not None:
-        # stepping in from off the map: the entry hex's terrain cost, no zone to leave
-        terrain_cost = static_edges(world).terrain_cost
-        ezoc_cost = world.tables.tec.ezoc_cost
-        refugee_cost = world.tables.tec.refugee_cost
-        air_cost = world.tables.tec.air_range_cost
-        for n in entry:
-            step = terrain_cost[n]
-            n_zone = n in zone
-            if n_zone:
-                step += ezoc_cost
-            if n in refugees:
-                step += refugee_cost
-            if n in enemy_air:
-                step += air_cost
-            entry_row.append((n, 2 * index[n], 2 * index[n] + 1, step, step, False, n_zone))
-    off = len(ids) - 1
-    origin = index[origin_hex] * 2
-    may_leave_zone = recon or night
-    best_key: dict[int, float] = {origin: 0.0}
-    parents: dict[int, int] = {}
-    settled: dict[int, float] = {}
-    order = 0
-    queue: list[tuple[float, int, int]] = [(0.0, 0, origin)]
-    pop, push = heapq.heappop, heapq.heappush
-    while queue:
-        spent0, _, cell = pop(queue)
-        if cell in settled:
-            continue
-        settled[cell] = spent0
-        if cell & 1:
-            continue  # must stop here
-        i = cell >> 1
-        steps: Sequence[Step]
-        if i == off:
-            if entry is None:
-                continue
-            h_zone = False
-            steps = entry_row
-        else:
-            h_zone = in_zone[i]
-            if h_zone and not may_leave_zone:
-                # every step out of an EZOC is forbidden by day to non-recon units
-                continue
-            found_row = rows[i]
-            if found_row is None:
-                found_row = rows[i] = make(i)
-            steps = found_row
-        for n, go, stop, out_cost, zone_cost, ends, n_zone in steps:
-            if n in blocked:
-                continue
-            if n_zone:
-                if h_zone:
-                    if not recon:
-                        continue  # no ZOC-to-ZOC
-                    nxt = stop  # recon stops after ZOC-to-ZOC
-                elif not recon or ends:
-                    nxt = stop  # rhine.zoc.nonrecon: must stop
-                else:
-                    nxt = go
-            elif ends:
-                nxt = stop
-            else:
-                nxt = go
-            total = spent0 + (zone_cost if h_zone else out_cost)
-            if total > budget:
-                continue
-            # a settled cell is passed over here too: its cost is at most spent0 (cells
-            # settle cheapest first) and no step costs less than nothing
-            known = best_key.get(nxt)
-            if known is not None and known <= total:
-                continue
-            best_key[nxt] = total
-            parents[nxt] = cell
-            order += 1
-            push(queue, (total, order, nxt))
-
-    found = _SEARCHES[key] = (settled, parents, {})
-    return found
 
 
 def move_options(
@@ -703,9 +420,11 @@ def _ground_answer(
     )
     answer = _ANSWERS.get(answer_key)
     if answer is not None:
-        shared[("searched", unit, mode)] = _FOOTPRINTS[answer_key]
-        return answer
-    settled, parents, routes = search(
+        kept = _WINNERS.get(id(answer))
+        if kept is not None and kept[0] is answer:
+            shared[("searched", unit, mode)] = kept[2]
+            return kept[0]
+    settled, parents, routes, firsts = search(
         world,
         origin_hex,
         entry_key,
@@ -717,54 +436,70 @@ def _ground_answer(
         refugees,
         enemy_air,
     )
-
-    index, ids = _index(world)
-
-    def route(cell: Cell) -> tuple[str, ...]:
-        return _walk(cell, parents, routes, origin_hex, origin, ids)
-
-    found = settled
+    index, ids = hex_numbers(world)
     origin = index[origin_hex] * 2
-    # the cheapest cell reaching each destination; routes are walked only for the winners
-    best: dict[str, tuple[Cell, float]] = {}
-    make = tuple.__new__  # a MoveOption made as the named tuple's own __new__ makes it
+    # the cheapest cell reaching each destination, in the order the search settled them (the
+    # first cell of a hex is its cheapest, the first of equals winning); routes are walked
+    # only for the winners
+    dests: list[str] = []
+    cells: list[Cell] = []
+    costs: list[float] = []
     exit_col = world.exit_column if side == "pact" else None
-    column = world.column
-    exit_hexes = _exit_hexes(world) if exit_col is not None else frozenset()
-    if start is not None and exit_col is not None and column(start) == exit_col and budget >= 1:
-        best["exit"] = (origin, 1.0)  # rhine.scenario.exit: 1 MP from where it stands
-    # cells are settled cheapest first: a hex's first cell is its cheapest (the first of
-    # equals wins), and the first cell in the exit column within budget is the cheapest exit
-    # (rhine.scenario.exit: 1 MP more), unless the unit exits from where it stands
-    exit_open = exit_col is not None and "exit" not in best
+    exit_open = exit_col is not None
+    exit_hexes = _exit_hexes(world) if exit_open else frozenset()
+    if exit_open and start is not None and world.column(start) == exit_col and budget >= 1:
+        # rhine.scenario.exit: 1 MP from where it stands
+        dests.append("exit")
+        cells.append(origin)
+        costs.append(1.0)
+        exit_open = False
     # not the hexes it stands in or enters from, nor (rhine.stack.nato) those it may not end
     # the phase in
     left_out = nojoin | {OFF, start} if start is not None else nojoin | {OFF}
-    for cell, spent in found.items():
+    for cell in firsts:
         h = ids[cell >> 1]
-        if h in best or h in left_out:
+        if h in left_out:
             continue
-        best[h] = (cell, spent)
+        spent = settled[cell]
+        dests.append(h)
+        cells.append(cell)
+        costs.append(spent)
         if exit_open and h in exit_hexes and spent + 1 <= budget:
-            best["exit"] = (cell, spent + 1)
+            # the first cell in the exit column within budget is the cheapest exit
+            # (rhine.scenario.exit: 1 MP more)
+            dests.append("exit")
+            cells.append(cell)
+            costs.append(spent + 1)
             exit_open = False
+    make = tuple.__new__  # a MoveOption made as the named tuple's own __new__ makes it
     if paths:
         out = [
-            make(MoveOption, (dest, mode, spent, route(cell) if route_to in (None, dest) else ()))
-            for dest, (cell, spent) in best.items()
+            make(
+                MoveOption,
+                (
+                    dest,
+                    mode,
+                    spent,
+                    walk(cell, parents, routes, origin_hex, origin, ids)
+                    if route_to in (None, dest)
+                    else (),
+                ),
+            )
+            for dest, cell, spent in zip(dests, cells, costs, strict=True)
         ]
     else:
-        out = [make(MoveOption, (dest, mode, spent, ())) for dest, (_, spent) in best.items()]
+        out = [
+            make(MoveOption, (dest, mode, spent, ()))
+            for dest, spent in zip(dests, costs, strict=True)
+        ]
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
-        _FOOTPRINTS.clear()
         _WINNERS.clear()
-    # what the search read, for a caller that asks (footprint): walked only then
-    _FOOTPRINTS[answer_key] = shared[("searched", unit, mode)] = (settled, origin_hex)
     answer = _ANSWERS[answer_key] = tuple(out)
-    if not paths:
-        # what a move's route is walked from later (answer_route), kept with the answer
-        _WINNERS[id(answer)] = (answer, best, parents, routes, origin_hex, origin, ids)
+    # what a move's route is walked from later (answer_route), and what the search read, for
+    # a caller that asks (footprint: walked only then), kept with the answer
+    searched_by = shared[("searched", unit, mode)] = (settled, origin_hex)
+    _WINNERS[id(answer)] = (answer, (cells, parents, routes, origin_hex, origin, ids), searched_by)
     return answer
 
 
@@ -781,36 +516,10 @@ def _exit_hexes(world: World) -> frozenset[str]:
     return found[1]
 
 
-def _walk(
-    cell: Cell,
-    parents: dict[Cell, Cell],
-    routes: dict[Cell, tuple[str, ...]],
-    origin_hex: str,
-    origin: Cell,
-    ids: Sequence[str],
-) -> tuple[str, ...]:
-    """The hexes from the start (``origin_hex``, cell ``origin``) to ``cell`` (the virtual
-    entry hex left out), remembered with the search in ``routes`` so each is walked once
-    (``ids``: the hex of each number)."""
-    known = routes.get(cell)
-    if known is not None:
-        return known
-    chain = [cell]
-    while chain[-1] != origin and chain[-1] not in routes:
-        chain.append(parents[chain[-1]])
-    base = routes.get(chain[-1], ())
-    if chain[-1] == origin:
-        base = () if origin_hex == OFF else (origin_hex,)
-        routes[origin] = base
-    for c in reversed(chain[:-1]):
-        base = base + (ids[c >> 1],)
-        routes[c] = base
-    return base
-
-
-# each remembered ground answer's cheapest cell per destination and its search's parents, by
-# the answer's identity: a move's route is walked from them (answer_route)
-_WINNERS: dict[int, tuple[Any, ...]] = {}
+# each remembered ground answer (by its identity, the answer kept alongside): the cell each
+# option was reached by, with its search's parents and routes (a move's route is walked from
+# them: answer_route), and the search it came from (see searched)
+_WINNERS: dict[int, tuple[Any, tuple[Any, ...], tuple[dict[Cell, float], str]]] = {}
 
 
 def answer_route(answer: tuple[MoveOption, ...], dest: str) -> tuple[str, ...] | None:
@@ -819,11 +528,11 @@ def answer_route(answer: tuple[MoveOption, ...], dest: str) -> tuple[str, ...] |
     found = _WINNERS.get(id(answer))
     if found is None or found[0] is not answer:
         return None
-    _, best, parents, routes, origin_hex, origin, ids = found
-    winner = best.get(dest)
-    if winner is None:
-        return None
-    return _walk(winner[0], parents, routes, origin_hex, origin, ids)
+    cells, parents, routes, origin_hex, origin, ids = found[1]
+    for option, cell in zip(answer, cells, strict=True):
+        if option.dest == dest:
+            return walk(cell, parents, routes, origin_hex, origin, ids)
+    return None
 
 
 # each search's footprint, by the identity of its settled cells (see _footprint)
@@ -845,7 +554,7 @@ def footprint(world: World, search: tuple[Any, ...] | None) -> frozenset[str]:
     if search is None:
         return frozenset()
     settled, origin_hex = search
-    return _footprint(world, settled, origin_hex, _index(world)[1])
+    return _footprint(world, settled, origin_hex, hex_numbers(world)[1])
 
 
 def _footprint(
@@ -871,9 +580,6 @@ def _footprint(
     _SEARCH_FOOTPRINTS[id(settled)] = (settled, frozen)
     return frozen
 
-
-# each remembered ground answer's search (settled cells and origin: see footprint)
-_FOOTPRINTS: dict[tuple[Any, ...], tuple[dict[Cell, float], str]] = {}
 
 _DISCS: dict[tuple[Any, ...], frozenset[str]] = {}
 
