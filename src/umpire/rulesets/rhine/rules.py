@@ -17,8 +17,8 @@ from umpire.core.chance import Chance, Modifier, Opposed, Roll, Stream, TableLoo
 from umpire.core.events import Event
 from umpire.core.switches import ENFORCE_ALL, RuleSwitches
 from umpire.rulesets.rhine.reach import _SEARCHES as _SEARCHES  # the tests empty it
+from umpire.rulesets.rhine.reach import OFF as OFF  # the virtual entry hex, for callers
 from umpire.rulesets.rhine.reach import (  # the movement search
-    OFF,
     Cell,
     hex_numbers,
     search,
