@@ -282,17 +282,22 @@ class RhineScripted:
         for f, v in short.items():
             for k in range(v):
                 levels[k] |= bit[f]
+        # the first placement of the highest score: a hex out of range of every front hex
+        # short of cover scores 0 (the first placement, unless another scores more)
         best, score = None, -1.0
+        first = levels[0] if levels else 0
         for a in legal:
             if a.kind != "place_air" or a.cell is None:
                 continue
-            reach = in_range.get(a.cell, 0)
-            s = 0
-            if levels and reach & levels[0]:  # every level lies within the first
+            reach = in_range.get(a.cell, 0) & first  # every level lies within the first
+            if reach:
+                s = 0
                 for level in levels:
                     s += (reach & level).bit_count()
-            if s > score:
-                best, score = a, s
+                if s > score:
+                    best, score = a, s
+            elif score < 0:
+                best, score = a, 0
         if best is None or score <= 0:
             stop = [a for a in legal if a.kind == "stop_air"]
             if stop and score == 0 and best is None:
