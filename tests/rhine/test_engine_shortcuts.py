@@ -54,7 +54,7 @@ def fresh(state: RhineState) -> RhineState:
     return twin
 
 
-@pytest.mark.parametrize(("scenario", "seed"), [("autobahn-gap", 5), ("kinzig-valley", 6)])
+@pytest.mark.parametrize(("scenario", "seed"), [("autobahn-gap", 25), ("kinzig-valley", 26)])
 def test_what_the_flow_keeps_equals_a_fresh_reading(scenario: str, seed: int) -> None:
     kept_something = 0
     compared = 0
@@ -288,3 +288,20 @@ def test_the_markers_are_shared_until_one_changes() -> None:
     twin = RhineState.from_dict(state.to_dict())  # another game's writes count too
     twin.cs[0].back = 9
     assert RULESET.observation(state, "pact")["cs"] == [m.to_dict() for m in state.cs]
+
+
+def test_a_stop_is_accepted_exactly_as_listed() -> None:
+    """rhine.sequence.turn: ending a phase (or placing no more markers) is one action; an
+    equal copy is accepted, one with any other field is refused."""
+    seen = set()
+    for game in positions("autobahn-gap", 14, limit=200):
+        state = game.state
+        for a in RULESET.legal_actions(state):
+            if a.kind in ("end_phase", "stop_air", "stop_ew", "decline"):
+                seen.add(a.kind)
+                RS.ENGINE.check(state, Action(a.kind))
+                for odd in (Action(a.kind, unit="x"), Action(a.kind, cell="0101")):
+                    with pytest.raises(IllegalActionError) as refused:
+                        RS.ENGINE.check(state, odd)
+                    assert refused.value.rule == RS.ENGINE.kinds[a.kind].rule
+    assert {"end_phase", "stop_air"} <= seen

@@ -178,6 +178,11 @@ class StopKind(ActionKind[ST]):
     def options(self, state: ST, side: str) -> Iterable[Action]:
         return [self.action]
 
+    def check(self, state: ST, side: str, action: Action) -> None:
+        """Allowed exactly when it is the one listed action (the core's default check)."""
+        if action is not self.action and action != self.action:
+            raise IllegalActionError(self.refusal(state, side, action), self.rule)
+
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         if self.name == "stop_air":
             state.air_to_place = 0
