@@ -24,6 +24,7 @@ from umpire.core.ruleset import (
     ScenarioInfo,
 )
 from umpire.core.switches import (
+    OPTION_KEY,
     advice_events,
     collect_advice,
     quiet_advice,
@@ -1615,6 +1616,12 @@ def check_victory(state: ST) -> list[Event]:
 
 
 # -- the ruleset --------------------------------------------------------------------------------
+def _no_switches(state: ST) -> bool:
+    """Whether every rule is simply enforced (``not switches_in(state.options)``), read
+    first from whether the game has any switch set at all (most have none)."""
+    return not state.options.get(OPTION_KEY) or not switches_in(state.options)
+
+
 class RhineRules(FlowRules[ST]):
     def legal_actions(self, state: ST) -> list[Action]:
         """The core's listing; the actions of the kinds checked by their listing alone (the
@@ -1629,7 +1636,7 @@ class RhineRules(FlowRules[ST]):
         memo = state.memo
         for name in allowed:
             listed = list(self.kinds[name].options(state, side))
-            if name in LISTED_CHECK or (name == "attack" and not switches_in(state.options)):
+            if name in LISTED_CHECK or (name == "attack" and _no_switches(state)):
                 memo[("listed", name, side)] = listed
             out.extend(listed)
         return out
@@ -1645,7 +1652,7 @@ class RhineRules(FlowRules[ST]):
             side is not None
             and listed is not None
             and any(a is action for a in listed)
-            and (action.kind in LISTED_CHECK or not switches_in(state.options))
+            and (action.kind in LISTED_CHECK or _no_switches(state))
         ):
             return side, self.kinds[action.kind]
         return super().check(state, action)
@@ -1660,7 +1667,7 @@ class RhineRules(FlowRules[ST]):
         :func:`_fresh`), so what the flow's ``to_act`` works out for the position it settles
         in is kept for that position's listing and check; on an error it is dropped too."""
         try:
-            if not switches_in(state.options):
+            if _no_switches(state):
                 return self._apply(state, action)
             side = self.flow.decision(state)[0]
             with collect_advice() as advice:
