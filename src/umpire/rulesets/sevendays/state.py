@@ -212,6 +212,19 @@ class Unit:
 
 UNIT_FIELDS = tuple(f.name for f in fields(Unit))
 _unit_values = attrgetter(*UNIT_FIELDS)  # in the order Unit() takes them
+_new_object = object.__new__
+
+
+def copy_unit(unit: Unit) -> Unit:
+    """A copy of ``unit`` (every field is a plain value), made without noting its fields'
+    writes in :data:`WRITES`: a new Unit is no reader's, and readers know their units by
+    identity (the log is for changes to units a reader has seen)."""
+    twin: Unit = _new_object(Unit)
+    for name, value in zip(UNIT_FIELDS, _unit_values(unit), strict=True):
+        _set_slot(twin, name, value)
+    return twin
+
+
 # what a sight line or a shot plan may read of a unit: all but its command tokens and its
 # morale markers (a shot plan keys on its firer's markers itself)
 unit_place = attrgetter(*(f for f in UNIT_FIELDS if f not in ("tokens", "markers")))
@@ -434,7 +447,7 @@ class SevenDaysState:
         )
         # every field is a plain value: a copy of each value is a full copy (asdict's deep
         # copy, field by field, costs far more)
-        units = {k: Unit(*_unit_values(u)) for k, u in self.units.items()}
+        units = {k: copy_unit(u) for k, u in self.units.items()}
         return SevenDaysState(
             scenario=self.scenario,
             seed=self.seed,
