@@ -129,6 +129,9 @@ class RhineScripted:
         # what each hex in _hexes is worth to a unit of each strength joining it (the only
         # thing of the unit a destination's score reads), kept and forgotten with _hexes
         self._scored: dict[int, dict[str, float]] = {}
+        # the map's static values per hex (see _hex_static), and the map they are for
+        self._static_for: World | None = None
+        self._static: dict[str, tuple[int, int]] = {}
 
     # -- entry point -----------------------------------------------------------------------
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
@@ -546,6 +549,7 @@ class RhineScripted:
             # strength (a unit's options never include its own hex, the one hex where the
             # unit itself counts: it is scored apart if ever listed)
             strength = w.units[unit].strength
+            pact = self.side == "pact"
             scored = self._scored.get(strength)
             if scored is None:
                 scored = self._scored[strength] = {}
@@ -554,8 +558,22 @@ class RhineScripted:
                 scored = dict(scored)  # this unit's own copy, its own hex scored for it
                 scored[here] = self._score(w, board, unit, here, enemy, enemy_adj, occ)
             # (the new ones in any order: a score reads the position, never another score)
+            hexes = self._hexes
             for cell in set(dests).difference(scored):
-                scored[cell] = self._score_joining(w, board, strength, cell, enemy, enemy_adj, occ)
+                worth = hexes.get(cell)
+                if worth is None:
+                    scored[cell] = self._score_joining(
+                        w, board, strength, cell, enemy, enemy_adj, occ
+                    )
+                    continue
+                # _score_joining of a hex already worked out, written out
+                _, mine_strength, threat, calm, held, swamped = worth
+                if not threat:
+                    scored[cell] = calm
+                elif pact:
+                    scored[cell] = held if (strength + mine_strength) * 2 >= threat else swamped
+                else:
+                    scored[cell] = swamped if (strength + mine_strength) * 3 < threat else held
             # each option's score, normal mode by a hair (+0.01; the others +0.0, the same
             # float), and the first option of the highest, as max() picks
             found = list(map(scored.__getitem__, dests))
@@ -675,7 +693,9 @@ class RhineScripted:
         else:
             mine, mine_strength = (), 0
         threat = enemy_adj.get(h, 0)
-        terrain, col = _hex_static(w)[h]
+        if self._static_for is not w:
+            self._static_for, self._static = w, _hex_static(w)
+        terrain, col = self._static[h]
         n_friends = len(mine)
         if self.side == "pact":
             # _pact_base, written out

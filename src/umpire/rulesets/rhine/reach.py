@@ -37,6 +37,7 @@ Step = tuple[str, int, int, float, float, bool, bool]
 # a step as a search takes it: (hex entered, the cell it reaches, its cost); the steps a
 # search may not take (zone to zone for non-recon units) are left out
 Move = tuple[str, int, float]
+Row = tuple[Move, ...]
 
 INF = float("inf")
 _cost = operator.itemgetter(2)  # a Move's cost
@@ -158,13 +159,13 @@ def _bits(world: World) -> _Bits:
 
 @dataclass
 class Table:
-    """The map's steps for one set of zones, refugees and air range: per hex number, the
-    moves out of it (made when a search first expands the hex) for a non-recon unit
-    (``moves[0]``) and a recon unit (``moves[1]``), and whether the hex is in an EZOC."""
+    """The map's steps for one set of zones, refugees and air range: per cell, the moves out
+    of it (a hex's going-on cell's made when a search first expands it; none out of a cell
+    where the unit must stop, nor out of the virtual entry hex, which a search expands
+    itself) for each kind of search (see :func:`variant`)."""
 
-    moves: tuple[list[tuple[Move, ...] | None], list[tuple[Move, ...] | None]]
-    in_zone: list[bool]
-    make: Callable[[int, bool], tuple[Move, ...]]
+    moves: tuple[list[Row | None], list[Row | None], list[Row | None]]
+    make: Callable[[int, int], Row]
     # the markers it was made for
     zone: frozenset[str]
     refugees: frozenset[str]
@@ -172,6 +173,15 @@ class Table:
 
 
 _TABLES: dict[tuple[Any, ...], Table] = {}
+
+# the kinds of search, which differ in the moves out of a hex: a non-recon unit by day (none
+# out of an EZOC: rhine.zoc), a non-recon unit at night (out of an EZOC, but never into
+# another) and a recon unit
+DAY, NIGHT, RECON = 0, 1, 2
+
+
+def variant(recon: bool, night: bool) -> int:
+    return RECON if recon else NIGHT if night else DAY
 
 
 def table(
@@ -235,7 +245,12 @@ def table(
     moves = shared.moves
     in_zone = [h in zone for h in ids]
 
-    def make(i: int, recon: bool) -> tuple[Move, ...]:
+    def make(cell: int, kind: int) -> Row:
+        """The moves out of a hex's going-on ``cell`` for a search of ``kind``."""
+        i = cell >> 1
+        if kind == DAY and in_zone[i]:
+            return ()  # every step out of an EZOC is forbidden by day to non-recon units
+        recon = kind == RECON
         near = around[i]
         marks = (i, zone_bits & near, refugee_bits & near, air_bits & near)
         h_zone = in_zone[i]
@@ -286,19 +301,19 @@ def table(
         default=None,
     )
     if last is None:
-        kept: tuple[list[tuple[Move, ...] | None], list[tuple[Move, ...] | None]] = (
-            [None] * len(ids),
-            [None] * len(ids),
-        )
+        unmade: list[Row | None] = [None, ()]  # a hex's going-on cell to make, its stop cell
+        nothing: list[Row | None] = [(), ()]  # the virtual entry hex (last)
+        fresh = unmade * (len(ids) - 1) + nothing
+        kept = (fresh, list(fresh), list(fresh))
     else:
-        kept = (list(last.moves[0]), list(last.moves[1]))
+        kept = (list(last.moves[0]), list(last.moves[1]), list(last.moves[2]))
         changed = (zone ^ last.zone) | (refugees ^ last.refugees) | (enemy_air ^ last.enemy_air)
         neighbours = world.neighbours
         for h in changed:
             for n in (h, *neighbours[h]):
-                i = index[n]
-                kept[0][i] = kept[1][i] = None
-    found = _TABLES[key] = Table(kept, in_zone, make, zone, refugees, enemy_air)
+                cell = 2 * index[n]
+                kept[0][cell] = kept[1][cell] = kept[2][cell] = None
+    found = _TABLES[key] = Table(kept, make, zone, refugees, enemy_air)
     shared.recent = [found, *shared.recent[:3]]
     return found
 
@@ -330,8 +345,8 @@ def search(
     if len(_SEARCHES) > 1024:  # bounded: each holds a whole search
         _SEARCHES.clear()
     made = table(world, zone, refugees, enemy_air)
-    rows = made.moves[1 if recon else 0]
-    in_zone = made.in_zone
+    kind = variant(recon, night)
+    rows = made.moves[kind]
     make = made.make
     index, ids = hex_numbers(world)
     entry_row: list[Move] = []
@@ -351,9 +366,7 @@ def search(
             cell = 2 * index[n] + (1 if n_zone and not recon else 0)
             entry_row.append((n, cell, step))
         entry_row.sort(key=_cost)  # cheapest first, as the map's rows
-    off = len(ids) - 1
     origin = index[origin_hex] * 2
-    may_leave_zone = recon or night
     cells = 2 * len(ids)
     best = [INF] * cells
     best[origin] = 0.0
@@ -365,6 +378,27 @@ def search(
     buckets: dict[float, list[Cell]] = {0.0: [origin]}
     costs = [0.0]
     pop, push = heapq.heappop, heapq.heappush
+    if origin_hex == OFF:
+        # the virtual entry hex is settled first (the only cell at no cost) and expanded
+        # here, through the entry hexes; no step leads back to it
+        buckets, costs = {}, []
+        done[origin] = 1
+        settled[origin] = 0.0
+        firsts.append(origin)
+        for n, nxt, step in entry_row:
+            total = 0.0 + step
+            if total > budget:
+                break
+            if n in blocked or best[nxt] <= total:
+                continue
+            best[nxt] = total
+            parents[nxt] = origin
+            queued = buckets.get(total)
+            if queued is None:
+                buckets[total] = [nxt]
+                push(costs, total)
+            else:
+                queued.append(nxt)
     while costs:
         spent0 = pop(costs)
         # no step costs less than nothing: a step from this bucket never joins it (one of
@@ -376,22 +410,10 @@ def search(
             settled[cell] = spent0
             if not done[cell ^ 1]:  # the hex's other cell is not settled: its first
                 firsts.append(cell)
-            if cell & 1:
-                continue  # must stop here
-            i = cell >> 1
-            steps: Sequence[Move]
-            if i == off:
-                if entry is None:
-                    continue
-                steps = entry_row
-            else:
-                if in_zone[i] and not may_leave_zone:
-                    # every step out of an EZOC is forbidden by day to non-recon units
-                    continue
-                found_row = rows[i]
-                if found_row is None:
-                    found_row = rows[i] = make(i, recon)
-                steps = found_row
+            # (none out of a cell where the unit must stop)
+            steps = rows[cell]
+            if steps is None:
+                steps = rows[cell] = make(cell, kind)
             for n, nxt, step in steps:
                 total = spent0 + step
                 if total > budget:
