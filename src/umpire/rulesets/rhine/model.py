@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
@@ -453,14 +453,9 @@ class World:
         self.switches.update(switches or {})
         self.exit_column = spec.rules.exit_column
         self.crt_columns = [_parse_column(c, where) for c in tables.crt.columns]
-        # distances and air range, precomputed once
+        # distances, worked out once each as they are asked for (air range: in_range)
         self._dist: dict[tuple[str, str], int] = {}
         self._rows: dict[str, dict[str, int]] = {}
-        rng = tables.air.range
-        self.in_range: dict[str, frozenset[str]] = {
-            i: frozenset(j for j in self.ids if distance(self.hex[i], self.hex[j]) <= rng)
-            for i in self.ids
-        }
         for name in spec.victory.city_vp:
             if name not in m.cities:
                 self._fail(f"victory.city_vp.{name}", f"unknown city {name!r}")
@@ -485,6 +480,16 @@ class World:
                 and not stack_ok(self, [self.units[x] for x in at[u.at]])
             ):
                 self._fail(f"units.{k}.at", f"over-stacked set-up in {u.at}: {at[u.at]}")
+
+    @cached_property
+    def in_range(self) -> dict[str, frozenset[str]]:
+        """Every hex's hexes within air range (``tables.air.range``), worked out once, when
+        first read (a play reads it; an odds question does not, issue 19)."""
+        rng = self.tables.air.range
+        return {
+            i: frozenset(j for j in self.ids if distance(self.hex[i], self.hex[j]) <= rng)
+            for i in self.ids
+        }
 
     # -- helpers -------------------------------------------------------------------------
     def _fail(self, field_name: str, message: str) -> NoReturn:
