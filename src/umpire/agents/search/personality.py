@@ -7,8 +7,10 @@ The sliders change what the search *wants*, never what it may know or how it sea
 * ``caution`` – how much the side's own losses count (past the exhaustion or break point
   too), how much it dislikes its units standing in reach of an enemy weapon, and (above
   ``aggression``) a pull away from the enemy;
-* ``objective`` – how much objectives held count, and standing on objectives or nearing them
-  (the "objective ground" term, which the search can reach within its horizon);
+* ``objective`` – how much objectives held count (up to the balanced weight, 1: past it the
+  count would only push every estimate towards certainty), and standing on objectives or
+  nearing them (the "objective ground" term, which the search can reach within its horizon,
+  with the whole slider);
 * ``cohesion`` – how much it dislikes its own units spreading out (herding).
 """
 
