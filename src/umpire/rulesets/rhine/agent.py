@@ -274,17 +274,24 @@ class RhineScripted:
     def _air(self, w: World, board: _Board, legal: Sequence[Action]) -> Action:
         front = self._front(w, board)
         cap = w.air_cap or 3
-        # each front hex's shortfall of markers covering it (whole numbers: any order sums)
-        short = {f: max(0, cap - R.air_markers_covering(w, board, f)) for f in front}
-        # a marker's score is the sum of the shortfalls in its range; range is symmetric, so
-        # each front hex short of cover adds its shortfall to every hex in range of it
-        # counted with bit sets: level k holds the front hexes short of k markers or more,
+        # a marker's score is the sum of the front hexes' shortfalls of markers covering them
+        # (cap less the markers in range, at least 0) in its range; range is symmetric, so
+        # each front hex short of cover adds its shortfall to every hex in range of it.
+        # Counted with bit sets: level k holds the front hexes short of more than k markers,
         # and a hex gains, for each level, the number of its hexes in range
         bit, in_range = self._range_bits(w)
-        levels = [0] * max(short.values(), default=0)
-        for f, v in short.items():
-            for k in range(v):
-                levels[k] |= bit[f]
+        front_bits = 0
+        for f in front:
+            front_bits |= bit[f]
+        # covered[j]: the hexes in range of j markers or more (up to cap), marker by marker
+        covered = [0] * (cap + 1)
+        for m in board.air_markers:
+            reach = in_range[m]
+            for j in range(cap, 1, -1):
+                covered[j] |= covered[j - 1] & reach
+            covered[1] |= reach
+        # short of more than k markers: covered by fewer than cap - k
+        levels = [front_bits & ~covered[cap - k] for k in range(cap)]
         # the first placement of the highest score: a hex out of range of every front hex
         # short of cover scores 0 (the first placement, unless another scores more)
         best, score = None, -1.0
