@@ -731,36 +731,42 @@ def _heli_answer(
 
     hostile = enemy_occ | zone  # a hex entered in either counts one (rhine.heli.path)
     avoid = enemy_air | friendly_ew
-    # Dijkstra on (hostile hexes crossed, hexes flown)
-    best: dict[str, tuple[int, int]] = {origin: (0, 0)}
+    # Dijkstra on (hostile hexes crossed, hexes flown), each pair as one number (crossed *
+    # span + flown: no flight is longer than the limit, so numbers order as the pairs do),
+    # ties going to the hex id first in order
+    span = limit + 1
+    best: dict[str, int] = {origin: 0}
     parent: dict[str, str] = {}
-    queue: list[tuple[int, int, str]] = [(0, 0, origin)]
+    queue: list[tuple[int, str]] = [(0, origin)]
     done: set[str] = set()
     pop, push = heapq.heappop, heapq.heappush
+    neighbours = world.neighbours
     while queue:
-        hk, steps, h = pop(queue)
+        code, h = pop(queue)
         if h in done:
             continue
         done.add(h)
-        flown = steps + 1
+        flown = code % span + 1
         if flown > limit:
             continue  # no neighbour is within the limit
-        nxt = (entry or ()) if h == OFF else world.neighbours[h]
+        crossed = code - code % span  # the hostile hexes crossed, times span
+        nxt = (entry or ()) if h == OFF else neighbours[h]
         for n in nxt:
             if n in avoid:
                 continue
-            key = (hk + 1 if n in hostile else hk, flown)
+            key = crossed + span + flown if n in hostile else crossed + flown
             known = best.get(n)
             if known is not None and known <= key:
                 continue
             best[n] = key
             parent[n] = h
-            push(queue, (key[0], flown, n))
+            push(queue, (key, n))
     out: list[MoveOption] = []
     # each hex's route (the virtual entry hex left out), walked once: a hex's parent is
     # settled before it, so its route is its parent's and itself
     routes: dict[str, tuple[str, ...]] = {origin: () if origin == OFF else (origin,)}
-    for h, (hk, _steps) in best.items():
+    for h, code in best.items():
+        hk = code // span
         if h in (origin, OFF):
             continue
         if h in enemy_occ:
