@@ -20,129 +20,154 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import Any, Literal, NoReturn, TypeVar, Union, get_args, get_origin
 
 T = TypeVar("T")
 
-_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    found = _HINTS.get(cls)
-    if found is None:
-        found = _HINTS[cls] = typing.get_type_hints(cls)
-    return found
+Converter = Callable[[Any], Any]
+_CONVERTERS: dict[Any, Converter] = {}
+_FIELDS: dict[type, tuple[frozenset[str], dict[str, Converter]]] = {}
 
 
 def build(cls: type[T], data: Any) -> T:
     """``data`` (a mapping as read from YAML, or a validated model's ``model_dump()``) as an
     instance of the dataclass ``cls``, field by field by the annotations."""
-    value: T = _convert(cls, data, cls.__name__)
+    value: T = _converter(cls)(data)
     return value
-
-
-def _convert(kind: Any, data: Any, where: str) -> Any:
-    origin = get_origin(kind)
-    if origin is None:
-        if kind is Any or kind is object:
-            return data
-        if kind is type(None):
-            if data is not None:
-                raise ValueError(f"{where}: expected nothing, got {data!r}")
-            return None
-        if isinstance(kind, type):
-            if dataclasses.is_dataclass(kind):
-                if isinstance(data, kind):
-                    return data
-                reader = getattr(kind, "plain_from", None)
-                if reader is not None:
-                    return reader(data)
-                return _dataclass(kind, data, where)
-            if issubclass(kind, enum.Enum):
-                return data if isinstance(data, kind) else kind(data)
-            if kind is bool:
-                if not isinstance(data, bool):
-                    raise ValueError(f"{where}: {data!r} is not true or false")
-                return data
-            if kind is int:
-                if isinstance(data, bool) or not isinstance(data, int):
-                    raise ValueError(f"{where}: {data!r} is not a whole number")
-                return data
-            if kind is float:
-                if isinstance(data, bool) or not isinstance(data, int | float):
-                    raise ValueError(f"{where}: {data!r} is not a number")
-                return float(data)
-            if kind is str:
-                if not isinstance(data, str):
-                    raise ValueError(f"{where}: {data!r} is not text")
-                return data
-            if kind is Fraction:
-                return data if isinstance(data, Fraction) else Fraction(str(data).strip())
-        raise TypeError(f"{where}: cannot build a {kind!r}")
-    args = get_args(kind)
-    if origin is Literal:
-        if data not in args:
-            raise ValueError(f"{where}: {data!r} is not one of {args}")
-        return data
-    if origin is Union or origin is types.UnionType:
-        if data is None and type(None) in args:
-            return None
-        kinds = [a for a in args if a is not type(None)]
-        if len(kinds) == 1:
-            return _convert(kinds[0], data, where)
-        for one in kinds:  # the first that reads it (as pydantic's smart union mostly does)
-            try:
-                return _convert(one, data, where)
-            except (ValueError, TypeError):
-                continue
-        raise ValueError(f"{where}: {data!r} is none of {kinds}")
-    if origin is list:
-        return [_convert(args[0], v, f"{where}.{i}") for i, v in enumerate(_items(data, where))]
-    if origin is tuple:
-        items = _items(data, where)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_convert(args[0], v, f"{where}.{i}") for i, v in enumerate(items))
-        if len(items) != len(args):
-            raise ValueError(f"{where}: {len(items)} items, not {len(args)}")
-        return tuple(
-            _convert(a, v, f"{where}.{i}") for i, (a, v) in enumerate(zip(args, items, strict=True))
-        )
-    if origin is frozenset:
-        return frozenset(_convert(args[0], v, where) for v in _items(data, where))
-    if origin is dict or origin is Mapping:
-        if not isinstance(data, Mapping):
-            raise ValueError(f"{where}: {data!r} is not a mapping")
-        return {
-            _convert(args[0], k, f"{where} key"): _convert(args[1], v, f"{where}.{k}")
-            for k, v in data.items()
-        }
-    raise TypeError(f"{where}: cannot build a {kind!r}")
 
 
 def build_fields(cls: type[T], data: Mapping[str, Any]) -> T:
     """``cls`` built field by field from ``data`` (for a ``plain_from`` that has read its own
     notation first)."""
-    value: T = _dataclass(cls, data, cls.__name__)
+    value: T = _fields_of(cls, data)
     return value
 
 
-def _items(data: Any, where: str) -> list[Any]:
-    if not isinstance(data, list | tuple | set | frozenset):
-        raise ValueError(f"{where}: {data!r} is not a list")
-    return list(data)
+def _converter(kind: Any) -> Converter:
+    """The function reading data as ``kind`` (made once per type)."""
+    found = _CONVERTERS.get(kind)
+    if found is None:
+        found = _CONVERTERS[kind] = _make(kind)
+    return found
 
 
-def _dataclass(kind: type, data: Any, where: str) -> Any:
+def _fail(kind: Any, data: Any) -> NoReturn:
+    name = getattr(kind, "__name__", None) or repr(kind)
+    raise ValueError(f"{data!r} is not a {name}")
+
+
+def _make(kind: Any) -> Converter:  # noqa: C901 (one branch per kind of annotation)
+    origin = get_origin(kind)
+    if origin is None:
+        if kind is Any or kind is object:
+            return lambda data: data
+        if kind is type(None):
+            return lambda data: None if data is None else _fail(kind, data)
+        if not isinstance(kind, type):
+            raise TypeError(f"cannot build a {kind!r}")
+        if dataclasses.is_dataclass(kind):
+            reader = getattr(kind, "plain_from", None)
+            if reader is not None:
+                return lambda data: data if isinstance(data, kind) else reader(data)
+            return lambda data: data if isinstance(data, kind) else _fields_of(kind, data)
+        if issubclass(kind, enum.Enum):
+            return lambda data: data if isinstance(data, kind) else kind(data)
+        if kind is bool:
+            return lambda data: data if isinstance(data, bool) else _fail(kind, data)
+        if kind is int:
+            return lambda data: (
+                data if isinstance(data, int) and not isinstance(data, bool) else _fail(kind, data)
+            )
+        if kind is float:
+            return lambda data: (
+                float(data)
+                if isinstance(data, int | float) and not isinstance(data, bool)
+                else _fail(kind, data)
+            )
+        if kind is str:
+            return lambda data: data if isinstance(data, str) else _fail(kind, data)
+        if kind is Fraction:
+            return lambda data: data if isinstance(data, Fraction) else Fraction(str(data).strip())
+        raise TypeError(f"cannot build a {kind!r}")
+    args = get_args(kind)
+    if origin is Literal:
+        return lambda data: data if data in args else _fail(kind, data)
+    if origin is Union or origin is types.UnionType:
+        optional = type(None) in args
+        kinds = [_converter(a) for a in args if a is not type(None)]
+        if len(kinds) == 1:
+            one = kinds[0]
+            return lambda data: None if data is None and optional else one(data)
+        return lambda data: None if data is None and optional else _first(kinds, kind, data)
+    if origin is list:
+        item = _converter(args[0])
+        return lambda data: [item(v) for v in _items(data)]
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _converter(args[0])
+            return lambda data: tuple(item(v) for v in _items(data))
+        each = [_converter(a) for a in args]
+
+        def fixed(data: Any) -> tuple[Any, ...]:
+            items = _items(data)
+            if len(items) != len(each):
+                raise ValueError(f"{len(items)} items, not {len(each)}")
+            return tuple(c(v) for c, v in zip(each, items, strict=True))
+
+        return fixed
+    if origin is frozenset:
+        item = _converter(args[0])
+        return lambda data: frozenset(item(v) for v in _items(data))
+    if origin is dict or origin is Mapping:
+        key, value = _converter(args[0]), _converter(args[1])
+
+        def mapping(data: Any) -> dict[Any, Any]:
+            if not isinstance(data, Mapping):
+                raise ValueError(f"{data!r} is not a mapping")
+            return {key(k): value(v) for k, v in data.items()}
+
+        return mapping
+    raise TypeError(f"cannot build a {kind!r}")
+
+
+def _first(kinds: list[Converter], kind: Any, data: Any) -> Any:
+    for one in kinds:  # the first that reads it (as pydantic's smart union mostly does)
+        try:
+            return one(data)
+        except (ValueError, TypeError):
+            continue
+    _fail(kind, data)
+
+
+def _items(data: Any) -> list[Any] | tuple[Any, ...]:
+    if isinstance(data, list | tuple):
+        return data
+    if isinstance(data, set | frozenset):
+        return list(data)
+    raise ValueError(f"{data!r} is not a list")
+
+
+def _fields_of(kind: type, data: Any) -> Any:
+    found = _FIELDS.get(kind)
+    if found is None:
+        hints = typing.get_type_hints(kind)
+        init = [f.name for f in dataclasses.fields(kind) if f.init]
+        found = _FIELDS[kind] = (frozenset(init), {n: _converter(hints[n]) for n in init})
+    names, readers = found
     if not isinstance(data, Mapping):
-        raise ValueError(f"{where}: {data!r} is not a mapping")
-    hints = _hints(kind)
-    names = {f.name for f in dataclasses.fields(kind) if f.init}
-    extra = sorted(str(k) for k in data if k not in names)
+        raise ValueError(f"{kind.__name__}: {data!r} is not a mapping")
+    extra = [str(k) for k in data if k not in names]
     if extra:
-        raise ValueError(f"{where}: unknown field(s) {extra}")
-    return kind(**{k: _convert(hints[k], v, f"{where}.{k}") for k, v in data.items()})
+        raise ValueError(f"{kind.__name__}: unknown field(s) {sorted(extra)}")
+    out = {}
+    for k, v in data.items():
+        try:
+            out[k] = readers[k](v)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"{kind.__name__}.{k}: {exc}") from exc
+    return kind(**out)
 
 
 def as_data(value: Any) -> Any:
