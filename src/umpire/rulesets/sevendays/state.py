@@ -339,6 +339,8 @@ class SevenDaysState:
     reactor_memo: tuple[tuple[object, ...], dict[str | None, Any]] | None = field(
         default=None, repr=False, compare=False
     )
+    # not saved: the units by status and by carrier, kept from the log of writes (tally.py)
+    tally_memo: Any = field(default=None, repr=False, compare=False)
     # not saved: each unit's latest observed record, by uid (see visibility.unit_record)
     record_memo: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] | None = field(
         default=None, repr=False, compare=False
