@@ -16,12 +16,24 @@ import umpire
 from umpire.agents import make_agent
 from umpire.play import LazyActions
 from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, Status, Unit
-from umpire.rulesets.sevendays.tally import tally
+from umpire.rulesets.sevendays.tally import carried_by, count, tally, with_status
 from umpire.rulesets.sevendays.victory import LEFT
 
 
 def _scan(state: SevenDaysState, status: str, side: str | None = None) -> list[Unit]:
     return [u for u in state.units.values() if u.status == status and side in (None, u.side)]
+
+
+def _asked(state: SevenDaysState) -> None:
+    """The module's questions, the first (answered by a scan) and the next (by the tally)."""
+    for _ in range(2):
+        assert count(state, LEFT) == sum(1 for u in state.units.values() if u.status in LEFT)
+        for side in SIDES:
+            assert with_status(state, "active", side) == _scan(state, "active", side)
+        assert with_status(state, "embarked") == _scan(state, "embarked")
+        for carrier in state.units:
+            riders = [u for u in state.units.values() if u.carried_by == carrier]
+            assert carried_by(state, carrier) == riders
 
 
 def _agrees(state: SevenDaysState) -> None:
@@ -61,6 +73,7 @@ def test_the_tally_equals_a_scan_after_every_action(scenario: str, seed: int, ca
         _agrees(state)
         seen |= {u.status for u in state.units.values()}
         twin = state.clone()  # a clone's tally is its own, of its own units
+        _asked(twin)
         _agrees(twin)
         assert all(u in twin.units.values() for u in tally(twin).with_status("active"))
     assert "destroyed" in seen or "removed" in seen  # the games did lose units

@@ -48,7 +48,7 @@ from umpire.rulesets.sevendays.state import (
     Unit,
     other,
 )
-from umpire.rulesets.sevendays.tally import tally
+from umpire.rulesets.sevendays.tally import with_status
 from umpire.rulesets.sevendays.transport import capacity, embark
 from umpire.rulesets.sevendays.visibility import about, label
 from umpire.rulesets.sevendays.world import World
@@ -420,7 +420,7 @@ def offer_rescue(world: World, state: SevenDaysState) -> list[Event]:
         return []
     over = state.flow.outcome is not None  # the battle ended first: nobody is asked
     events: list[Event] = []
-    for unit in tally(state).with_status(Status.DOOMED):
+    for unit in with_status(state, Status.DOOMED):
         if not over and may_rescue(state, unit):
             key = unit.marker if unit.hidden else unit.uid
             stack.append(Pending(unit.side, RESCUE_KINDS, Phase.RESCUE, {"unit": key}))

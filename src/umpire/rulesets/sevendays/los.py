@@ -220,14 +220,32 @@ def prefetch_between(
     others in batches as they are asked for (a search that stops at the first unit able to
     react asks for few), until the next call; every line at once without ``lazy``. Without
     ``rays``, the centre lines only (the rays are traced when sight asks for them)."""
-    open_targets = [(t, not world.in_cover(t)) for t in targets if t.status == "active"]
+    # only the lines not known well enough yet are listed (as :func:`prefetch` would pick
+    # them): a unit that has not moved finds most of its lines in the cache, and the answers
+    # do not depend on which batch a line was fetched in. Whether a target is in terrain is
+    # asked only for a line that needs the rays decided (index into ``in_open``)
+    cache = world.sight_cache
+    live = [(t, t.side, t.x, t.y, world.radius(t)) for t in targets if t.status == "active"]
+    in_open: list[bool | None] = [None] * len(live)
     pairs = []
     for f in firers:
         plain_sights = reaction or "thermal" not in world.profile(f).traits
-        origin = (f.x, f.y)
-        for t, in_open in open_targets:
-            if t.side != f.side:
-                pairs.append((origin, t, rays and in_open and plain_sights))
+        ox, oy, side = f.x, f.y, f.side
+        origin = (ox, oy)
+        for n, (t, t_side, tx, ty, r) in enumerate(live):
+            if t_side == side:
+                continue
+            found = cache.get((ox, oy, tx, ty, r))
+            if found is not None and (found[0] or found[1] is not None):
+                continue  # blocked, or its rays traced: nothing more to fetch
+            want = False
+            if rays and plain_sights:
+                open_ = in_open[n]
+                if open_ is None:
+                    open_ = in_open[n] = not world.in_cover(t)
+                want = open_
+            if found is None or want:
+                pairs.append((origin, t, want))
     if not lazy:
         world.sight_queue = []
         prefetch(world, pairs)

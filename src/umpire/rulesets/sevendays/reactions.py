@@ -28,7 +28,7 @@ from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.movement import check_move, move_candidates
 from umpire.rulesets.sevendays.shots import Refusal, ShotPlan
 from umpire.rulesets.sevendays.state import SevenDaysState, Unit, other
-from umpire.rulesets.sevendays.tally import tally
+from umpire.rulesets.sevendays.tally import with_status
 from umpire.rulesets.sevendays.world import World
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def reactors(state: SevenDaysState, activator: Unit) -> list[Unit]:
         WINDOW, False, f"{side.upper()} reacts without a token left"
     ):
         return []
-    return tally(state).with_status("active", side)  # table order, as a scan finds them
+    return with_status(state, "active", side)  # table order, as a scan finds them
 
 
 def nearest_first(units: list[Unit], activator: Unit) -> list[Unit]:

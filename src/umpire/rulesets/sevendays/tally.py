@@ -98,7 +98,46 @@ class Tally:
 
 def tally(state: SevenDaysState) -> Tally:
     """``state``'s tally, brought up to date (made again when it no longer holds)."""
-    found: Tally | None = state.tally_memo
-    if found is None or not found.current(state):
+    found = state.tally_memo
+    if not isinstance(found, Tally) or not found.current(state):
         found = state.tally_memo = Tally(state)
     return found
+
+
+# The functions below answer from the tally from the second question about a state on: a
+# state asked only once (a player's picture of the table, made afresh for one decision) is
+# scanned, which costs less than making its tally.
+
+
+def _kept(state: SevenDaysState) -> Tally | None:
+    found = state.tally_memo
+    if found is None:
+        state.tally_memo = 1  # asked once: the next question makes the tally
+        return None
+    return tally(state)
+
+
+def with_status(state: SevenDaysState, status: str, side: str | None = None) -> list[Unit]:
+    """The units of ``state`` with ``status`` (of ``side``, else of both), in table order."""
+    kept = _kept(state)
+    if kept is not None:
+        return kept.with_status(status, side)
+    if side is None:
+        return [u for u in state.units.values() if u.status == status]
+    return [u for u in state.units.values() if u.status == status and u.side == side]
+
+
+def count(state: SevenDaysState, statuses: frozenset[str]) -> int:
+    """How many units of ``state`` have one of ``statuses``."""
+    kept = _kept(state)
+    if kept is not None:
+        return kept.count(statuses)
+    return sum(1 for u in state.units.values() if u.status in statuses)
+
+
+def carried_by(state: SevenDaysState, carrier: str) -> list[Unit]:
+    """The units of ``state`` whose ``carried_by`` is ``carrier``, in table order."""
+    kept = _kept(state)
+    if kept is not None:
+        return kept.carried_by(carrier)
+    return [u for u in state.units.values() if u.carried_by == carrier]

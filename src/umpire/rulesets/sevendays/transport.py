@@ -14,7 +14,7 @@ from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.morale import add_markers
 from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
 from umpire.rulesets.sevendays.state import SevenDaysState, Status, Unit
-from umpire.rulesets.sevendays.tally import tally
+from umpire.rulesets.sevendays.tally import carried_by, with_status
 from umpire.rulesets.sevendays.visibility import about, label
 from umpire.rulesets.sevendays.world import World
 
@@ -32,7 +32,7 @@ def capacity(profile: UnitProfile) -> tuple[int, bool]:
 
 
 def passengers(state: SevenDaysState, carrier: Unit) -> list[Unit]:
-    return tally(state).carried_by(carrier.uid)  # the units' order, as a scan finds them
+    return carried_by(state, carrier.uid)  # the units' order, as a scan finds them
 
 
 def has_room(world: World, state: SevenDaysState, carrier: Unit, rider: Unit) -> bool:
@@ -113,7 +113,7 @@ def bail_out(world: World, state: SevenDaysState) -> list[Event]:
     """Rule sevendays.transport.destroyed (house): passengers of a transport that is destroyed
     or removed get out where it was and take two morale markers."""
     events: list[Event] = []
-    for rider in tally(state).with_status(Status.EMBARKED):
+    for rider in with_status(state, Status.EMBARKED):
         carrier = state.units.get(rider.carried_by or "")
         if carrier is None or carrier.alive or carrier.status == "doomed":
             continue  # a doomed carrier may yet be saved (sevendays.cards.against_all_odds)

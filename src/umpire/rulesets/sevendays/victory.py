@@ -7,7 +7,7 @@ from typing import Any
 
 from umpire.core.events import Event, note
 from umpire.rulesets.sevendays.state import SIDES, SevenDaysState, Side, other
-from umpire.rulesets.sevendays.tally import tally
+from umpire.rulesets.sevendays.tally import count
 from umpire.rulesets.sevendays.world import World
 
 LEFT = frozenset({"destroyed", "removed", "exited"})  # units that have left the table
@@ -20,14 +20,14 @@ def check_break(world: World, state: SevenDaysState) -> list[Event]:
         return []
     # losses change only when a unit leaves the table: count them before summing BP (from
     # the tally of units by status, not a scan of every unit)
-    gone = tally(state).count(LEFT)
+    gone = count(state, LEFT)
     if state.checked_losses == gone:
         return []
     from umpire.rulesets.sevendays.transport import bail_out
 
     bailed = bail_out(world, state)  # a transport may just have been lost
     if bailed:
-        gone = tally(state).count(LEFT)
+        gone = count(state, LEFT)
     from umpire.rulesets.sevendays.special import breakthrough_made
 
     if breakthrough_made(world, state):
