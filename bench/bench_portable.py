@@ -21,10 +21,9 @@ import hashlib
 import json
 import os
 import statistics
-import subprocess
-import sys
 import time
-from pathlib import Path
+
+from _ab import call_in_tree, trees
 
 import umpire
 from umpire.agents import make_agent
@@ -82,33 +81,16 @@ def ab(
     """The same seeds in another source tree (``baseline``, e.g. a ``git worktree``) and in this
     one, each in its own process running this tree's copy of the script, taken in turns so both
     see the same load; prints games per CPU second and the ratio candidate / baseline."""
-    here = Path(__file__).resolve().parent.parent
-    trees = {"baseline": Path(baseline).resolve(), "candidate": here}
-    script = Path(__file__).resolve().parent
+    both = trees(baseline)
     for scenario in names:
         for who in agents:
-            rates: dict[str, list[float]] = {name: [] for name in trees}
+            rates: dict[str, list[float]] = {name: [] for name in both}
             for _ in range(rounds):
-                for name, tree in trees.items():
-                    env = dict(
-                        os.environ, PYTHONPATH=f"{tree / 'src'}:{tree / 'tests' / 'plugins'}"
-                    )
-                    code = (
-                        f"import json, sys; sys.path.insert(0, {str(script)!r}); "
-                        "import bench_portable as b; "
-                        f"print(json.dumps(b.run({scenario!r}, {who!r}, {games}, {seed})))"
-                    )
-                    out = subprocess.run(
-                        [sys.executable, "-c", code],
-                        cwd=tree,
-                        env=env,
-                        check=True,
-                        capture_output=True,
-                        text=True,
-                    ).stdout
-                    result = json.loads(out.strip().splitlines()[-1])
+                for name, tree in both.items():
+                    call = f"run({scenario!r}, {who!r}, {games}, {seed})"
+                    result = call_in_tree(tree, "bench_portable", call)
                     rates[name].append(result["games_per_cpu_s"])
-            base, cand = (statistics.median(rates[n]) for n in trees)
+            base, cand = (statistics.median(rates[n]) for n in both)
             print(
                 f"portable/{scenario} {who}: baseline {base:.2f}, candidate {cand:.2f} games "
                 f"per CPU second (median of {rounds} turns of {games} games): {cand / base:.2f}x",

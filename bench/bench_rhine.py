@@ -18,13 +18,10 @@ on the core, the CPU figure does not.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import sys
 import time
-from pathlib import Path
+
+from _ab import call_in_tree, trees
 
 from umpire.core.game import Game
 from umpire.play import LazyActions
@@ -77,28 +74,14 @@ def ab(
     commit to compare with) and in this one, each in its own process playing this script's
     games with that tree's code, taken in turns so both see the same load; prints games per
     CPU second and the ratio candidate / baseline."""
-    here = Path(__file__).resolve().parent.parent
-    trees = {"baseline": Path(baseline).resolve(), "candidate": here}
+    both = trees(baseline)
     for scenario in scenarios:
-        rates: dict[str, list[float]] = {name: [] for name in trees}
+        rates: dict[str, list[float]] = {name: [] for name in both}
         for _ in range(rounds):
-            for name, tree in trees.items():
-                env = dict(os.environ, PYTHONPATH=f"{tree / 'src'}:{tree / 'tests' / 'plugins'}")
-                code = (
-                    f"import json, sys; sys.path.insert(0, {str(here / 'bench')!r}); "
-                    "import bench_rhine as b; "
-                    f"print(json.dumps(b.run({scenario!r}, {games}, {seed}, {collector!r})))"
-                )
-                out = subprocess.run(
-                    [sys.executable, "-c", code],
-                    cwd=tree,
-                    env=env,
-                    check=True,
-                    capture_output=True,
-                    text=True,
-                ).stdout
-                rates[name].append(json.loads(out.strip().splitlines()[-1])["games_per_cpu_s"])
-        base, cand = (statistics.median(rates[n]) for n in trees)
+            for name, tree in both.items():
+                call = f"run({scenario!r}, {games}, {seed}, {collector!r})"
+                rates[name].append(call_in_tree(tree, "bench_rhine", call)["games_per_cpu_s"])
+        base, cand = (statistics.median(rates[n]) for n in both)
         print(
             f"rhine/{scenario}: baseline {base:.2f}, candidate {cand:.2f} games per CPU second "
             f"(median of {rounds} turns of {games} games, {collector} collector): "

@@ -17,14 +17,11 @@ side by side.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
+
+from _ab import call_in_tree, trees
 
 PARTS = ("to_act", "observation", "legal", "player", "apply")
 
@@ -80,30 +77,16 @@ def run(scenario: str, games: int, seed0: int) -> dict[str, float]:
 
 
 def ab(baseline: str, scenarios: list[str], games: int, seed: int, rounds: int) -> None:
-    here = Path(__file__).resolve().parent.parent
-    trees = {"baseline": Path(baseline).resolve(), "candidate": here}
+    both = trees(baseline)
     for scenario in scenarios:
-        got: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
+        got: dict[str, list[dict[str, float]]] = {name: [] for name in both}
         for _ in range(rounds):
-            for name, tree in trees.items():
-                env = dict(os.environ, PYTHONPATH=f"{tree / 'src'}:{tree / 'tests' / 'plugins'}")
-                code = (
-                    f"import json, sys; sys.path.insert(0, {str(here / 'bench')!r}); "
-                    "import bench_rhine_engine as b; "
-                    f"print(json.dumps(b.run({scenario!r}, {games}, {seed})))"
-                )
-                out = subprocess.run(
-                    [sys.executable, "-c", code],
-                    cwd=tree,
-                    env=env,
-                    check=True,
-                    capture_output=True,
-                    text=True,
-                ).stdout
-                got[name].append(json.loads(out.strip().splitlines()[-1]))
+            for name, tree in both.items():
+                call = f"run({scenario!r}, {games}, {seed})"
+                got[name].append(call_in_tree(tree, "bench_rhine_engine", call))
         print(f"rhine/{scenario}: ms of CPU per game, median of {rounds} turns of {games} games")
         for part in (*PARTS, "total"):
-            base, cand = (statistics.median(r[part] for r in got[n]) for n in trees)
+            base, cand = (statistics.median(r[part] for r in got[n]) for n in both)
             print(f"  {part:12s} baseline {base:8.2f}  candidate {cand:8.2f}  {cand / base:5.2f}x")
 
 
