@@ -166,6 +166,32 @@ class WriteLog:
 
 
 WRITES = WriteLog()
+
+
+class WriteCursor:
+    """One reader's place in :data:`WRITES` (visibility's unit records, tally's groups): made
+    before the reader reads the units, so a write after that is found by :meth:`since`."""
+
+    __slots__ = ("log", "place")
+
+    def __init__(self) -> None:
+        self.log = WRITES.units  # this reader's list: it is only ever appended to
+        self.place = len(self.log)
+
+    def holds(self) -> bool:
+        """Whether the reader's list is still the log (else it must read every unit again)."""
+        return self.log is WRITES.units
+
+    def since(self) -> list[Unit]:
+        """The units written since the last call (in the order written, once per write)."""
+        written = self.log
+        place, end = self.place, len(written)
+        if place == end:
+            return []
+        self.place = end
+        return written[place:end]
+
+
 _set_slot = object.__setattr__
 
 

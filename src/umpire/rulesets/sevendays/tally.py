@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from umpire.rulesets.sevendays.state import WRITES, SevenDaysState, Unit
+from umpire.rulesets.sevendays.state import SevenDaysState, Unit, WriteCursor
 
 Key = tuple[str, str]  # (status, side)
 
@@ -26,12 +26,10 @@ Key = tuple[str, str]  # (status, side)
 class Tally:
     """The units of one table by (status, side) and by carrier, as of a place in the log."""
 
-    __slots__ = ("units", "size", "log", "place", "known", "groups", "riders")
+    __slots__ = ("units", "size", "cursor", "known", "groups", "riders")
 
     def __init__(self, state: SevenDaysState) -> None:
-        # the log is taken before the units are read: a write after this is found in it
-        self.log = WRITES.units
-        self.place = len(self.log)
+        self.cursor = WriteCursor()  # before the units are read
         units = self.units = state.units
         self.size = len(units)
         known: dict[int, tuple[str, str | None]] = {}
@@ -56,24 +54,18 @@ class Tally:
         """Whether this tally still answers for ``state``'s units (reading the writes since
         the last reading); False when the table must be listed again."""
         units = state.units
-        if units is not self.units or len(units) != self.size or WRITES.units is not self.log:
+        if units is not self.units or len(units) != self.size or not self.cursor.holds():
             return False
-        written = self.log
-        place = self.place
-        end = len(written)
-        if place == end:
-            return True
         known = self.known
         # ids of live objects are unique, and this tally holds its units alive: a written
         # unit whose id it knows is that unit of this table
-        for u in written[place:end]:
+        for u in self.cursor.since():  # (a tally found stale is made again, not read on)
             was = known.get(id(u))
             if was is None:
                 if units.get(u.uid) is u:
                     return False  # a new unit in the table under an old uid
             elif was != (u.status, u.carried_by):
                 return False
-        self.place = end
         return True
 
     def with_status(self, status: str, side: str | None = None) -> list[Unit]:

@@ -11,7 +11,7 @@ from operator import attrgetter, is_not
 from typing import Any, cast
 
 from umpire.core.events import Event, note
-from umpire.rulesets.sevendays.state import UNIT_FIELDS, WRITES, Unit
+from umpire.rulesets.sevendays.state import UNIT_FIELDS, Unit, WriteCursor
 
 
 def about(unit: Unit, event: Event, public: str | None = None) -> Event:
@@ -65,12 +65,10 @@ class _Read:
     (by ``id``), their field values and records, the places of the hidden ones, and the
     reader's place in the log of writes (``state.WRITES``)."""
 
-    __slots__ = ("log", "place", "units", "where", "values", "records", "hidden")
+    __slots__ = ("cursor", "units", "where", "values", "records", "hidden")
 
     def __init__(self, units: list[Unit], memo: Records) -> None:
-        # the log is taken before the units are read: a write after this is found in it
-        self.log = WRITES.units
-        self.place = len(self.log)
+        self.cursor = WriteCursor()  # before the units are read
         self.units = units
         self.where = {id(u): i for i, u in enumerate(units)}
         self.values = list(map(_UNIT_VALUES, units))
@@ -79,15 +77,13 @@ class _Read:
 
     def catch_up(self, memo: Records) -> None:
         """Read again the units written to since the last reading."""
-        written = self.log  # this reader's list: it is only ever appended to
-        place = self.place
-        if place == len(written):
+        written = self.cursor.since()
+        if not written:
             return
-        self.place = len(written)
         where = self.where
         # ids of live objects are unique, and the log and ``units`` hold theirs alive: a
         # written unit whose id is in ``where`` is that unit of this table
-        changed = {where[n] for n in map(id, written[place:]) if n in where}
+        changed = {where[n] for n in map(id, written) if n in where}
         units, values, records, hidden = self.units, self.values, self.records, self.hidden
         for i in changed:
             now = _UNIT_VALUES(units[i])
@@ -107,7 +103,7 @@ def _read(units: dict[str, Unit], memo: Records) -> _Read:
     last = cast("_Read | None", memo.get(_LAST))
     if (
         last is not None
-        and last.log is WRITES.units
+        and last.cursor.holds()
         and len(last.units) == len(now)
         and not any(map(is_not, now, last.units))
     ):
