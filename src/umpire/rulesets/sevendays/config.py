@@ -11,21 +11,16 @@ from typing import TYPE_CHECKING, Any, Literal
 from umpire.core.datafiles import format_validation_error, load_override, load_yaml, merge
 from umpire.core.errors import DataFileError
 from umpire.core.plain import PlainModel, build
+from umpire.rulesets.sevendays.terms import MAX_INCHES as MAX_INCHES
+from umpire.rulesets.sevendays.terms import MAX_TURNS as MAX_TURNS
+from umpire.rulesets.sevendays.terms import Going as Going
+from umpire.rulesets.sevendays.terms import MoverClass as MoverClass
 
 if TYPE_CHECKING:  # the catalogue is read for the rules, not for a shot's house rules
     from umpire.core.catalog import RuleEntry
     from umpire.geometry.table import TerrainKind
 
 DATA = Path(__file__).parent / "data"
-
-Going = Literal["open", "rough", "very_rough", "impassable"]
-MoverClass = Literal["foot", "tracked", "wheeled", "atv"]
-
-
-MAX_INCHES = 1000.0  # no table is near this; a larger distance is a mistake
-MAX_TURNS = 50
-"""The most turns ``random_length.max_turns`` may allow (the book's operations last a handful):
-a game must end long before the engine's action cap."""
 
 UnitClass = Literal["infantry", "support", "mbt", "light", "fast", "helicopter"]
 _SCHEMA = "umpire.rulesets.sevendays.schema"

@@ -9,9 +9,7 @@ A user's file is validated on load by the pydantic schema of
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -19,47 +17,11 @@ from typing import Any
 from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError
 from umpire.core.plain import PlainModel, build, build_fields
-
-
-class UnitType(StrEnum):
-    """The book's unit classes (they drive movement, dice and reaction numbers)."""
-
-    INFANTRY = "infantry"
-    SUPPORT = "support"
-    LIGHT = "light"
-    MBT = "mbt"
-    HELICOPTER = "helicopter"
-
-
-TRAITS = frozenset(
-    {
-        "apc",  # transport for one infantry or support unit; generates no command token
-        "apc_plus",  # transport for two units
-        "apc_minus",  # transport for one support team only
-        "thermal",  # thermal sights: ignores the obscured modifier
-        "recce",  # reconnaissance unit
-        "atv",  # all-terrain wheeled vehicle
-        "wheeled",  # wheeled vehicle (terrain tests)
-        "fast",  # fast MBT: moves as a light vehicle
-        "fixed_forward",  # weapon fixed to the front: 90 degree arc
-        "sam",  # surface-to-air missile vehicle (AA reaction 5+, +2 on the AA hit effect)
-        "aa",  # its gun may engage helicopters (AA reaction 6+, or the line's aa_to_hit)
-        "manpad",  # carries man-portable air defence (AA reaction 8+)
-        "rockets",  # attack helicopter rockets (5+ to hit, heavy against infantry)
-        "law",  # infantry portable anti-tank weapons (LAW / RPG)
-        "mortar",  # mortar unit
-        "atgm_team",  # support team whose only weapon is an ATGM
-        "grenade_launcher",  # automatic grenade launcher
-        "cherry_picker",  # ATGM launcher on a raised mast
-        "amphibious",
-        "command",  # may be chosen as the battlegroup commander
-    }
-)
-
-_ARMOUR = re.compile(r"^(\d+)(s?)$")
-_WEAPON = re.compile(r"^(\d+)\+?([ahim]*)$")
-_TO_HIT = re.compile(r"^(\d+)\+([m]?)$")
-
+from umpire.rulesets.sevendays.terms import ARMOUR as _ARMOUR
+from umpire.rulesets.sevendays.terms import TO_HIT as _TO_HIT
+from umpire.rulesets.sevendays.terms import TRAITS as TRAITS
+from umpire.rulesets.sevendays.terms import WEAPON as _WEAPON
+from umpire.rulesets.sevendays.terms import UnitType as UnitType
 
 # Plain frozen dataclasses built from the packaged ORBAT files without pydantic (issue 19); a
 # user's file (an ORBAT, a force's own profiles) is validated by the pydantic schema in

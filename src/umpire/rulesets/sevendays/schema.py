@@ -15,8 +15,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from umpire.rulesets.sevendays.config import MAX_INCHES, MAX_TURNS, Going, MoverClass
-from umpire.rulesets.sevendays.orbat import _ARMOUR, _TO_HIT, _WEAPON, TRAITS, UnitType
+from umpire.rulesets.sevendays.terms import (
+    ARMOUR,
+    MAX_INCHES,
+    MAX_TURNS,
+    TO_HIT,
+    TRAITS,
+    WEAPON,
+    Going,
+    MoverClass,
+    UnitType,
+)
 
 # House-rule values are checked as a whole (issue 16): whole numbers and booleans are strict
 # (``true`` is not 1, ``"3"`` is not 3), distances are finite and not negative, dice scores lie
@@ -203,7 +212,7 @@ class Weapon(BaseModel):
     @classmethod
     def parse(cls, text: str | int) -> Weapon:
         raw = str(text).strip()
-        match = _WEAPON.match(raw)
+        match = WEAPON.match(raw)
         if not match:
             raise ValueError(f"weapon {raw!r} is not in book notation like '10', '7h', '4a', '8i'")
         flags = match.group(2)
@@ -275,7 +284,7 @@ class UnitProfile(BaseModel):
         if value is None or isinstance(value, dict | Armour):
             return value
         if isinstance(value, list | tuple) and len(value) == 2:
-            front, side = (_ARMOUR.match(str(v).strip()) for v in value)
+            front, side = (ARMOUR.match(str(v).strip()) for v in value)
             if not front or not side:
                 raise ValueError(f"armour {value!r} must look like ['19s', '17s']")
             return Armour(
@@ -297,7 +306,7 @@ class UnitProfile(BaseModel):
     def _to_hit(cls, value: Any) -> Any:
         if value is None or isinstance(value, int):
             return value
-        match = _TO_HIT.match(str(value).strip())
+        match = TO_HIT.match(str(value).strip())
         if not match:
             raise ValueError(f"to_hit {value!r} must look like '4+'")
         return int(match.group(1))
