@@ -16,15 +16,39 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from umpire.core.actions import Action
 from umpire.core.errors import UmpireError
 from umpire.core.ruleset import DeployStep
 from umpire.core.view import Agent, View
+from umpire.terminal.quit import QuitGame
 
 if TYPE_CHECKING:
-    from umpire.terminal.session import TerminalPlayer
+    from rich.console import Console
+
+    from umpire.core.game import Game
+
+
+class TerminalPlayer(Protocol):
+    """What the deployment prompt reads of the person's seat (``session.TerminalPlayer``
+    serves it; declared here so that this module does not import the session for it)."""
+
+    side: str
+    console: Console
+    session: Any  # its ``maps`` show the table on request
+
+    @property
+    def game(self) -> Game: ...
+
+    def _input(self, prompt: str) -> str: ...
+
+    def lines(self, legal: Sequence[Action]) -> list[str]: ...
+
+    def command(
+        self, answer: str, legal: Sequence[Action], menu: Sequence[str]
+    ) -> Action | None: ...
+
 
 REST = "deploy the rest for me"
 POINT = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)\s*\"?\s*$")
@@ -156,8 +180,6 @@ class DeployPrompt:
             if not answer:
                 continue
             if head in ("q", "quit", "exit"):
-                from umpire.terminal.session import QuitGame
-
                 raise QuitGame
             if head == "back":
                 return None

@@ -32,6 +32,7 @@ from umpire.play import LazyActions, action_cap
 from umpire.terminal.deploy import DeployPrompt, deploy_step
 from umpire.terminal.drawing import MapShower, board_for, places_for
 from umpire.terminal.places import Places
+from umpire.terminal.quit import QuitGame as QuitGame
 from umpire.terminal.why import attack_note, certain_losses, explain
 from umpire.terminal.words import need_words, plain
 
@@ -49,10 +50,6 @@ HELP = """commands:
 
 
 SQUARE_AND_POINT = re.compile(r"\b([A-Z]{1,2}\d{1,2}) \(\d+, ?\d+\)")
-
-
-class QuitGame(Exception):
-    """The person at the terminal stopped the game (``quit`` or the end of input)."""
 
 
 class UndoRequest(Exception):
