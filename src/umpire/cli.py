@@ -29,7 +29,7 @@ from umpire.core.ruleset import (
     ruleset_ids,
     split_game_id,
 )
-from umpire.flags import PLAYER_KINDS, flag_names, parse_declared
+from umpire.flags import PLAYER_KINDS, flag_names, game_options, parse_declared, plain_value
 from umpire.terminal.words import first_sentence, need_words, plain
 
 if TYPE_CHECKING:  # the game machinery is imported inside the commands (a cold `umpire odds`)
@@ -96,36 +96,6 @@ def _is_game(token: str) -> bool:
     if head in ruleset_ids():
         return True
     return re.fullmatch(r"[a-z][a-z0-9_-]*", head) is not None and not Path(token).exists()
-
-
-def _game_options(
-    ruleset: Ruleset[Any],
-    scenario: str,
-    args: Sequence[str],
-    house_rules: Path | None,
-) -> tuple[dict[str, Any], dict[str, str]]:
-    """Game options from the ruleset's declared flags and a house-rules file, ready for a
-    record (force files loaded and deployed by the forces capability), and the ``--SIDE WHO``
-    aliases given."""
-    caps = ruleset.capabilities
-    values, named = parse_declared(
-        args, caps.options, ruleset.meta.id, ruleset.meta.players, ruleset.meta.players
-    )
-    options: dict[str, Any] = {k: _plain(v) for k, v in values.items()}
-    if house_rules is not None:
-        options["house_rules"] = capability(ruleset, "house_rules").load(house_rules)
-    if caps.forces is not None:
-        options = caps.forces.prepare_options(scenario, options)
-    return options, named
-
-
-def _plain(value: Any) -> Any:
-    """A value as a record stores it (paths as text)."""
-    if isinstance(value, Path):
-        return str(value)
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
 
 
 # -- showing a game -----------------------------------------------------------------------------
@@ -382,7 +352,7 @@ def battle(
             if help_options:
                 _options_help(ruleset, ruleset.capabilities.options, per_side=True)
                 return
-            options, named = _game_options(ruleset, scenario, args, house_rules)
+            options, named = game_options(ruleset, scenario, args, house_rules)
             if rules_file is not None:  # rule switches, kept in the record (umpire.core.switches)
                 options = with_switches(options, load_switches(ruleset, rules_file))
             sides = _side_kinds(ruleset.meta.players, side or [], named)
@@ -616,7 +586,7 @@ def simulate(
             as_json=as_json,
             show_progress=not (quiet or as_json),
             console=console,
-            options=with_switches({k: _plain(v) for k, v in values.items()}, switches),
+            options=with_switches({k: plain_value(v) for k, v in values.items()}, switches),
         )
     except UmpireError as exc:
         raise _fail(str(exc)) from None

@@ -1,8 +1,9 @@
 """Flags a ruleset declares (``Option``), read from the command line the same way by the
 typer commands (``umpire.cli``) and by the typer-free ``odds`` fast path
 (``umpire.analysis.odds_command``): ``--name VALUE``, ``--name=VALUE``, ``--name``/``--no-name``
-for a boolean, ``--SIDE-name VALUE`` per side, ``--SIDE WHO`` for the sides. Light to import (no
-typer, rich or pydantic): a cold ``umpire odds`` reads its flags here."""
+for a boolean, ``--SIDE-name VALUE`` per side, ``--SIDE WHO`` for the sides; and the game options
+a battle or a companion session starts from. Light to import (no typer, rich or pydantic): a
+cold ``umpire odds`` reads its flags here."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from umpire.core.errors import UmpireError
+from umpire.core.ruleset import capability
 
 if TYPE_CHECKING:
-    from umpire.core.ruleset import Option
+    from umpire.core.ruleset import Option, Ruleset
 
 PLAYER_KINDS = ("ai", "scripted", "random", "human", "search[:PRESET][@SECONDS]")
 
@@ -109,3 +111,33 @@ def parse_declared(
         else:
             values[key] = {**values.get(key, {}), side: value}
     return values, named
+
+
+def game_options(
+    ruleset: Ruleset[Any],
+    scenario: str,
+    args: Sequence[str],
+    house_rules: Path | None,
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """Game options from the ruleset's declared flags and a house-rules file, ready for a
+    record (force files loaded and deployed by the forces capability), and the ``--SIDE WHO``
+    aliases given."""
+    caps = ruleset.capabilities
+    values, named = parse_declared(
+        args, caps.options, ruleset.meta.id, ruleset.meta.players, ruleset.meta.players
+    )
+    options: dict[str, Any] = {k: plain_value(v) for k, v in values.items()}
+    if house_rules is not None:
+        options["house_rules"] = capability(ruleset, "house_rules").load(house_rules)
+    if caps.forces is not None:
+        options = caps.forces.prepare_options(scenario, options)
+    return options, named
+
+
+def plain_value(value: Any) -> Any:
+    """A value as a record stores it (paths as text)."""
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: plain_value(v) for k, v in value.items()}
+    return value

@@ -11,6 +11,7 @@ from rich.console import Console
 from umpire.companion.errors import QuitCompanion
 from umpire.core.errors import UmpireError
 from umpire.core.ruleset import get_ruleset, split_game_id
+from umpire.flags import game_options
 
 if TYPE_CHECKING:  # imported when the command runs: `umpire` itself starts without them
     from umpire.companion.session import Companion
@@ -116,9 +117,7 @@ def companion(
                     f"no scenario {scenario!r} in {ruleset_id} "
                     f"({', '.join(ruleset.scenario_ids())})"
                 )
-            from umpire.cli import _game_options  # the flags `umpire battle` reads
-
-            options, _ = _game_options(ruleset, scenario, list(ctx.args), house_rules)
+            options, _ = game_options(ruleset, scenario, list(ctx.args), house_rules)
             options = with_switches(options, companion_switches(ruleset, rules))
             path = record or Path(f"companion-{ruleset_id}-{scenario}-seed{seed}.json")
             session = Companion.start(
