@@ -13,8 +13,9 @@ from tests.bookgun.test_rule_ids_vehicles import BLACK, _cell_seen_in_k1, _raid
 from umpire.core.actions import Action
 from umpire.core.rng import RandomStream
 from umpire.rulesets.bookgun import RULESET, combat
+from umpire.rulesets.bookgun.allowance import Allowance
 from umpire.rulesets.bookgun.chances import door_opens, door_shot
-from umpire.rulesets.bookgun.movement import Allowance, entry_point, move_problem
+from umpire.rulesets.bookgun.movement import entry_point, move_problem
 from umpire.rulesets.bookgun.state import BookGunState
 
 DOOR_K2 = Action("fire", unit="squad", target="door:K2")

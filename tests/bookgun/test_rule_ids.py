@@ -250,7 +250,8 @@ def test_wounded_are_carried_drop_a_die_and_carriers_do_not_fire() -> None:
 
 def test_stairs_are_the_whole_move() -> None:
     """bookgun.building.stairs: from B2 the stair leads to B4 only; B3 is reached through B4."""
-    from umpire.rulesets.bookgun.movement import Allowance, move_problem, place_in_rooms
+    from umpire.rulesets.bookgun.allowance import Allowance
+    from umpire.rulesets.bookgun.movement import move_problem, place_in_rooms
 
     s = _state()
     unit = s.units["team-a"]
@@ -263,7 +264,8 @@ def test_stairs_are_the_whole_move() -> None:
 def test_a_low_wall_stops_the_move_that_meets_it() -> None:
     """bookgun.obstacle.cross: move up to the wall and stop; from the wall, crossing ends the
     move."""
-    from umpire.rulesets.bookgun.movement import Allowance, move_problem
+    from umpire.rulesets.bookgun.allowance import Allowance
+    from umpire.rulesets.bookgun.movement import move_problem
 
     s = _state()
     _place(s, "team-a", 8.0, 29.0)
@@ -282,7 +284,8 @@ def test_a_low_wall_stops_the_move_that_meets_it() -> None:
 def test_rooms_are_entered_by_their_door_never_into_the_enemy() -> None:
     """bookgun.building.windows / bookgun.building.doors: v1 enters by doors only (windows are
     data); a room the enemy holds openly cannot be entered."""
-    from umpire.rulesets.bookgun.movement import Allowance, entry_door, move_problem
+    from umpire.rulesets.bookgun.allowance import Allowance
+    from umpire.rulesets.bookgun.movement import entry_door, move_problem
 
     s = _state()
     w = world(s)

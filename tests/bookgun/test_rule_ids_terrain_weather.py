@@ -13,8 +13,9 @@ import pytest
 from tests.bookgun.test_rule_ids import _place, _state
 from umpire.core.errors import DataFileError
 from umpire.core.events import Event
+from umpire.rulesets.bookgun.allowance import Allowance
 from umpire.rulesets.bookgun.combat import spot_number
-from umpire.rulesets.bookgun.movement import Allowance, dense_move, move_problem, roll_allowance
+from umpire.rulesets.bookgun.movement import dense_move, move_problem, roll_allowance
 from umpire.rulesets.bookgun.ruleset import _turn_begin
 from umpire.rulesets.bookgun.scenario import SCENARIOS, load_scenario_file
 from umpire.rulesets.bookgun.state import BookGunState

@@ -21,17 +21,16 @@ from umpire.core.errors import DataFileError, IllegalActionError
 from umpire.core.events import Event
 from umpire.core.game import Game
 from umpire.rulesets.bookgun import RULESET, combat
+from umpire.rulesets.bookgun.allowance import Allowance, path_length
 from umpire.rulesets.bookgun.common import centre, dist, world
 from umpire.rulesets.bookgun.convoy import group_of
 from umpire.rulesets.bookgun.mounts import change, horse_holders
 from umpire.rulesets.bookgun.movement import (
-    Allowance,
     carry,
     dice_for,
     do_move,
     formation_points,
     move_problem,
-    path_length,
     roll_allowance,
 )
 from umpire.rulesets.bookgun.riders import ride_choices

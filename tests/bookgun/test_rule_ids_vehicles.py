@@ -16,15 +16,10 @@ from umpire.core.actions import Action
 from umpire.core.errors import DataFileError, IllegalActionError
 from umpire.core.events import Event
 from umpire.rulesets.bookgun import combat
+from umpire.rulesets.bookgun.allowance import Allowance, path_length
 from umpire.rulesets.bookgun.chances import HitsUnder, mount_chance
 from umpire.rulesets.bookgun.common import world
-from umpire.rulesets.bookgun.movement import (
-    Allowance,
-    carry,
-    move_problem,
-    path_length,
-    roll_allowance,
-)
+from umpire.rulesets.bookgun.movement import carry, move_problem, roll_allowance
 from umpire.rulesets.bookgun.ruleset import (
     Activate,
     Charge,

@@ -15,6 +15,7 @@ from umpire.core.errors import DataFileError, IllegalActionError
 from umpire.core.events import seen_by
 from umpire.core.game import Game
 from umpire.rulesets.bookgun import RULESET
+from umpire.rulesets.bookgun.allowance import Allowance
 from umpire.rulesets.bookgun.chances import (
     HitsUnder,
     RollUnder,
@@ -24,7 +25,7 @@ from umpire.rulesets.bookgun.chances import (
 )
 from umpire.rulesets.bookgun.combat import spot_number
 from umpire.rulesets.bookgun.common import world
-from umpire.rulesets.bookgun.movement import Allowance, keep_dice, move_problem
+from umpire.rulesets.bookgun.movement import keep_dice, move_problem
 from umpire.rulesets.bookgun.ruleset import rule_catalog, rules_markdown
 from umpire.rulesets.bookgun.scenario import load_scenario_file
 from umpire.rulesets.bookgun.tables import HOUSE_RULES, base_tables, tables_with

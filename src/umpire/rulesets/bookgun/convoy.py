@@ -120,7 +120,8 @@ def start(
     state: BookGunState, lead: Unit, others: list[Unit], events: list[Event]
 ) -> dict[str, object]:
     """Roll the slowest unit's road dice once for the set; returns the pending move's data."""
-    from umpire.rulesets.bookgun.movement import Allowance, keep_dice, snow_vehicle
+    from umpire.rulesets.bookgun.allowance import Allowance
+    from umpire.rulesets.bookgun.movement import keep_dice, snow_vehicle
 
     w = world(state)
     group = [lead, *others]
@@ -192,7 +193,7 @@ def convoy_problem(
 def convoy_points(state: BookGunState, lead: Unit, others: list[Unit], al: object) -> list[Vec]:
     """Destinations for the lead unit: sixteen bearings at a quarter to all of the road roll,
     those every unit of the set can follow."""
-    from umpire.rulesets.bookgun.movement import Allowance
+    from umpire.rulesets.bookgun.allowance import Allowance
 
     assert isinstance(al, Allowance)
     c = centre(state, lead)
@@ -212,7 +213,8 @@ def move_all(
 ) -> list[Event]:
     """Move the set: ``lead`` to ``point``, the others by the same displacement; vehicles are
     in motion when they used half the roll (p.15)."""
-    from umpire.rulesets.bookgun.movement import Allowance, do_move
+    from umpire.rulesets.bookgun.allowance import Allowance
+    from umpire.rulesets.bookgun.movement import do_move
 
     assert isinstance(al, Allowance)
     c = centre(state, lead)

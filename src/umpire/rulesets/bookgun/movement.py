@@ -7,41 +7,24 @@ buildings and high walls."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from umpire.core.events import Event, note
 from umpire.geometry.table import Vec, angle_between, bearing
+from umpire.rulesets.bookgun.allowance import Allowance, path_length
 from umpire.rulesets.bookgun.chances import movement_roll
 from umpire.rulesets.bookgun.common import centre, dist, enemy, known_enemies, room_figures, world
 from umpire.rulesets.bookgun.state import GONE, OUT, BookGunState, Figure, Unit
 from umpire.rulesets.bookgun.tables import VehicleKind
+from umpire.rulesets.bookgun.watercraft import (
+    craft_points,
+    craft_problem,
+    medium,
+    special_allowance,
+    swimming,
+)
 from umpire.rulesets.bookgun.world import World
 
 SPACING = {"close": 1.1, "open": 2.0, "column": 1.1, "mass": 1.1, "unformed": 1.5}
-
-
-@dataclass(frozen=True)
-class Allowance:
-    clear: float
-    rough: float
-    road: float
-    prone: bool = False
-    dense: float | None = None  # None: as in rough ground (no dense terrain on the table)
-
-    @property
-    def in_dense(self) -> float:
-        return self.rough if self.dense is None else self.dense
-
-    def to_dict(self) -> dict[str, float | bool]:
-        out: dict[str, float | bool] = {
-            "clear": self.clear,
-            "rough": self.rough,
-            "road": self.road,
-            "prone": self.prone,
-        }
-        if self.dense is not None:
-            out["dense"] = self.dense
-        return out
 
 
 def vehicle_kind(w: World, unit: Unit) -> VehicleKind:
@@ -114,8 +97,6 @@ def roll_allowance(
     mv = w.tables.movement
     start = centre(state, unit)
     if unit.vehicle is not None:
-        from umpire.rulesets.bookgun.watercraft import special_allowance
-
         special = special_allowance(state, unit, events)
         if special is not None:
             return special
@@ -340,61 +321,6 @@ def entry_point(state: BookGunState, side: str, room: str) -> tuple[Vec, Vec] | 
     return entry_door(w, room)
 
 
-def path_length(state: BookGunState, unit: Unit, al: Allowance, dest: Vec) -> tuple[float, float]:
-    """(length, allowed length) of a move in the open from the unit's centre to ``dest``."""
-    w = world(state)
-    start = centre(state, unit)
-    length = dist(start, dest)
-    if unit.vehicle is not None:
-        medium = w.tables.vehicles.kinds[unit.vehicle].medium
-        if medium != "land" or (unit.amphibious and w.in_water(start)):
-            # boats, swimmers and aircraft pay no terrain (p.14-15)
-            return length, al.clear
-    if w.dense and (w.crosses(start, dest, w.dense) or w.in_area(dest, w.dense)):
-        allowed = al.in_dense
-    elif w.crosses(start, dest, w.rough) or w.in_rough(dest):
-        allowed = al.rough
-    elif (unit.formation == "column" or unit.vehicle is not None) and (
-        w.on_road(start) and w.on_road(dest)
-    ):
-        allowed = max(al.road, al.clear)
-    else:
-        allowed = al.clear
-    if not al.prone and slope_halves(w, start, dest):
-        allowed /= 2.0
-    elif unit.ride == "bicycle" and unit.riding and downhill(w, start, dest):
-        allowed *= w.tables.bicycles.downhill  # bookgun.move.slope: bicycles double downhill
-    return length, allowed
-
-
-def downhill(w: World, start: Vec, dest: Vec) -> bool:
-    """A move straight down a steep slope (within ``downhill_cone`` of the fall line)."""
-    if not w.slopes or dist(start, dest) < 1e-9:
-        return False
-    way = bearing(start, dest)
-    cone = w.tables.slopes.downhill_cone
-    return any(
-        (area.touches_segment(start[0], start[1], dest[0], dest[1]) or area.contains(*start))
-        and angle_between(way, (uphill + 180.0) % 360.0) <= cone
-        for area, uphill in w.slopes
-    )
-
-
-def slope_halves(w: World, start: Vec, dest: Vec) -> bool:
-    """bookgun.move.slope (p.18): a move over steep ground counts each die at half - except a
-    move straight down the slope (within ``downhill_cone`` degrees of the fall line, house),
-    which goes at full rate."""
-    if not w.slopes or dist(start, dest) < 1e-9:
-        return False
-    way = bearing(start, dest)
-    cone = w.tables.slopes.downhill_cone
-    for area, uphill in w.slopes:
-        on_it = area.touches_segment(start[0], start[1], dest[0], dest[1]) or area.contains(*start)
-        if on_it and angle_between(way, (uphill + 180.0) % 360.0) > cone:
-            return True
-    return False
-
-
 def move_problem(
     state: BookGunState, unit: Unit, al: Allowance, point: Vec | None, room: str | None
 ) -> str | None:
@@ -407,8 +333,6 @@ def move_problem(
     if unit.rides is not None:
         return "riding on a vehicle: jump off first (bookgun.move.tank_riders)"
     if unit.vehicle is not None:
-        from umpire.rulesets.bookgun.watercraft import craft_problem
-
         verdict = craft_problem(state, unit, al, point, room)
         if verdict is not None:
             return verdict or None
@@ -546,11 +470,9 @@ def candidate_moves(
                 rooms.append(room)
             if unit.vehicle is None:  # bookgun.building.windows: move up to a window first
                 goals += [window_outside(w, at, b) for at, _ in b.windows]
-        if unit.vehicle is not None and unit.vehicle in w.tables.vehicles.kinds:
-            from umpire.rulesets.bookgun.watercraft import craft_points, medium, swimming
-
-            if medium(state, unit) != "land" or swimming(state, unit):
-                points += craft_points(state, unit, al.clear)
+        craft = unit.vehicle is not None and unit.vehicle in w.tables.vehicles.kinds
+        if craft and (medium(state, unit) != "land" or swimming(state, unit)):
+            points += craft_points(state, unit, al.clear)
         exit_edge = w.spec.victory.exit_edge
         if unit.side == "army" and exit_edge != "none":
             goals.append(_edge_point(w, start, exit_edge))

@@ -37,6 +37,7 @@ from umpire.core.switches import (
 from umpire.geometry.table import bearing
 from umpire.rulesets.bookgun import aircraft, combat, mounts
 from umpire.rulesets.bookgun.aircraft import vehicle_activations
+from umpire.rulesets.bookgun.allowance import Allowance, path_length
 from umpire.rulesets.bookgun.chances import RollUnder
 from umpire.rulesets.bookgun.common import (
     active_units,
@@ -54,7 +55,6 @@ from umpire.rulesets.bookgun.convoy import move_all as convoy_move_all
 from umpire.rulesets.bookgun.convoy import start as convoy_start
 from umpire.rulesets.bookgun.mounts import mount_options
 from umpire.rulesets.bookgun.movement import (
-    Allowance,
     back_moves,
     back_problem,
     candidate_moves,
@@ -1095,8 +1095,6 @@ def drive(
 ) -> list[Event]:
     """Move a vehicle and its passengers; it is in motion as a target and a firer when it
     used half or more of its rolled move (bookgun.move.vehicles, p.15)."""
-    from umpire.rulesets.bookgun.movement import path_length
-
     model = state.unit_figures(unit)[0]
     facing = model.facing
     if back:

@@ -17,16 +17,13 @@ water."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from umpire.core.events import Event, note
 from umpire.geometry.table import Vec
+from umpire.rulesets.bookgun.allowance import Allowance, path_length
 from umpire.rulesets.bookgun.chances import movement_roll
 from umpire.rulesets.bookgun.common import centre, dist, world
 from umpire.rulesets.bookgun.state import BookGunState, Unit
-
-if TYPE_CHECKING:
-    from umpire.rulesets.bookgun.movement import Allowance
 
 
 def medium(state: BookGunState, unit: Unit) -> str:
@@ -138,8 +135,6 @@ def special_allowance(state: BookGunState, unit: Unit, events: list[Event]) -> A
     """The allowance of an aircraft (unlimited, p.14), a boat (its dice, halved in a turn it
     took on or landed figures, p.15) or an amphibious vehicle on water (1D6, p.15); None for a
     vehicle on land (the ordinary chart)."""
-    from umpire.rulesets.bookgun.movement import Allowance
-
     w = world(state)
     assert unit.vehicle is not None
     kind = w.tables.vehicles.kinds[unit.vehicle]
@@ -198,8 +193,6 @@ def craft_problem(
 ) -> str | None:
     """For a vehicle: "" when the move is fine, a reason when it is not, None to apply the
     ordinary ground-vehicle checks (a land vehicle on land)."""
-    from umpire.rulesets.bookgun.movement import Allowance, path_length
-
     assert isinstance(al, Allowance)
     w = world(state)
     kind = medium(state, unit)

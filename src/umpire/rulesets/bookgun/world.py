@@ -20,6 +20,7 @@ from umpire.rulesets.bookgun.scenario import (
     SCENARIOS,
     BuildingSpec,
     ScenarioSpec,
+    check_vehicles,
     load_scenario,
     weapons_known,
 )
@@ -266,87 +267,3 @@ def world_for(scenario: str | ScenarioSpec, house: Mapping[str, Any] | None) -> 
 def check_weapons(spec: ScenarioSpec, tables: Tables, where: str) -> None:
     """Every figure's weapons are in the weapons table, house rules included."""
     weapons_known(spec, set(tables.weapons.types), where)
-
-
-def check_vehicles(spec: ScenarioSpec, tables: Tables, where: str) -> None:
-    """bookgun.move.vehicles (p.15): a vehicle carries at most its kind's passengers (heavy
-    tracked vehicles none inside); a scenario loading more is a one-line error naming the field."""
-    from umpire.core.errors import DataFileError
-
-    load: dict[str, int] = {}
-    for i, u in enumerate(spec.units):
-        if u.vehicle is not None and u.vehicle not in tables.vehicles.kinds:
-            raise DataFileError(f"{where}: field units.{i}.vehicle: unknown kind {u.vehicle!r}")
-        kind = tables.vehicles.kinds[u.vehicle] if u.vehicle is not None else None
-        if kind is not None and kind.over_snow and kind.off_snow is None and spec.ground != "snow":
-            # bookgun.move.over_snow (p.16): a Ski-Doo may not travel where there is no snow
-            raise DataFileError(
-                f"{where}: field units.{i}.vehicle: {u.vehicle} travels only on snow"
-                " (bookgun.move.over_snow) and the scenario's ground is not snow"
-            )
-    kinds = {u.id: u.vehicle for u in spec.units if u.vehicle is not None}
-    for i, u in enumerate(spec.units):
-        if u.aboard is None:
-            continue
-        load[u.aboard] = load.get(u.aboard, 0) + len(u.figures)
-        cap = tables.vehicles.kinds[str(kinds[u.aboard])].passengers
-        if load[u.aboard] > cap:
-            raise DataFileError(
-                f"{where}: field units.{i}.aboard: {u.aboard} carries at most {cap} figures"
-                f" (bookgun.move.vehicles), {load[u.aboard]} put aboard"
-            )
-    check_transport(spec, tables, where)
-
-
-def check_transport(spec: ScenarioSpec, tables: Tables, where: str) -> None:
-    """bookgun.move.tank_riders / boats / helicopters: riders only on a vehicle of their side
-    whose kind carries riders, at most that many (p.15: 7); a boat starts on water, nothing
-    else does (a helicopter hovering over it excepted) - each a one-line error naming the field."""
-    from shapely.geometry import Point as _P
-    from shapely.ops import unary_union
-
-    from umpire.core.errors import DataFileError
-
-    by_id = {u.id: u for u in spec.units}
-    load: dict[str, int] = {}
-    for i, u in enumerate(spec.units):
-        if u.rides is None:
-            continue
-        v = by_id.get(u.rides)
-        if v is None or v.vehicle is None or v.side != u.side:
-            raise DataFileError(
-                f"{where}: field units.{i}.rides: {u.rides!r} is not a vehicle of its side"
-            )
-        cap = tables.vehicles.kinds[v.vehicle].riders
-        load[u.rides] = load.get(u.rides, 0) + len(u.figures)
-        if load[u.rides] > cap:
-            raise DataFileError(
-                f"{where}: field units.{i}.rides: {u.rides} carries at most {cap} riders"
-                f" outside (bookgun.move.tank_riders), {load[u.rides]} put on"
-            )
-    water = [
-        polygon_from_spec({"rect": list(t.rect)}) if t.rect is not None else Polygon(t.polygon)
-        for t in spec.terrain
-        if t.kind == "water"
-    ]
-    shape = unary_union(water) if water else None
-    for i, u in enumerate(spec.units):
-        if u.at is None or u.aboard is not None or u.rides is not None:
-            continue
-        wet = shape is not None and bool(shape.covers(_P(u.at)))
-        kind = tables.vehicles.kinds[u.vehicle] if u.vehicle is not None else None
-        medium = kind.medium if kind is not None else "land"
-        if medium == "water" and not wet:
-            raise DataFileError(
-                f"{where}: field units.{i}.at: a boat starts on water (bookgun.move.boats)"
-            )
-        if medium == "land" and wet and not u.amphibious:
-            raise DataFileError(
-                f"{where}: field units.{i}.at: only boats and amphibious vehicles start on water"
-                " (bookgun.move.boats)"
-            )
-        if medium == "air" and wet and u.landed:
-            raise DataFileError(
-                f"{where}: field units.{i}.landed: a helicopter does not land on water"
-                " (bookgun.move.helicopters)"
-            )
