@@ -32,6 +32,7 @@ from umpire.core.switches import (
     with_advice,
 )
 from umpire.rulesets.rhine import rules as R
+from umpire.rulesets.rhine.hex_actions import cell_action_of, cell_actions, cell_check, hex_order
 from umpire.rulesets.rhine.model import (
     SIDES,
     World,
@@ -40,73 +41,21 @@ from umpire.rulesets.rhine.model import (
     scenario_ids,
     world_for,
 )
+from umpire.rulesets.rhine.position import (
+    SEGMENTS,
+    eliminate,
+    enter,
+    hex_ew,
+    momentum_units,
+    phase_side,
+    segment,
+    top,
+    world,
+)
 from umpire.rulesets.rhine.state import CSMarker, RhineState
 
 ORDERS = ("move-fight", "fight-move")
-SEGMENTS = ("pact_1", "pact_2", "nato_1", "nato_2")
 ST = RhineState
-
-
-def world(state: RhineState) -> World:
-    found = state.world_memo
-    if found is None:
-        found = state.world_memo = world_for(state.scenario, state.options.get("house_rules"))
-    assert isinstance(found, World)
-    return found
-
-
-# each player-turn phase's side and whether it is the side's first segment
-_SEGMENT_OF = {name: (name.split("_")[0], name.endswith("_1")) for name in SEGMENTS}
-
-
-def segment(state: RhineState) -> str | None:
-    """``move`` or ``combat`` for the current player-turn phase (rhine.order.effect.phases)."""
-    found = _SEGMENT_OF.get(state.flow.phase)
-    if found is None:
-        return None
-    side, first_segment = found
-    first = "move" if state.order.get(side, "move-fight") == "move-fight" else "combat"
-    if first_segment:
-        return first
-    return "combat" if first == "move" else "move"
-
-
-def phase_side(state: RhineState) -> str | None:
-    found = _SEGMENT_OF.get(state.flow.phase)
-    return found[0] if found is not None else None
-
-
-def top(state: RhineState) -> Any:
-    return state.flow.stack[-1] if state.flow.stack else None
-
-
-def momentum_units(state: RhineState) -> set[str] | None:
-    t = top(state)
-    if isinstance(t, Pending) and t.stage == "momentum":
-        return set(t.data["units"])
-    return None
-
-
-def eliminate(state: RhineState, unit: str, why: str, rule: str) -> Event:
-    info = world(state).units[unit]
-    state.pos[unit] = None
-    state.status[unit] = "eliminated"
-    state.ew.pop(unit, None)
-    state.losses[info.side] += 1
-    return note("eliminated", f"{unit} eliminated ({why})", rule, unit=unit)
-
-
-def enter(state: RhineState, unit: str, path: Iterable[str]) -> None:
-    """Move a unit along ``path``; every hex entered comes under its side's control
-    (rhine.control.change)."""
-    side = world(state).units[unit].side
-    last = None
-    for h in path:
-        state.control[h] = side
-        last = h
-    if last is not None:
-        state.pos[unit] = last
-        state.status[unit] = "on"
 
 
 # -- action kinds -------------------------------------------------------------------------------
@@ -147,7 +96,7 @@ class PlaceAirKind(ActionKind[ST]):
 
     def options(self, state: ST, side: str) -> Iterable[Action]:
         taken = set(state.air_markers)
-        return [a for a in _cell_actions(world(state), "place_air") if a.cell not in taken]
+        return [a for a in cell_actions(world(state), "place_air") if a.cell not in taken]
 
     def check(self, state: ST, side: str, action: Action) -> None:
         if action.cell not in world(state).hex:
@@ -200,54 +149,6 @@ class StopKind(ActionKind[ST]):
         return self.words
 
 
-# per map and kind, one action per hex in map order (actions are immutable values: listed
-# again rather than made again)
-_CELL_ACTIONS: dict[tuple[int, str], tuple[Any, list[Action], dict[str, Action]]] = {}
-
-
-def _cell_actions_made(w: Any, kind: str) -> tuple[Any, list[Action], dict[str, Action]]:
-    found = _CELL_ACTIONS.get((id(w), kind))
-    if found is None or found[0] is not w:
-        made = [Action(kind, cell=h) for h in w.ids]
-        found = _CELL_ACTIONS[(id(w), kind)] = (w, made, dict(zip(w.ids, made, strict=True)))
-    return found
-
-
-def _cell_actions(w: Any, kind: str) -> list[Action]:
-    return _cell_actions_made(w, kind)[1]
-
-
-def _cell_action_of(w: Any, kind: str) -> dict[str, Action]:
-    return _cell_actions_made(w, kind)[2]
-
-
-_HEX_ORDER: dict[int, tuple[World, dict[str, int]]] = {}
-
-
-def _hex_order(w: World) -> dict[str, int]:
-    """Each hex's place in the map's order (per map, made once)."""
-    found = _HEX_ORDER.get(id(w))
-    if found is None or found[0] is not w:
-        found = _HEX_ORDER[id(w)] = (w, {h: i for i, h in enumerate(w.ids)})
-    return found[1]
-
-
-def _cell_check(
-    kind: ActionKind[ST], state: ST, side: str, action: Action, listed: list[Action]
-) -> None:
-    """The core's default check (allowed exactly when it is one of the listed actions) for a
-    kind whose listing holds the one action per hex of :func:`_cell_actions`: the action must
-    equal its hex's action, and that action be listed (found by identity, not by hashing the
-    whole listing)."""
-    made = _cell_action_of(world(state), kind.name).get(action.cell or "")
-    if made is None or not (made is action or made == action) or not any(a is made for a in listed):
-        raise IllegalActionError(kind.refusal(state, side, action), kind.rule)
-
-
-def hex_ew(state: ST, h: str) -> int:
-    return max((state.ew.get(u, 0) for u in state.units_at(h)), default=0)
-
-
 class EWMarkKind(ActionKind[ST]):
     name = "ew_mark"
     rule = "rhine.ew.use"
@@ -268,10 +169,10 @@ class EWMarkKind(ActionKind[ST]):
         w = world(state)
         occ = R.occupancy(w, state)
         out = []
-        made = _cell_action_of(w, "ew_mark")
+        made = cell_action_of(w, "ew_mark")
         ew = state.ew
         per_hex = w.tables.ew.per_hex
-        order = _hex_order(w)
+        order = hex_order(w)
         # the occupied hexes in map order (the listing's order: one action per hex)
         for h in sorted((h for h in occ if h in order), key=order.__getitem__):
             here = occ[h]
@@ -286,7 +187,7 @@ class EWMarkKind(ActionKind[ST]):
     def check(self, state: ST, side: str, action: Action) -> None:
         """Allowed exactly when listed (the core's default), read from the position's
         listing by the action's hex."""
-        _cell_check(self, state, side, action, self._listed(state, side))
+        cell_check(self, state, side, action, self._listed(state, side))
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         assert action.cell is not None
@@ -314,7 +215,7 @@ class EWStripKind(ActionKind[ST]):
     def options(self, state: ST, side: str) -> Iterable[Action]:
         if state.air_holder != R.other(side):
             return []
-        made = _cell_action_of(world(state), "ew_strip")
+        made = cell_action_of(world(state), "ew_strip")
         return [made[h] for h in state.air_markers]
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
@@ -1081,12 +982,12 @@ class RefugeeKind(ActionKind[ST]):
     rule = "rhine.admin.refugees"
 
     def options(self, state: ST, side: str) -> Iterable[Action]:
-        made = _cell_action_of(world(state), "refugee")
+        made = cell_action_of(world(state), "refugee")
         return [made[h] for h in _refugee_hexes(state)]
 
     def check(self, state: ST, side: str, action: Action) -> None:
         """Allowed exactly when listed (the core's default), read by the action's hex."""
-        made = _cell_action_of(world(state), self.name).get(action.cell or "")
+        made = cell_action_of(world(state), self.name).get(action.cell or "")
         if (
             made is None
             or not (made is action or made == action)
