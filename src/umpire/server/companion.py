@@ -12,8 +12,8 @@ What the page is sent is what the session wrote (its own events are filtered by 
 table, ``seen_by``), the menu of that side's legal actions and the units that side's observation
 shows: the AI's hidden units stay in the record file, which is never sent.
 
-The lobby's rule-switches field is read here too (:func:`lobby_switches`), and a game's rules
-with their modes are listed at ``/rules/{game}/{token}`` (:func:`rules_page`).
+A game's rules with their modes are listed at ``/rules/{game}/{token}`` (:func:`rules_page`);
+the lobby's rule-switches field is read by :func:`umpire.server.options.lobby_switches`.
 """
 
 from __future__ import annotations
@@ -23,13 +23,11 @@ import html
 import json
 import re
 import secrets
-import tempfile
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
@@ -37,17 +35,17 @@ from umpire.companion.errors import QuitCompanion, Refused
 from umpire.companion.measure import Measure
 from umpire.companion.session import AI_DICE, AI_KINDS, Companion
 from umpire.core.errors import UmpireError
-from umpire.core.ruleset import Ruleset, get_ruleset, ruleset_ids
+from umpire.core.ruleset import get_ruleset, ruleset_ids
 from umpire.core.switches import (
     OPTION_KEY,
     Mode,
     RuleSwitches,
     effective_mode,
-    load_for,
     switches_in,
     with_switches,
 )
 from umpire.server.guard import ApiError, check_game_choice, check_name, check_seed, short
+from umpire.server.options import lobby_options, lobby_switches
 from umpire.server.store import Store
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{16,40}")
@@ -60,47 +58,6 @@ SIDE_KINDS = ("me", *AI_KINDS)
 NO_GAME = "no companion game with that link"
 SAVED_LINE = "Companion game saved after every entry in "
 RESUMED_LINE = "continuing the action being rolled for when the game was saved"
-MAX_SWITCHES = 200
-MAX_SWITCH_FILE = 32 * 1024
-
-
-# -- the lobby's rule-switches field -----------------------------------------------------------
-def lobby_switches(ruleset: Ruleset[Any], value: Any) -> dict[str, Any]:
-    """The options fragment (``{OPTION_KEY: table}``) for the lobby's ``rule_switches`` field:
-    an uploaded YAML file (``{"name": ..., "text": ...}``, as ``--rules FILE``) or the rules
-    picked in the list (``{rule-id: mode}``). Both are checked against the ruleset's catalogue
-    by :meth:`RuleSwitches.load`; a mistake is a 400 naming the field."""
-    field = f"options.{OPTION_KEY}"
-    if isinstance(value, Mapping) and isinstance(value.get("name"), str) and "text" in value:
-        if set(value) - {"name", "text"} or not isinstance(value["text"], str):
-            raise ApiError(400, f'{field} must be an uploaded file {{"name": ..., "text": ...}}')
-        label = Path(value["name"].replace("\\", "/")).name[:100] or "upload"
-        if len(value["text"]) > MAX_SWITCH_FILE:
-            raise ApiError(400, f"{field} ({label}): larger than {MAX_SWITCH_FILE // 1024} KB")
-        text = value["text"]
-    elif isinstance(value, Mapping):
-        if len(value) > MAX_SWITCHES:
-            raise ApiError(400, f"{field}: at most {MAX_SWITCHES} rules")
-        for key, mode in value.items():
-            if not isinstance(key, str) or not isinstance(mode, str) or len(key) > 200:
-                raise ApiError(400, f"{field}: give rule-id: mode pairs (enforce, advise, off)")
-        if not value:
-            return {}
-        label = "the rules picked"
-        text = yaml.safe_dump(dict(value), default_flow_style=False)
-    else:
-        raise ApiError(400, f"{field}: give a YAML file or rule-id: mode pairs")
-    with tempfile.TemporaryDirectory(prefix="umpire-switches-") as folder:
-        path = Path(folder) / "rule-switches.yaml"
-        path.write_text(text, encoding="utf-8")
-        try:
-            switches = load_for(ruleset, path)
-        except UmpireError as exc:
-            message = str(exc).replace(str(path), "").lstrip(": ")
-            raise ApiError(400, f"{field} ({label}): {message}") from exc
-        except (yaml.YAMLError, ValueError, TypeError) as exc:  # a loader's own surprise
-            raise ApiError(400, f"{field} ({label}): not a YAML rule-id: mode table") from exc
-    return with_switches({}, switches)
 
 
 def switch_catalogue(ruleset_id: str) -> list[dict[str, Any]]:
@@ -194,8 +151,6 @@ class CompanionGames:
 
     # -- requests --------------------------------------------------------------------------
     def create(self, body: Any) -> dict[str, Any]:
-        from umpire.server.service import lobby_options
-
         if not isinstance(body, dict):
             raise ApiError(400, "give a JSON object with ruleset, scenario and sides")
         ruleset_id, scenario, ruleset = check_game_choice(body, CREATE_FIELDS)
