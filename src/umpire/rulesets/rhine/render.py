@@ -92,7 +92,7 @@ def status_line(state: Any) -> str:
     air = f"{state.air_holder} {len(state.air_markers)}" if state.air_holder else "none"
     ew = state.ew_holder or "none"
     order = ", ".join(f"{s} {o}" for s, o in state.order.items()) or "-"
-    from umpire.rulesets.rhine.ruleset import victory_points
+    from umpire.rulesets.rhine.victory import victory_points
 
     vp = victory_points(state)["total"]
     return (
