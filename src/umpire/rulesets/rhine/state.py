@@ -73,7 +73,7 @@ class RhineState:
     # (see ruleset.unit_answers); never part of the game's data
     carry: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     # what a later position may start from when only some of what it read has changed (see
-    # ruleset._refugee_hexes_now); never part of the game's data
+    # admin._refugee_hexes_now); never part of the game's data
     keep: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     # the read-only parts last handed out in an observation (see observed); never game data
     seen: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
