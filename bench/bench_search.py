@@ -21,6 +21,7 @@ import json
 import statistics
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 import umpire
@@ -49,6 +50,7 @@ def play(
     times: list[float],
     max_actions: int,
     prior: float = 0.25,
+    base: Settings | None = None,
 ) -> tuple[float, str]:
     """One game; the search's score in it (1 / 0.5 / 0) and how it ended."""
     game = umpire.new_game(game_id, seed=seed)
@@ -57,7 +59,7 @@ def play(
     for side in game.ruleset.meta.players:
         if side == search_side:
             players[side] = SearchAgent(
-                side, seed, preset, think=think, settings=Settings(prior=prior)
+                side, seed, preset, think=think, settings=replace(base or Settings(), prior=prior)
             )
         elif against_think is not None:
             players[side] = SearchAgent(side, seed + 1, preset, think=against_think)
@@ -95,8 +97,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--prior", type=float, default=0.25, help="head start of the scripted hint (0: none)"
     )
+    parser.add_argument("--mode", default=Settings.mode, help="tree | improve")
+    parser.add_argument("--candidates", type=int, default=Settings.candidates)
+    parser.add_argument("--horizon", type=int, default=Settings.horizon)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    base = Settings(mode=args.mode, candidates=args.candidates, horizon=args.horizon)
     sides = umpire.new_game(args.game, seed=args.seed).ruleset.meta.players
     scores: list[float] = []
     endings: dict[str, int] = {}
@@ -115,6 +121,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 times,
                 args.max_actions,
                 args.prior,
+                base,
             )
             scores.append(score)
             endings[how] = endings.get(how, 0) + 1
@@ -126,6 +133,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     report: dict[str, Any] = {
         "game": args.game,
         "search": f"search:{args.preset}@{args.think}",
+        "mode": args.mode,
+        "candidates": args.candidates,
+        "horizon": args.horizon,
+        "seeds": [args.seed, args.seed + args.pairs - 1],
         "prior": args.prior,
         "opponent": opponent,
         "games": n,
@@ -146,7 +157,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(json.dumps(report, indent=1))
     else:
         print(
-            f"{report['search']} vs {opponent} on {args.game}: {n} games, score "
+            f"{report['search']} ({args.mode}) vs {opponent} on {args.game}: {n} games, score "
             f"{report['score']:.2f} (95% Wilson {low:.2f}-{high:.2f}); "
             f"W/D/L {report['wins']}/{report['draws_or_unfinished']}/{report['losses']}; "
             f"decision p95 {report['decision_p95_s']:.3f}s "

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
+from umpire.agents.base import held_to_the_book
 from umpire.agents.search.explain import explain, explanation_event
+from umpire.agents.search.improve import improve
 from umpire.agents.search.mcts import Clock, Result, Settings, search
 from umpire.agents.search.personality import Personality, personality
 from umpire.core.actions import Action
@@ -44,16 +47,11 @@ class SearchAgent:
         self.personality = personality(character) if isinstance(character, str) else character
         self.name = f"search:{self.personality.name}"
         base = settings or Settings()
-        self.settings = Settings(
-            think=think,
-            iterations=iterations,
-            exploration=base.exploration,
-            max_depth=base.max_depth,
-            rollout=base.rollout,
-            prior=base.prior,
-        )
+        self.settings = replace(base, think=think, iterations=iterations)
         self._hinter: Agent | None = None
+        self._players: dict[str, Agent] = {}  # the improve mode's rollout players
         self.clock = clock
+        self._factory: Callable[[str, int], Agent] | None = None
         self.decisions = 0
         self.last_reason = ""
         self.last_event: Event | None = None
@@ -74,24 +72,51 @@ class SearchAgent:
         # on anything the side cannot see
         rng = random.Random(f"search/{self.seed}/{self.side}/{self.decisions}")
         hint = self._hint(view, options)
-        result = search(
-            view, options, self.personality, self.settings, rng, self.clock, hint, start
-        )
+        if self.settings.mode == "improve" and hint is not None:
+            result = improve(
+                view,
+                options,
+                self.personality,
+                self.settings,
+                rng,
+                self._player,
+                hint,
+                self.clock,
+                start,
+            )
+        else:
+            result = search(
+                view, options, self.personality, self.settings, rng, self.clock, hint, start
+            )
         self.last_result = result
         self.last_reason = explain(result, self.personality)
         self.last_event = explanation_event(result, self.personality, self.last_reason)
         self.last_stats = {"seconds": self.clock() - start, "playouts": float(result.iterations)}
         return result.ranked()[0][0]
 
+    def _player(self, side: str) -> Agent:
+        """The rollout player of ``side`` in the improve mode: that side's scripted player,
+        built as ``make_agent("scripted", ...)`` builds it (the ruleset's own factory, held to
+        the book) but from the view's ruleset object, one per side, reading its own
+        observation of each drawn state."""
+        player = self._players.get(side)
+        if player is None:
+            factory = self._factory
+            assert factory is not None  # the improve mode runs only with a scripted hint
+            player = held_to_the_book(factory(side, self.seed))
+            self._players[side] = player
+        return player
+
     def _hint(self, view: View, options: list[Action]) -> Action | None:
         """The ruleset's scripted player's move from the same view, if it has one and the
         move is among the listed actions (the search starts from it and must beat it)."""
-        if self.settings.prior <= 0:
+        if self.settings.prior <= 0 and self.settings.mode != "improve":
             return None
         if self._hinter is None:
             factory = view.ruleset.capabilities.scripted
             if factory is None:
                 return None
+            self._factory = factory
             self._hinter = factory(self.side, self.seed)
         suggested = self._hinter.choose(view, options)
         return suggested if suggested in options else None

@@ -59,6 +59,8 @@ def explain(result: Result, personality: Personality) -> str:
     """A few lines: the choice with its win chance, the alternatives, the deciding terms."""
     ranked = choices(result)
     best = ranked[0]
+    if result.method == "improve":
+        return _explain_improve(result, personality, ranked)
     lines = [
         f"{result.side} search ({personality.name}, {result.iterations} playouts): "
         f"{best.words} — estimated win {best.win:.0%}, {best.share:.0%} of the search"
@@ -71,6 +73,42 @@ def explain(result: Result, personality: Personality) -> str:
         )
     for alt in ranked[1:TOP]:
         lines.append(f"  instead: {alt.words} — win {alt.win:.0%}, {alt.share:.0%} of the search")
+    deciding = [t for t in best.terms if abs(t[2]) >= 0.005][:DECIDING]
+    if deciding:
+        said = "; ".join(f"{words} ({value:+.2f})" for _, words, value in deciding)
+        lines.append(f"  because: {said}")
+    else:
+        lines.append("  because: no evaluation term separates the choices yet")
+    return "\n".join(lines)
+
+
+def _explain_improve(result: Result, personality: Personality, ranked: list[Choice]) -> str:
+    """The improve mode's words: the move, whether it is the scripted player's or replaced
+    it, the other candidates' estimates on the same (paired) samples, the deciding terms."""
+    best = ranked[0]
+    lines = [
+        f"{result.side} search ({personality.name}, improve, {result.samples} paired samples): "
+        f"{best.words} — estimated win {best.win:.0%}"
+    ]
+    hint = result.hint
+    if hint is not None:
+        words = result.described.get(hint, hint.kind)
+        if best.action == hint:
+            lines.append(
+                "  the scripted player's move, kept: no other move beat it on the same "
+                "draws and dice by a margin the samples support"
+            )
+        else:
+            node = result.root.children.get(hint)
+            win = f"{node.mean():.0%}" if node is not None and node.visits else "?"
+            lines.append(
+                f"  instead of the scripted player's move: {words} — win {win} on the same "
+                f"draws and dice"
+            )
+    for alt in ranked[1:TOP]:
+        if alt.action == hint:
+            continue
+        lines.append(f"  also tried: {alt.words} — win {alt.win:.0%}, {alt.share:.0%} of samples")
     deciding = [t for t in best.terms if abs(t[2]) >= 0.005][:DECIDING]
     if deciding:
         said = "; ".join(f"{words} ({value:+.2f})" for _, words, value in deciding)

@@ -61,6 +61,9 @@ class Settings:
     max_depth: int = 12  # actions walked in the tree per iteration
     rollout: int = 2  # random actions below the tree before evaluating
     prior: float = 0.25  # the hint's head start in the final choice, as a share of playouts
+    mode: str = "tree"  # "tree" (this module) or "improve" (:mod:`.improve`)
+    candidates: int = 4  # improve: root actions compared (the scripted move and the best others)
+    horizon: int = 40  # improve: scripted actions played after each candidate before scoring
 
 
 @dataclass
@@ -74,11 +77,18 @@ class Result:
     described: dict[Action, str]
     hint: Action | None = None
     prior: float = 0.0
+    chosen: Action | None = None  # improve: the move its paired test chose
+    method: str = "tree"
+    samples: int = 0  # improve: paired samples (each a determinisation played per candidate)
 
     def ranked(self) -> list[tuple[Action, Node]]:
         """Root actions, most visited first (the hint counted with its head start of ``prior``
-        x playouts; ties: better value, then the menu's order)."""
+        x playouts; ties: better value, then the menu's order). In the improve mode: the
+        chosen move first, then the others by their mean value."""
         order = {a: i for i, a in enumerate(self.legal)}
+        if self.method == "improve":
+            tried = [(a, n) for a, n in self.root.children.items() if n.visits]
+            return sorted(tried, key=lambda an: (an[0] != self.chosen, -an[1].mean(), order[an[0]]))
         bonus = self.prior * self.iterations
         tried = [(a, n) for a, n in self.root.children.items() if n.visits]
         return sorted(
