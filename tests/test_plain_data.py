@@ -1,23 +1,26 @@
 """Issue 19: the built-in data a cold ``umpire odds`` reads are plain frozen dataclasses built
-from the packaged files without pydantic (:func:`umpire.core.plain.build`). Each ruleset keeps
-its pydantic schema for a user's file; here every packaged file is validated by that schema,
-and the plain build of the raw file must equal, value and type, the plain build of what the
-schema validated (so the hand-built data cannot drift from the schema), and every plain class
-has exactly its schema model's fields (so readers see the same attribute names)."""
+from the packaged files without pydantic (:func:`umpire.core.plain.build`), and the same
+dataclasses are the schema of a user's file: pydantic validates them
+(``TypeAdapter(TheDataclass)``, :func:`umpire.core.plain.validate`) with the bounds their
+fields carry. Here every packaged file validates that way, and the plain build of the raw file
+equals, value and type, the validated one (so the hand-built data cannot differ from what a
+user's file gives); a user's bad file is a one-line error naming the file and the field."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 from unittest.mock import ANY
 
 import pytest
+import yaml
 from pydantic import BaseModel
 
 from umpire.core.datafiles import load_yaml
-from umpire.core.plain import build
+from umpire.core.plain import build, checked
 
 
 def _typed(value: Any) -> Any:
@@ -40,77 +43,101 @@ def _same(a: Any, b: Any) -> None:
     assert _typed(a) == _typed(b)  # ints stay ints, tuples stay tuples, enums stay enums
 
 
+def _validates_and_builds_the_same(path: Path, cls: type) -> None:
+    raw = load_yaml(path)
+    validated: Any = checked(cls, raw)  # raises if the packaged file breaks the bounds
+    assert type(validated) is cls
+    _same(build(cls, raw), validated)
+
+
+def _closed_frozen(cls: type, seen: set[type] | None = None) -> None:
+    """``cls`` and every dataclass its fields hold are frozen and refuse unknown keys."""
+    import typing
+
+    seen = set() if seen is None else seen
+    if cls in seen:
+        return
+    seen.add(cls)
+    assert dataclasses.is_dataclass(cls), cls
+    assert cls.__dataclass_params__.frozen, cls.__name__  # type: ignore[attr-defined]
+    assert getattr(cls, "__pydantic_config__", {}).get("extra") == "forbid", cls.__name__
+    for hint in typing.get_type_hints(cls).values():
+        stack = [hint]
+        while stack:
+            kind = stack.pop()
+            if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+                _closed_frozen(kind, seen)
+            stack.extend(typing.get_args(kind))
+
+
 def _same_fields(plain: type, schema: type[BaseModel]) -> None:
     names = [f.name for f in dataclasses.fields(plain)]
     assert sorted(names) == sorted(schema.model_fields), plain.__name__
 
 
 # -- rhine ---------------------------------------------------------------------------------------
-def _rhine_pairs() -> list[tuple[type, type[BaseModel]]]:
-    from umpire.rulesets.rhine import model, schema
+def _rhine_files() -> list[tuple[Path, type]]:
+    from umpire.rulesets.rhine.model import DATA, ScenarioSpec, Tables
 
-    return [
-        (getattr(model, name), cls)
-        for name, cls in vars(schema).items()
-        if isinstance(cls, type)
-        and issubclass(cls, BaseModel)
-        and cls.__module__ == schema.__name__
-        and not name.startswith("_")
-    ]
+    scenarios = sorted((DATA / "scenarios").glob("*.yaml"))
+    return [(DATA / "tables.yaml", Tables), *((p, ScenarioSpec) for p in scenarios)]
 
 
-def test_rhine_plain_classes_have_the_schema_fields() -> None:
-    pairs = _rhine_pairs()
-    assert {p.__name__ for p, _ in pairs} >= {"Tables", "ScenarioSpec", "CRT", "UnitSpec"}
-    for plain, model in pairs:
-        assert dataclasses.is_dataclass(plain)
-        _same_fields(plain, model)
+@pytest.mark.parametrize(("path", "cls"), _rhine_files(), ids=lambda p: getattr(p, "name", ""))
+def test_rhine_packaged_file_validates_and_builds_the_same(path: Path, cls: type) -> None:
+    _validates_and_builds_the_same(path, cls)
 
 
-def _rhine_files() -> list[Path]:
-    from umpire.rulesets.rhine.model import DATA
+def test_rhine_loaders_give_the_validated_packaged_files() -> None:
+    from umpire.rulesets.rhine import model
 
-    return [DATA / "tables.yaml", *sorted((DATA / "scenarios").glob("*.yaml"))]
-
-
-@pytest.mark.parametrize("path", _rhine_files(), ids=lambda p: p.name)
-def test_rhine_packaged_file_validates_and_builds_the_same(path: Path) -> None:
-    from umpire.rulesets.rhine import model, schema
-
-    raw = load_yaml(path)
-    plain_cls, schema_cls = (
-        (model.Tables, schema.Tables)
-        if path.name == "tables.yaml"
-        else (model.ScenarioSpec, schema.ScenarioSpec)
-    )
-    checked = schema_cls.model_validate(raw)  # raises if the packaged file breaks the schema
-    _same(build(plain_cls, raw), build(plain_cls, checked.model_dump()))
-
-
-def test_rhine_loaders_give_the_plain_build_of_the_packaged_files() -> None:
-    from umpire.rulesets.rhine import model, schema
-
-    assert model.load_tables() == build(
-        model.Tables,
-        schema.Tables.model_validate(load_yaml(model.DATA / "tables.yaml")).model_dump(),
-    )
+    assert len(_rhine_files()) >= 3  # the tables and at least two scenarios
+    _same(model.load_tables(), checked(model.Tables, load_yaml(model.DATA / "tables.yaml")))
     path = model.scenario_path("autobahn-gap")
-    assert model.load_spec(path) == build(
-        model.ScenarioSpec, schema.ScenarioSpec.model_validate(load_yaml(path)).model_dump()
-    )
+    _same(model.load_spec(path), checked(model.ScenarioSpec, load_yaml(path)))
 
 
-def test_rhine_user_scenario_is_still_checked_by_the_schema(tmp_path: Path) -> None:
+def test_rhine_classes_are_closed_frozen_dataclasses() -> None:
+    from umpire.rulesets.rhine import model
+
+    _closed_frozen(model.Tables)
+    _closed_frozen(model.ScenarioSpec)
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        (("map", "width", 0), "map.width", "greater than or equal to 1"),  # spec: ge=1
+        (("map", "height", 100), "map.height", "less than or equal to 99"),
+        (("victory", "per_nato_losses", 0), "victory.per_nato_losses", "greater than or equal"),
+        (("map", "colour", "red"), "map.colour", "Extra inputs are not permitted"),
+        (("map", "layout", "odd-r"), "map.layout", "'even-q' or 'odd-q'"),
+    ],
+)
+def test_rhine_user_scenario_is_checked_by_the_dataclass_bounds(
+    tmp_path: Path, change: tuple[str, str, Any], field: str, words: str
+) -> None:
     from umpire.core.errors import DataFileError
     from umpire.rulesets.rhine import model
 
     raw = load_yaml(model.scenario_path("autobahn-gap"))
-    raw["map"]["width"] = 0  # schema: ge=1; the plain build would take it
+    section, key, value = change
+    raw[section][key] = value
     bad = tmp_path / "bad.yaml"
-    import yaml
-
     bad.write_text(yaml.safe_dump(raw), encoding="utf-8")
-    with pytest.raises(DataFileError, match=r"bad\.yaml: field map\.width: "):
+    with pytest.raises(DataFileError, match=rf"^{re.escape(str(bad))}: field {field}: .*{words}"):
+        model.load_spec(bad)
+
+
+def test_rhine_user_scenario_turn_limit(tmp_path: Path) -> None:
+    from umpire.core.errors import DataFileError
+    from umpire.rulesets.rhine import model
+
+    raw = load_yaml(model.scenario_path("autobahn-gap"))
+    raw["turns"] = [{"label": f"t{i}", "night": False} for i in range(51)]  # max_length=50
+    bad = tmp_path / "long.yaml"
+    bad.write_text(yaml.safe_dump(raw), encoding="utf-8")
+    with pytest.raises(DataFileError, match=r"long\.yaml: field turns: .*at most 50"):
         model.load_spec(bad)
 
 

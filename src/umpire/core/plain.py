@@ -1,14 +1,19 @@
-"""Plain frozen dataclasses built from data mappings without a validation library (issue 19).
+"""Plain frozen dataclasses: one definition of each data file's shape (issue 19).
 
 A ruleset's built-in data (tables, house rules, unit profiles) is read on every cold
 ``umpire odds`` call; validating it with pydantic costs more than the answer. The values are
 therefore plain frozen dataclasses, built here from a mapping by their annotations
 (:func:`build`): nested dataclasses, ``list``/``tuple``/``frozenset``/``dict``, ``X | None``,
 ``Literal`` (taken as is), ``int``/``float``/``bool``/``str``, :class:`~fractions.Fraction`
-and enums. Nothing is checked beyond the shape: a user's file is validated by the ruleset's
-pydantic schema first (imported where that file is read), and a test validates every packaged
-file with the schema and checks that :func:`build` gives the same values, so the two cannot
-drift apart.
+and enums. Nothing is checked beyond the shape.
+
+The same dataclass is the schema of a user's file: its fields carry their bounds and checks as
+``Annotated[int, Check(ge=1)]`` (:class:`Check`, read only by pydantic), its class may set
+``__pydantic_config__`` (``{"extra": "forbid"}``) and check a whole value in
+``__post_init__``, and :func:`validate` checks a user's file with
+``pydantic.TypeAdapter(TheDataclass)`` (pydantic imported only then), failing as a one-line
+:class:`~umpire.core.errors.DataFileError` naming the file and the field. A test validates every
+packaged file that way and checks that :func:`build` gives the same values.
 
 A class may read its own notation with a classmethod ``plain_from(data)`` (called instead of
 the field by field build).
@@ -29,6 +34,97 @@ T = TypeVar("T")
 Converter = Callable[[Any], Any]
 _CONVERTERS: dict[Any, Converter] = {}
 _FIELDS: dict[type, tuple[frozenset[str], dict[str, Converter]]] = {}
+
+
+class Check:
+    """The bounds and checks of one field, as ``Annotated[int, Check(ge=1)]``: read only by
+    pydantic when it validates a user's file (:func:`validate`); :func:`build` leaves them
+    aside. ``bounds`` are pydantic ``Field``'s (``ge``, ``gt``, ``le``, ``lt``, ``min_length``,
+    ``max_length``, ``strict``, ``allow_inf_nan``, ``pattern``); ``before(value)`` reads a
+    notation before the type is checked; ``after(value, data)`` checks the value (``data``: the
+    fields validated before it), returns it, and raises ValueError in its own words. (A marker
+    of its own rather than ``annotated_types``: importing that costs a cold ``umpire odds``
+    several milliseconds, and it has no ``strict``.)"""
+
+    __slots__ = ("after", "before", "bounds")
+
+    def __init__(
+        self,
+        *,
+        before: Callable[[Any], Any] | None = None,
+        after: Callable[[Any, Mapping[str, Any]], Any] | None = None,
+        **bounds: Any,
+    ) -> None:
+        self.before = before
+        self.after = after
+        self.bounds = bounds
+
+    def __repr__(self) -> str:
+        words = [f"{k}={v!r}" for k, v in self.bounds.items()]
+        words += [
+            f"{k}={getattr(self, k).__name__}" for k in ("before", "after") if getattr(self, k)
+        ]
+        return f"Check({', '.join(words)})"
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic import Field
+        from pydantic_core import core_schema
+
+        bounded = typing.Annotated[source, Field(**self.bounds)] if self.bounds else source
+        schema = handler(bounded)
+        after = self.after
+        if after is not None:
+            schema = core_schema.with_info_after_validator_function(
+                lambda value, info: after(value, info.data), schema
+            )
+        if self.before is not None:
+            schema = core_schema.no_info_before_validator_function(self.before, schema)
+        return schema
+
+
+class Closed:
+    """A base of a dataclass whose file may hold no key its fields do not name (pydantic's
+    ``extra="forbid"``, read only when :func:`validate` checks a user's file)."""
+
+    __pydantic_config__: typing.ClassVar[dict[str, Any]] = {"extra": "forbid"}
+
+
+def validate(cls: type[T], data: Any, where: object) -> T:
+    """A user's file (``data``, named ``where`` in errors) checked as the dataclass ``cls`` by
+    pydantic (imported only now): the value, or a one-line
+    :class:`~umpire.core.errors.DataFileError` naming the file and the first failing field."""
+    from pydantic import ValidationError
+
+    from umpire.core.datafiles import format_validation_error
+    from umpire.core.errors import DataFileError
+
+    try:
+        return checked(cls, data)
+    except ValidationError as exc:
+        message = format_validation_error(str(where), exc)
+        if exc.errors()[0]["type"] == "unexpected_keyword_argument":  # a dataclass's words
+            head, _, tail = message.rpartition(": Unexpected keyword argument")
+            message = f"{head}: Extra inputs are not permitted{tail}"
+        raise DataFileError(message) from exc
+
+
+def checked(cls: type[T], data: Any) -> T:
+    """``data`` checked as the dataclass ``cls`` by ``pydantic.TypeAdapter`` (pydantic's
+    ValidationError if it is not one)."""
+    value: T = _adapter(cls).validate_python(data)
+    return value
+
+
+_ADAPTERS: dict[type, Any] = {}
+
+
+def _adapter(cls: type) -> Any:
+    found = _ADAPTERS.get(cls)
+    if found is None:
+        from pydantic import TypeAdapter
+
+        found = _ADAPTERS[cls] = TypeAdapter(cls)
+    return found
 
 
 def build(cls: type[T], data: Any) -> T:

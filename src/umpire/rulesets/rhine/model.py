@@ -1,8 +1,9 @@
 """Data files of 7 Days to the Rhine: tables, maps, units and scenarios as plain frozen
 dataclasses, and the :class:`World` (the static side of a game) built from them. A user's file
-is validated with the pydantic schema of :mod:`umpire.rulesets.rhine.schema` (imported only
+is validated by pydantic against the same dataclasses, their bounds written as
+``Annotated[int, Check(ge=1)]`` (:func:`umpire.core.plain.validate`, pydantic imported only
 then); the packaged files are built without it (issue 19: a cold ``umpire odds`` loads no
-pydantic), and a test validates each of them with the schema.
+pydantic), and a test validates each of them that way.
 
 A bad file is a one-line :class:`~umpire.core.errors.DataFileError` naming the file and the
 field: a hex off the map, an unknown terrain, an over-stacked set-up, a unit of an unknown
@@ -14,12 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
 
-from umpire.core.datafiles import check_numbers, format_validation_error, load_yaml, merge
+from umpire.core.datafiles import check_numbers, load_yaml, merge
 from umpire.core.errors import DataFileError, UnknownScenarioError
 from umpire.core.lru import LruMap
-from umpire.core.plain import build
+from umpire.core.plain import Check, Closed, build, validate
 from umpire.geometry.hexgrid import Hex, HexMap, distance, parse_hex_id
 
 if TYPE_CHECKING:  # the catalogue is read for the rules, not for odds or play
@@ -33,81 +34,84 @@ TERRAIN_LETTERS = {".": "clear", "F": "forest", "R": "rough", "U": "city", "M": 
 
 Side = Literal["pact", "nato"]
 Result = Literal["AE", "AR", "NE", "EX", "DR1", "DR2", "DE"]
+Cost = Annotated[float, Check(ge=0)]
+AtLeastOne = Annotated[int, Check(ge=1)]
+NotNegative = Annotated[int, Check(ge=0)]
 
 
 # -- tables -------------------------------------------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
-class CRT:
+class CRT(Closed):
     provenance: str = "house"
     source: str = ""
-    columns: list[str]
+    columns: Annotated[list[str], Check(min_length=1)]
     low: int
     high: int
     rows: dict[int, list[Result]]
 
 
 @dataclass(frozen=True, kw_only=True)
-class TerrainEffect:
-    cost: float
+class TerrainEffect(Closed):
+    cost: Cost
     drm: int
 
 
 @dataclass(frozen=True, kw_only=True)
-class HexsideEffect:
-    cost: float
+class HexsideEffect(Closed):
+    cost: Cost
     drm: int
     ends_move: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
-class TEC:
+class TEC(Closed):
     provenance: str = "house"
     source: str = ""
     terrain: dict[str, TerrainEffect]
     hexsides: dict[str, HexsideEffect]
-    road_cost: float
-    autobahn_cost: float
-    ezoc_cost: float
-    refugee_cost: float
-    air_range_cost: float
+    road_cost: Annotated[float, Check(gt=0)]
+    autobahn_cost: Annotated[float, Check(gt=0)]
+    ezoc_cost: Cost
+    refugee_cost: Cost
+    air_range_cost: Cost
 
 
 @dataclass(frozen=True, kw_only=True)
-class AirTable:
+class AirTable(Closed):
     provenance: str = "published"
     source: str = ""
-    day_dice: int
-    day_bonus_divisor: int
-    night_dice: int
-    night_bonus_divisor: int
-    max_markers: int
-    range: int
-    turn1_dice: int
+    day_dice: AtLeastOne
+    day_bonus_divisor: AtLeastOne
+    night_dice: AtLeastOne
+    night_bonus_divisor: AtLeastOne
+    max_markers: AtLeastOne
+    range: NotNegative
+    turn1_dice: AtLeastOne
     drm_cap: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
-class EWTable:
+class EWTable(Closed):
     provenance: str = "published"
     source: str = ""
-    dice: int
-    bonus_divisor: int
-    max_markers: int
-    per_hex: int
-    turn1_dice: int
+    dice: AtLeastOne
+    bonus_divisor: AtLeastOne
+    max_markers: AtLeastOne
+    per_hex: AtLeastOne
+    turn1_dice: AtLeastOne
 
 
 @dataclass(frozen=True, kw_only=True)
-class CSTable:
+class CSTable(Closed):
     provenance: str = "published"
     source: str = ""
     artillery_limit: dict[Literal["move-fight", "fight-move"], int]
-    pact_city_artillery: int
-    helicopter_limit: int
+    pact_city_artillery: NotNegative
+    helicopter_limit: NotNegative
 
 
 @dataclass(frozen=True, kw_only=True)
-class HeliTable:
+class HeliTable(Closed):
     provenance: str = "published"
     source: str = ""
     need: int
@@ -117,25 +121,25 @@ class HeliTable:
 
 
 @dataclass(frozen=True, kw_only=True)
-class AttritionTable:
+class AttritionTable(Closed):
     provenance: str = "published"
     source: str = ""
     losses_per_marker: dict[Side, int]
-    heli_loss_on: int
-    ammo_pact_divisor: int
-    ammo_nato_divisor: int
+    heli_loss_on: Annotated[int, Check(ge=1, le=6)]
+    ammo_pact_divisor: AtLeastOne
+    ammo_nato_divisor: AtLeastOne
 
 
 @dataclass(frozen=True, kw_only=True)
-class RefugeeTable:
+class RefugeeTable(Closed):
     provenance: str = "published"
     source: str = ""
-    first_turn: int
-    dice: int
+    first_turn: AtLeastOne
+    dice: NotNegative
 
 
 @dataclass(frozen=True, kw_only=True)
-class Tables:
+class Tables(Closed):
     crt: CRT
     tec: TEC
     air: AirTable
@@ -148,22 +152,10 @@ class Tables:
 
 
 def _validate_tables(data: Mapping[str, Any], where: str, shipped: bool = False) -> Tables:
-    """The tables of ``data``: a user's (``shipped`` false) validated by the pydantic schema
-    (:mod:`umpire.rulesets.rhine.schema`, imported here) first; the packaged file built
-    directly (a test validates it with the schema and checks both give the same tables)."""
+    """The tables of ``data``: a user's (``shipped`` false) validated by pydantic first; the
+    packaged file built directly (a test validates it and checks both give the same tables)."""
     check_numbers(data, where)  # finite and within bounds: no billion dice, no NaN costs
-    if shipped:
-        tables = build(Tables, data)
-    else:
-        from pydantic import ValidationError
-
-        from umpire.rulesets.rhine import schema
-
-        try:
-            checked = schema.Tables.model_validate(data)
-        except ValidationError as exc:
-            raise DataFileError(format_validation_error(where, exc)) from exc
-        tables = build(Tables, checked.model_dump())
+    tables = build(Tables, data) if shipped else validate(Tables, data, where)
     crt = tables.crt
     for value in range(crt.low, crt.high + 1):
         if value not in crt.rows:
@@ -210,19 +202,19 @@ def load_tables(override: Mapping[str, Any] | None = None, where: str = "") -> T
 
 # -- scenarios ----------------------------------------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
-class EntrySpec:
-    turn: int
-    hexes: list[str]
+class EntrySpec(Closed):
+    turn: AtLeastOne
+    hexes: Annotated[list[str], Check(min_length=1)]
 
 
 @dataclass(frozen=True, kw_only=True)
-class UnitSpec:
+class UnitSpec(Closed):
     id: str
     side: Side
     nation: str
     division: str | None
     type: Literal["tank", "mech", "infantry", "recon", "heliborne", "static_garrison"]
-    strength: int
+    strength: NotNegative
     defence_only: bool = False
     ma: int | None = None  # default by type (rhine.unit.ma)
     at: str | None = None
@@ -230,7 +222,7 @@ class UnitSpec:
 
 
 @dataclass(frozen=True, kw_only=True)
-class DivisionSpec:
+class DivisionSpec(Closed):
     name: str
     side: Side
     nation: str
@@ -238,9 +230,9 @@ class DivisionSpec:
 
 
 @dataclass(frozen=True, kw_only=True)
-class MapSpec:
-    width: int
-    height: int
+class MapSpec(Closed):
+    width: Annotated[int, Check(ge=1, le=99)]
+    height: Annotated[int, Check(ge=1, le=99)]
     layout: Literal["even-q", "odd-q"] = "even-q"
     terrain: list[str]
     minor_rivers: list[tuple[str, str]] = field(default_factory=list)
@@ -252,28 +244,28 @@ class MapSpec:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TurnSpec:
+class TurnSpec(Closed):
     label: str
     night: bool
 
 
 @dataclass(frozen=True, kw_only=True)
-class ControlSpec:
+class ControlSpec(Closed):
     nato_columns: tuple[int, int]
     pact_columns: tuple[int, int]
 
 
 @dataclass(frozen=True, kw_only=True)
-class CSSpec:
+class CSSpec(Closed):
     side: Side
     nation: str
     type: Literal["artillery", "helicopter"]
-    count: int
-    from_turn: int = 1
+    count: NotNegative
+    from_turn: AtLeastOne = 1
 
 
 @dataclass(frozen=True, kw_only=True)
-class ScenarioRules:
+class ScenarioRules(Closed):
     air_drm_cap: int | None = None
     heli_attrition: bool = False
     ammunition: bool = False
@@ -281,28 +273,28 @@ class ScenarioRules:
 
 
 @dataclass(frozen=True, kw_only=True)
-class VictorySpec:
+class VictorySpec(Closed):
     sudden_death: list[str] = field(default_factory=list)
     city_vp: dict[str, int] = field(default_factory=dict)
     per_hex: bool = True
     exit_vp: int = 0
     exit_min_strength: int = 0
-    per_nato_losses: int = 3
-    per_pact_losses: int = 3
+    per_nato_losses: AtLeastOne = 3
+    per_pact_losses: AtLeastOne = 3
     pact_decisive: int
     pact_marginal: int
     draw: int
 
 
 @dataclass(frozen=True, kw_only=True)
-class ScenarioSpec:
+class ScenarioSpec(Closed):
     id: str
     title: str
     briefing: str = ""
     provenance: str = "house"
     source: str = ""
     map: MapSpec
-    turns: list[TurnSpec]  # bounded game length
+    turns: Annotated[list[TurnSpec], Check(min_length=1, max_length=50)]  # bounded game length
     control: ControlSpec
     divisions: list[DivisionSpec]
     units: list[UnitSpec]
@@ -557,20 +549,12 @@ def scenario_ids() -> list[str]:
 
 
 def load_spec(path: Path) -> ScenarioSpec:
-    """A scenario file: a packaged one built directly, any other validated by the pydantic
-    schema first (:mod:`umpire.rulesets.rhine.schema`, imported only then)."""
+    """A scenario file: a packaged one built directly, any other validated by pydantic first
+    (imported only then)."""
     raw = load_yaml(path)
     if Path(path).parent == DATA / "scenarios":
         return build(ScenarioSpec, raw)
-    from pydantic import ValidationError
-
-    from umpire.rulesets.rhine import schema
-
-    try:
-        checked = schema.ScenarioSpec.model_validate(raw)
-    except ValidationError as exc:
-        raise DataFileError(format_validation_error(path, exc)) from exc
-    return build(ScenarioSpec, checked.model_dump())
+    return validate(ScenarioSpec, raw, path)
 
 
 def load_world(path: Path, override: Mapping[str, Any] | None = None) -> World:
