@@ -54,12 +54,19 @@ from umpire.rulesets.rhine.position import (
     enter,
     hex_ew,
     momentum_units,
-    phase_side,
     segment,
     top,
     world,
 )
 from umpire.rulesets.rhine.state import CSMarker, RhineState
+from umpire.rulesets.rhine.turn import (
+    OrderKind,
+    StopKind,
+    on_turn_begin,
+    order_to_act,
+    segment_begin,
+    segment_to_act,
+)
 from umpire.rulesets.rhine.victory import check_victory, exited, victory_points
 
 # what other modules and the tests take from here (each defined in its topic's module)
@@ -89,40 +96,11 @@ __all__ = [
     "world",
 ]
 
-ORDERS = ("move-fight", "fight-move")
 ST = RhineState
 
 
-# -- action kinds -------------------------------------------------------------------------------
-# actions are immutable values: those listed again and again are made once
-_ORDER_ACTIONS = tuple(Action("order", option=o) for o in ORDERS)
 _ATTACKS: dict[tuple[str, tuple[str, ...]], Action] = {}
 _CS_ACTIONS: dict[str, Action] = {}
-
-
-class OrderKind(ActionKind[ST]):
-    name = "order"
-    rule = "rhine.order.choose"
-
-    def options(self, state: ST, side: str) -> Iterable[Action]:
-        return list(_ORDER_ACTIONS)
-
-    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
-        assert action.option is not None
-        state.order[side] = action.option
-        limit = world(state).tables.cs.artillery_limit[action.option]  # type: ignore[index]
-        return [
-            note(
-                "order",
-                f"{side} chooses {action.option} (artillery support up to {limit} per combat)",
-                "rhine.order.choose",
-                side=side,
-                order=action.option,
-            )
-        ]
-
-    def describe(self, state: ST, side: str, action: Action) -> str:
-        return f"choose {action.option}"
 
 
 class PlaceAirKind(ActionKind[ST]):
@@ -149,39 +127,6 @@ class PlaceAirKind(ActionKind[ST]):
 
     def describe(self, state: ST, side: str, action: Action) -> str:
         return f"air marker to {action.cell}"
-
-
-class StopKind(ActionKind[ST]):
-    """Stop placing markers (air, EW) or end a phase."""
-
-    def __init__(self, name: str, rule: str, words: str) -> None:
-        self.name = name
-        self.rule = rule
-        self.words = words
-        self.action = Action(name)  # the one action of this kind (an immutable value)
-
-    def options(self, state: ST, side: str) -> Iterable[Action]:
-        return [self.action]
-
-    def check(self, state: ST, side: str, action: Action) -> None:
-        """Allowed exactly when it is the one listed action (the core's default check)."""
-        if action is not self.action and action != self.action:
-            raise IllegalActionError(self.refusal(state, side, action), self.rule)
-
-    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
-        if self.name == "stop_air":
-            state.air_to_place = 0
-        elif self.name == "stop_ew":
-            state.ew_to_place = 0
-        elif self.name == "end_phase":
-            state.phase_done = True
-        elif self.name == "decline":
-            state.flow.stack.pop()
-            return [note("momentum", f"{side} makes no momentum attack", "rhine.momentum")]
-        return [note(self.name, f"{side} {self.words}", self.rule)]
-
-    def describe(self, state: ST, side: str, action: Action) -> str:
-        return self.words
 
 
 class EWMarkKind(ActionKind[ST]):
@@ -1147,41 +1092,6 @@ def apply_result(state: ST, result: str) -> list[Event]:
     return events + proceed_combat(state)
 
 
-# -- phases -------------------------------------------------------------------------------------
-def on_turn_begin(state: ST) -> list[Event]:
-    w = world(state)
-    turn = state.flow.turn
-    state.order = {}
-    state.momentum_used = []
-    state.probed = []
-    state.heli_ma = {}
-    back = []
-    for m in state.cs:
-        if m.status in ("later", "resting") and m.back <= turn:
-            m.status = "ready"
-            back.append(m.id)
-    label = w.turns[turn - 1].label
-    events = [
-        note("turn", f"Turn {turn} of {len(w.turns)}: {label}", "rhine.scale.turn", turn=turn)
-    ]
-    if back:
-        events.append(
-            note(
-                "cs_back",
-                f"support available again or arriving: {', '.join(back)}",
-                "rhine.cs.pool",
-            )
-        )
-    return events
-
-
-def order_to_act(state: ST) -> str | None:
-    for s in SIDES:
-        if s not in state.order:
-            return s
-    return None
-
-
 def air_begin(state: ST) -> list[Event]:
     w = world(state)
     t = w.tables.air
@@ -1275,18 +1185,6 @@ def ew_to_act(state: ST) -> str | None:
 
 _EW_MARK = EWMarkKind()
 _EW_STRIP = EWStripKind()
-
-
-def segment_begin(state: ST) -> list[Event]:
-    state.phase_done = False
-    state.moved = []
-    state.attacked = []
-    side = phase_side(state)
-    return [note("phase", f"{side} {segment(state)} phase", "rhine.order.effect.phases")]
-
-
-def segment_to_act(state: ST) -> str | None:
-    return None if state.phase_done else phase_side(state)
 
 
 # -- the ruleset --------------------------------------------------------------------------------
