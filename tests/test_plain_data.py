@@ -142,64 +142,34 @@ def test_rhine_user_scenario_turn_limit(tmp_path: Path) -> None:
 
 
 # -- portable ------------------------------------------------------------------------------------
-PORTABLE_PAIRS = [
-    ("config", "Landing"),
-    ("config", "Drift"),
-    ("config", "Optional_"),
-    ("config", "HouseRules"),
-    ("units", "GroundType"),
-    ("units", "WeaponType"),
-    ("units", "ArtilleryType"),
-    ("units", "AircraftType"),
-    ("units", "UnitTypes"),
-]
-
-
-@pytest.mark.parametrize(("module", "name"), PORTABLE_PAIRS)
-def test_portable_plain_classes_have_the_schema_fields(module: str, name: str) -> None:
-    import importlib
-
-    from umpire.rulesets.portable import schema
-
-    plain: type = getattr(importlib.import_module(f"umpire.rulesets.portable.{module}"), name)
-    assert dataclasses.is_dataclass(plain) and isinstance(plain, type)
-    _same_fields(plain, getattr(schema, name))
-
-
-def test_every_portable_schema_model_has_a_plain_class() -> None:
-    from umpire.rulesets.portable import schema
-
-    models = {
-        n
-        for n, c in vars(schema).items()
-        if isinstance(c, type) and issubclass(c, BaseModel) and c.__module__ == schema.__name__
-    }
-    assert models == {name for _, name in PORTABLE_PAIRS}
-
-
 def test_portable_packaged_house_rules_validate_and_build_the_same() -> None:
-    from umpire.rulesets.portable import config, schema
+    from umpire.rulesets.portable import config
 
-    raw = load_yaml(config.DATA / "house_rules.yaml")
-    checked = schema.HouseRules.model_validate(raw)
-    _same(build(config.HouseRules, raw), build(config.HouseRules, checked.model_dump()))
-    _same(config.house_rules(), build(config.HouseRules, checked.model_dump()))
+    path = config.DATA / "house_rules.yaml"
+    _validates_and_builds_the_same(path, config.HouseRules)
+    _same(config.house_rules(), checked(config.HouseRules, load_yaml(path)))
+    _closed_frozen(config.HouseRules)
 
 
 def test_portable_packaged_units_validate_and_build_the_same() -> None:
-    from umpire.rulesets.portable import config, schema, units
+    from umpire.rulesets.portable import config, units
 
-    raw = load_yaml(config.DATA / "units.yaml")
-    checked = schema.UnitTypes.model_validate(raw)
-    _same(units.unit_types(), build(units.UnitTypes, checked.model_dump()))
+    path = config.DATA / "units.yaml"
+    _validates_and_builds_the_same(path, units.UnitTypes)
+    _same(units.unit_types(), checked(units.UnitTypes, load_yaml(path)))
+    _closed_frozen(units.UnitTypes)
 
 
-def test_portable_override_is_checked_by_the_schema_and_read_as_plain_rules() -> None:
+def test_portable_override_is_checked_by_the_dataclass_and_read_as_plain_rules() -> None:
     from umpire.core.errors import DataFileError
     from umpire.rulesets.portable import config
 
-    with pytest.raises(DataFileError, match=r"^mine: field fire_hit: "):
+    with pytest.raises(DataFileError, match=r"^mine: field fire_hit: .*valid integer"):
         config.house_rules({"fire_hit": True}, "mine")  # strict: true is not 1
+    with pytest.raises(DataFileError, match=r"^mine: field fire_hit: .*less than or equal to 12"):
+        config.house_rules({"fire_hit": 13}, "mine")
+    with pytest.raises(DataFileError, match=r"^mine: field gas_drift: face 6 has no result"):
+        config.house_rules({"gas_drift": {"stay": [5]}}, "mine")  # __post_init__, as a whole
     changed = config.house_rules({"fire_hit": 5, "artillery_landing": {"on_target": 6}})
     assert isinstance(changed, config.HouseRules)
     assert changed.fire_hit == 5 and changed.artillery_landing.on_target == 6

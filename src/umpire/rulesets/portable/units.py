@@ -1,15 +1,15 @@
-"""Unit, weapon, artillery and aircraft types, read from ``data/units.yaml`` (validated by the
-pydantic schema of :mod:`umpire.rulesets.portable.schema` in the tests)."""
+"""Unit, weapon, artillery and aircraft types, read from ``data/units.yaml`` (the file is
+validated by pydantic against these dataclasses' bounds in the tests)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Annotated, Literal
 
 from umpire.core.datafiles import load_yaml
 from umpire.core.errors import DataFileError
-from umpire.core.plain import build
+from umpire.core.plain import Check, Closed, build
 from umpire.rulesets.portable.config import DATA
 
 Kind = Literal[
@@ -68,56 +68,60 @@ WIRE_LAYERS = frozenset({"infantry", "engineers", "cavalry", "cyclists", "machin
 
 
 # Plain frozen dataclasses built from the packaged ``units.yaml`` without pydantic (issue 19);
-# a test validates the file with the pydantic schema (umpire.rulesets.portable.schema).
+# a test validates the file by pydantic against them (the bounds are read only then).
+AtLeastOne = Annotated[int, Check(ge=1)]
+NotNegative = Annotated[int, Check(ge=0)]
+
+
 @dataclass(frozen=True)
-class GroundType:
+class GroundType(Closed):
     """A ground unit type."""
 
     name: str
-    sp: int
-    move: int
+    sp: AtLeastOne
+    move: NotNegative
     weapon: str | None
     cc: tuple[int, int]
     kind: Kind
 
 
 @dataclass(frozen=True)
-class WeaponType:
+class WeaponType(Closed):
     """A non-artillery weapon."""
 
     name: str
-    range: int
-    dice: int = 1
+    range: AtLeastOne
+    dice: AtLeastOne = 1
     destroys_tanks: bool = True
     anti_aircraft: bool = False
     fires_over_units: bool = False
 
 
 @dataclass(frozen=True)
-class ArtilleryType:
+class ArtilleryType(Closed):
     """An artillery class."""
 
     name: str
-    range: int
+    range: AtLeastOne
     indirect: bool
     anti_aircraft: bool = False
 
 
 @dataclass(frozen=True)
-class AircraftType:
+class AircraftType(Closed):
     """An aircraft type (optional air rules)."""
 
     name: str
-    sp: int
-    move: int
-    endurance: int
-    front_guns: int
-    rear_guns: int
+    sp: AtLeastOne
+    move: AtLeastOne
+    endurance: AtLeastOne
+    front_guns: NotNegative
+    rear_guns: NotNegative
     ground_attack: Literal["none", "guns", "bombs"]
 
 
 @dataclass(frozen=True)
-class UnitTypes:
+class UnitTypes(Closed):
     """Everything in ``units.yaml``."""
 
     ground: dict[str, GroundType]
