@@ -162,6 +162,36 @@ def terrain_refusal(world: World, unit: Unit, speed: str, dest: Vec) -> Refusal 
     return found
 
 
+_UNKNOWN = object()  # not in terrain_refusal's memo yet
+
+
+def terrain_allowed(world: World, unit: Unit, speed: str, points: list[Vec]) -> list[Vec]:
+    """The ``points`` (in order) for which :func:`terrain_refusal` is ``None``: the same
+    answers from the same memo, with what depends only on the unit (reach, mover class, the
+    memo itself) looked up once for the whole menu instead of once per point."""
+    inside = world.table.inside
+    reach = world.move_distance(unit, speed)
+    mover = world.mover_class(unit)
+    head = (unit.x, unit.y, speed, reach, mover, world.is_helicopter(unit))
+    memo = _TERRAIN.get(world)
+    if memo is None:
+        memo = _TERRAIN[world] = {}
+    get = memo.get
+    out: list[Vec] = []
+    for dest in points:
+        if not inside(*dest):  # off the table: refused, not remembered (as terrain_refusal)
+            continue
+        key = (*head, dest[0], dest[1])
+        found = get(key, _UNKNOWN)
+        if found is _UNKNOWN:
+            if len(memo) > 200_000:
+                memo.clear()
+            found = memo[key] = _terrain_refusal(world, unit, speed, dest, reach, mover)
+        if found is None:
+            out.append(dest)
+    return out
+
+
 def _terrain_refusal(
     world: World, unit: Unit, speed: str, dest: Vec, reach: float, mover: str
 ) -> Refusal | None:
@@ -195,9 +225,11 @@ def _terrain_refusal(
 def move_options(world: World, state: SevenDaysState, unit: Unit, speed: str) -> list[Vec]:
     """A menu of legal destinations for ``unit`` at ``speed`` (each as :func:`check_move`
     judges it: the table's part remembered, the enemy's places measured once for the menu)."""
-    candidates = move_candidates(world, state, unit, speed)
+    # the table's part first, for the whole menu at once (terrain_allowed: the same answers
+    # as terrain_refusal point by point), then the enemy's places
+    candidates = terrain_allowed(world, unit, speed, move_candidates(world, state, unit, speed))
     if len(state.units) >= world.index_min_units:
-        return [p for p in candidates if check_move(world, state, unit, speed, p) is None]
+        return [p for p in candidates if not _too_close(world, state, unit, *p, None)]
     limit = world.house.proximity
     side = unit.side
     hypot = math.hypot
@@ -214,11 +246,10 @@ def move_options(world: World, state: SevenDaysState, unit: Unit, speed: str) ->
         for u in state.units.values()
         if u.alive and u.side != side and hypot(u.x - x, u.y - y) < far
     ]
+    if not foes:
+        return candidates
     return [
-        p
-        for p in candidates
-        if terrain_refusal(world, unit, speed, p) is None
-        and not any(hypot(fx - p[0], fy - p[1]) < limit for fx, fy in foes)
+        p for p in candidates if not any(hypot(fx - p[0], fy - p[1]) < limit for fx, fy in foes)
     ]
 
 
@@ -286,7 +317,15 @@ def nearest_enemy_scan(state: SevenDaysState, unit: Unit) -> Vec | None:
     enemies = [u for u in state.units.values() if u.status == "active" and u.side != side]
     if not enemies:
         return None
-    return min(enemies, key=lambda e: _nearness(e, unit.pos)).pos
+    origin = (unit.x, unit.y)
+    dist = math.dist
+    gaps = [dist((e.x, e.y), origin) for e in enemies]  # _nearness's first part
+    least = min(gaps)
+    if gaps.count(least) == 1:  # no tie: the nearest alone, as min() with _nearness finds it
+        return enemies[gaps.index(least)].pos
+    # ties: _nearness among the nearest (in table order, so min() keeps the same first one)
+    tied = [e for e, gap in zip(enemies, gaps, strict=True) if gap == least]
+    return min(tied, key=lambda e: _nearness(e, origin)).pos
 
 
 def _nearness(enemy: Unit, origin: Vec) -> tuple[float, bool, str]:
@@ -336,13 +375,33 @@ def _fixed_candidates(
             covers.append((gap, area))
     covers.sort(key=lambda t: t[0])
     for _, area in covers[:3]:
-        inner = world.inner_polygon(area, world.radius(unit))
-        if inner is None:
-            continue
-        nearest_point = _nearest_point(inner, Point(unit.pos))
-        if math.dist(nearest_point, unit.pos) <= reach:
+        nearest_point = _nearest_cover_point(world, area, world.radius(unit), unit.x, unit.y)
+        if nearest_point is not None and math.dist(nearest_point, unit.pos) <= reach:
             elsewhere.append(nearest_point)
     return around, elsewhere
+
+
+# world -> (area id, margin, x, y) -> the nearest point of the area's inner polygon to (x, y)
+# (static: the menus of every speed, and reaction moves, from one place share it)
+_NEAREST_COVER: WeakKeyDictionary[World, dict[tuple[str, float, float, float], Vec | None]]
+_NEAREST_COVER = WeakKeyDictionary()
+
+
+def _nearest_cover_point(world: World, area: Area, margin: float, x: float, y: float) -> Vec | None:
+    """The point of ``area`` at least ``margin`` inside its edge nearest to ``(x, y)`` (None
+    when no part of it is that far inside), remembered per world."""
+    memo = _NEAREST_COVER.get(world)
+    if memo is None:
+        memo = _NEAREST_COVER[world] = {}
+    key = (area.id, margin, x, y)
+    if key in memo:
+        return memo[key]
+    inner = world.inner_polygon(area, margin)
+    found = None if inner is None else _nearest_point(inner, Point(x, y))
+    if len(memo) > 50_000:
+        memo.clear()
+    memo[key] = found
+    return found
 
 
 def _nearest_point(geom: BaseGeometry, point: Point) -> Vec:

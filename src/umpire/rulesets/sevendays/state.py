@@ -320,18 +320,39 @@ ACTIVATION_FIELDS = tuple(f.name for f in fields(Activation))
 
 def flow_dict(flow: Flow) -> dict[str, Any]:
     """``asdict(flow)`` with the pending action in its JSON form, written out: every
-    observation reads it, and ``asdict`` deep-copies field by field (20x slower)."""
-    out = {f: getattr(flow, f) for f in FLOW_FIELDS}
-    out["pools"] = dict(flow.pools)
+    observation reads it, and ``asdict`` deep-copies field by field (20x slower). The keys in
+    the fields' order (``FLOW_FIELDS``, ``ACTIVATION_FIELDS``: tests/sevendays/test_flow_dict
+    holds them to it), as one literal (a third quicker than a comprehension over the names)."""
     act = flow.activation
-    if act is not None:
-        raw = {f: getattr(act, f) for f in ACTIVATION_FIELDS}
-        raw["platoon"] = list(act.platoon)
-        out["activation"] = raw
-    out["pending"] = flow.pending.to_dict() if flow.pending else None
-    out["outcome"] = copy.deepcopy(flow.outcome) if flow.outcome is not None else None
-    out["core"] = flow.core.to_dict()
-    return out
+    pending = flow.pending
+    outcome = flow.outcome
+    return {
+        "turn": flow.turn,
+        "initiative": flow.initiative,
+        "phase": flow.phase,
+        "to_act": flow.to_act,
+        "pools": dict(flow.pools),
+        "passes": flow.passes,
+        "activation": None
+        if act is None
+        else {
+            "unit": act.unit,
+            "actions_left": act.actions_left,
+            "moved": act.moved,
+            "fired": act.fired,
+            "then_move": act.then_move,
+            "window_used": act.window_used,
+            "doomed": act.doomed,
+            "platoon": list(act.platoon),
+        },
+        "pending": pending.to_dict() if pending else None,
+        "seized_by": flow.seized_by,
+        "reacting_to_move": flow.reacting_to_move,
+        "outcome": copy.deepcopy(outcome) if outcome is not None else None,
+        "objectives_left_on": flow.objectives_left_on,
+        "turn_over": flow.turn_over,
+        "core": flow.core.to_dict(),
+    }
 
 
 @dataclass
