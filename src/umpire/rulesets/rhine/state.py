@@ -70,7 +70,7 @@ class RhineState:
     world_memo: Any = field(default=None, repr=False, compare=False)
     memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     # move answers carried from one position to the next while nothing they read has changed
-    # (see ruleset.unit_answers); never part of the game's data
+    # (see move_answers.unit_answers); never part of the game's data
     carry: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     # what a later position may start from when only some of what it read has changed (see
     # admin._refugee_hexes_now); never part of the game's data
