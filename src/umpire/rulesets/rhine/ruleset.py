@@ -10,9 +10,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from umpire.core.actions import Action
-from umpire.core.errors import IllegalActionError
 from umpire.core.events import Event, note
-from umpire.core.flow import ActionKind, Flow, FlowRules, FlowState, Pending, Phase, SecretCommit
+from umpire.core.flow import ActionKind, Flow, FlowRules, FlowState, Phase, SecretCommit
 from umpire.core.lazy import Lazy
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import (
@@ -27,7 +26,6 @@ from umpire.core.switches import (
     OPTION_KEY,
     advice_events,
     collect_advice,
-    quiet_advice,
     switches_in,
     with_advice,
 )
@@ -48,6 +46,13 @@ from umpire.rulesets.rhine.air_ew import (
     ew_to_act,
     placing_to_act,
 )
+from umpire.rulesets.rhine.attacks import AttackKind, ProbeKind, attack_ok
+from umpire.rulesets.rhine.combat_results import (
+    AdvanceKind,
+    ExLossKind,
+    RetreatKind,
+    apply_result,
+)
 from umpire.rulesets.rhine.model import (
     SIDES,
     rule_catalog,
@@ -66,11 +71,8 @@ from umpire.rulesets.rhine.movement import (
 )
 from umpire.rulesets.rhine.position import (
     SEGMENTS,
-    eliminate,
     enter,
-    momentum_units,
     segment,
-    top,
     world,
 )
 from umpire.rulesets.rhine.state import CSMarker, RhineState
@@ -114,225 +116,7 @@ __all__ = [
 ST = RhineState
 
 
-_ATTACKS: dict[tuple[str, tuple[str, ...]], Action] = {}
 _CS_ACTIONS: dict[str, Action] = {}
-
-
-def attack_targets(state: ST, side: str, only: set[str] | None) -> dict[str, list[str]]:
-    w = world(state)
-    occ = R.occupancy(w, state)
-    attacked = set(state.attacked)
-    switches = switches_in(state.options)
-    out: dict[str, list[str]] = {}
-    for h, here in occ.items():
-        if w.units[here[0]].side == side:
-            continue
-        cands = R.attackers_eligible(w, state, side, h, attacked, only, switches, occ)
-        if cands:
-            out[h] = cands
-    return out
-
-
-def attack_ok(state: ST, side: str, target: str, units: tuple[str, ...]) -> tuple[str, str] | None:
-    """Why this attack may not be made and the rule that forbids it, or None."""
-    one_hex = "rhine.combat.one_hex"
-    w = world(state)
-    only = momentum_units(state)
-    if only is None and segment(state) != "combat":
-        return "attacks are made in the combat phase", one_hex
-    if not units or len(set(units)) != len(units):
-        return "name the attacking units", one_hex
-    here = state.units_at(target)
-    if not here or w.units[here[0]].side == side:
-        return f"{target} holds no enemy unit", one_hex
-    switches = switches_in(state.options)
-    attacked = set(state.attacked)
-    with quiet_advice():  # every unit next to the target is asked; this attack's own below
-        cands = set(R.attackers_eligible(w, state, side, target, attacked, only, switches))
-    for u in units:
-        if u in cands:
-            R.may_attack(w, u, side, attacked, only, switches)  # its advice, if any
-    bad = [u for u in units if u not in cands]
-    if bad:
-        info = w.units.get(bad[0])
-        adjacent = state.pos.get(bad[0]) in w.neighbours[target]
-        rule = one_hex
-        if info is not None and adjacent and info.side == side:
-            if info.defence_only:
-                rule = "rhine.combat.defonly"
-            elif bad[0] in attacked:
-                rule = "rhine.combat.once"
-        return (
-            f"{', '.join(bad)} may not attack {target} "
-            "(not adjacent, already attacked or defence-only)",
-            rule,
-        )
-    if not R.heliborne_ok(w, units, switches):
-        return (
-            "heliborne units may not attack with another division",
-            "rhine.combat.heliborne_div",
-        )
-    fig = R.combat_figures(w, state, side, target, units, here)
-    if fig.column is None:
-        return f"odds {fig.attack}:{fig.defence} are below the lowest column", "rhine.combat.odds"
-    return None
-
-
-class AttackKind(ActionKind[ST]):
-    name = "attack"
-    rule = "rhine.combat.one_hex"
-
-    def options(self, state: ST, side: str) -> Iterable[Action]:
-        only = momentum_units(state)
-        if only is None and segment(state) != "combat":
-            return []
-        w = world(state)
-        out = []
-        for target, cands in attack_targets(state, side, only).items():
-            defenders = state.units_at(target)
-            for g in R.attack_groups(w, cands, switches_in(state.options)):
-                fig = R.combat_figures(w, state, side, target, g, defenders)
-                if fig.column is not None:
-                    a = _ATTACKS.get((target, g))
-                    if a is None:
-                        if len(_ATTACKS) > 65536:
-                            _ATTACKS.clear()
-                        a = _ATTACKS[(target, g)] = Action("attack", cell=target, units=g)
-                    out.append(a)
-        return out
-
-    def check(self, state: ST, side: str, action: Action) -> None:
-        refused = attack_ok(state, side, action.cell or "", action.units)
-        if refused:
-            raise IllegalActionError(*refused)
-
-    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
-        assert action.cell is not None
-        w = world(state)
-        is_momentum = momentum_units(state) is not None
-        if is_momentum:
-            state.flow.stack.pop()
-            state.momentum_used.extend(action.units)
-        else:
-            state.attacked.extend(action.units)
-        defenders = state.units_at(action.cell)
-        fig = R.combat_figures(w, state, side, action.cell, action.units, defenders)
-        state.combat = {
-            "attacker": side,
-            "target": action.cell,
-            "units": list(action.units),
-            "from": sorted({state.pos[u] or "" for u in action.units}),
-            "defenders": defenders,
-            "momentum": is_momentum,
-            "todo": [],
-        }
-        cols = w.tables.crt.columns
-        assert fig.column is not None
-        state.flow.stack.append(
-            SecretCommit(
-                sides=(side, R.other(side)),
-                kinds=("cs",),
-                stage="cs",
-                data={"target": action.cell, "units": list(action.units)},
-            )
-        )
-        kind = "momentum attack" if is_momentum else "attack"
-        return [
-            note(
-                "attack",
-                f"{side} {kind} on {action.cell} ({', '.join(defenders)}) with "
-                f"{', '.join(action.units)}: {fig.attack}:{fig.defence}, "
-                f"column {cols[fig.column]}, "
-                f"modifiers before support {fig.drm:+d}"
-                + "".join(f"; {m.label()}" for m in fig.drms),
-                "rhine.momentum" if is_momentum else self.rule,
-                target=action.cell,
-                units=list(action.units),
-            )
-        ]
-
-    def describe(self, state: ST, side: str, action: Action) -> str:
-        w = world(state)
-        here = state.units_at(action.cell or "")
-        fig = R.combat_figures(w, state, side, action.cell or "", action.units, here)
-        col = w.tables.crt.columns[fig.column] if fig.column is not None else "-"
-        return f"attack {action.cell} with {'+'.join(action.units)} ({col}, {fig.drm:+d})"
-
-
-def probe_options(state: ST, side: str, only: set[str] | None) -> list[Action]:
-    """rhine.probe / rhine.probe.limits."""
-    w = world(state)
-    occ = R.occupancy(w, state)
-    zone = R.ezoc(w, occ, side)
-    out = []
-    for u, h in state.pos.items():
-        if h is None:
-            continue
-        info = w.units[u]
-        if info.side != side or info.defence_only or info.strength <= 0 or info.static:
-            continue
-        if u in state.probed:
-            continue
-        if only is not None:
-            if u not in only:
-                continue
-        elif u in state.attacked:
-            continue
-        nbrs = w.neighbours[h]
-        if not any(occ.get(n) and w.units[occ[n][0]].side != side for n in nbrs):
-            continue
-        for n in nbrs:
-            if n in zone and not occ.get(n):
-                out.append(Action("probe", unit=u, cell=n))
-    return out
-
-
-def push_momentum(state: ST, side: str, units: list[str]) -> None:
-    fresh = [u for u in units if u not in state.momentum_used and state.pos.get(u)]
-    if not fresh:
-        return
-    pending = Pending(side, ("attack", "probe", "decline"), "momentum", {"units": fresh})
-    state.flow.stack.append(pending)
-    if not list(AttackKind().options(state, side)) and not probe_options(state, side, set(fresh)):
-        state.flow.stack.pop()
-
-
-class ProbeKind(ActionKind[ST]):
-    name = "probe"
-    rule = "rhine.probe"
-
-    def options(self, state: ST, side: str) -> Iterable[Action]:
-        only = momentum_units(state)
-        if only is None and segment(state) != "combat":
-            return []
-        return probe_options(state, side, only)
-
-    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
-        assert action.unit is not None and action.cell is not None
-        only = momentum_units(state)
-        if only is not None:
-            state.flow.stack.pop()
-            state.momentum_used.append(action.unit)
-        else:
-            state.attacked.append(action.unit)
-        state.probed.append(action.unit)
-        frm = state.pos[action.unit]
-        enter(state, action.unit, [action.cell])
-        events = [
-            note(
-                "probe",
-                f"{action.unit} probes from {frm} into the empty hex {action.cell}",
-                self.rule,
-                unit=action.unit,
-                cell=action.cell,
-            )
-        ]
-        if only is None:
-            push_momentum(state, side, [action.unit])
-        return events
-
-    def describe(self, state: ST, side: str, action: Action) -> str:
-        return f"probe with {action.unit} into {action.cell}"
 
 
 def cs_ready(state: ST, side: str) -> dict[tuple[str, str], int]:
@@ -372,232 +156,6 @@ class CSKind(ActionKind[ST]):
 
     def describe(self, state: ST, side: str, action: Action) -> str:
         return "no support" if action.option == "none" else f"support {action.option}"
-
-
-class RetreatKind(ActionKind[ST]):
-    name = "retreat"
-    rule = "rhine.retreat.path"
-
-    def options(self, state: ST, side: str) -> Iterable[Action]:
-        t = top(state)
-        return [Action("retreat", cell=p[-1]) for p in t.data["paths"]]
-
-    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
-        t = state.flow.stack.pop()
-        path = next(p for p in t.data["paths"] if p[-1] == action.cell)
-        return do_retreat(state, t.data["units"], t.data["from"], path) + proceed_combat(state)
-
-    def describe(self, state: ST, side: str, action: Action) -> str:
-        return f"retreat to {action.cell}"
-
-
-class ExLossKind(ActionKind[ST]):
-    name = "ex_loss"
-    rule = "rhine.crt.results"
-
-    def options(self, state: ST, side: str) -> Iterable[Action]:
-        t = top(state)
-        return [Action("ex_loss", units=tuple(o)) for o in t.data["options"]]
-
-    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
-        state.flow.stack.pop()
-        events = [eliminate(state, u, "exchange", self.rule) for u in action.units]
-        return events + proceed_combat(state)
-
-    def describe(self, state: ST, side: str, action: Action) -> str:
-        return f"lose {'+'.join(action.units)} in the exchange"
-
-
-def advance_options(state: ST) -> list[tuple[str, ...]]:
-    combat = state.combat
-    assert combat is not None
-    w = world(state)
-    target = combat["target"]
-    if state.units_at(target):
-        return []
-    alive = [
-        u
-        for u in combat["units"]
-        if state.pos.get(u) and target in w.neighbours[state.pos[u] or ""] and not w.units[u].static
-    ]
-    occ = R.occupancy(w, state)
-    out: list[tuple[str, ...]] = []
-    import itertools
-
-    for k in range(1, len(alive) + 1):
-        for combo in itertools.combinations(alive, k):
-            if R.can_join(w, occ, target, combo):
-                out.append(combo)
-    return out
-
-
-class AdvanceKind(ActionKind[ST]):
-    name = "advance"
-    rule = "rhine.advance"
-
-    def options(self, state: ST, side: str) -> Iterable[Action]:
-        opts = [Action("advance", units=o) for o in advance_options(state)]
-        if side == "nato" or not opts:
-            opts.append(Action("advance", units=()))
-        return opts
-
-    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
-        state.flow.stack.pop()
-        combat = state.combat
-        assert combat is not None
-        target = combat["target"]
-        for u in action.units:
-            enter(state, u, [target])
-        combat["advanced"] = list(action.units)
-        if not action.units:
-            ev = note("advance", f"{side} does not advance into {target}", self.rule)
-        else:
-            ev = note(
-                "advance",
-                f"{', '.join(action.units)} advance into {target}",
-                self.rule,
-                units=list(action.units),
-                cell=target,
-            )
-        return [ev] + proceed_combat(state)
-
-    def describe(self, state: ST, side: str, action: Action) -> str:
-        return f"advance {'+'.join(action.units)}" if action.units else "do not advance"
-
-
-# -- combat resolution --------------------------------------------------------------------------
-def do_retreat(state: ST, units: list[str], frm: str, path: list[str]) -> list[Event]:
-    for u in units:
-        enter(state, u, path)
-    return [
-        note(
-            "retreat",
-            f"{', '.join(units)} retreat {frm} -> {' -> '.join(path)}",
-            "rhine.retreat.path",
-            units=list(units),
-            path=list(path),
-        )
-    ]
-
-
-def proceed_combat(state: ST) -> list[Event]:
-    """Work through the steps a combat result left (retreats, losses, advance, momentum),
-    settling those with one possible outcome and pushing a decision for the others."""
-    combat = state.combat
-    events: list[Event] = []
-    w = world(state)
-    while combat is not None and combat["todo"]:
-        step = combat["todo"].pop(0)
-        kind = step["step"]
-        if kind == "retreat":
-            units = [u for u in step["units"] if state.pos.get(u)]
-            if not units:
-                continue
-            paths = R.retreat_options(w, state, units, step["from"], step["away"], step["length"])
-            if not paths:
-                for u in units:
-                    events.append(eliminate(state, u, "no retreat open", "rhine.retreat.path"))
-            elif len(paths) == 1:
-                events += do_retreat(state, units, step["from"], list(paths[0]))
-            else:
-                state.flow.stack.append(
-                    Pending(
-                        step["side"],
-                        ("retreat",),
-                        "retreat",
-                        {"units": units, "from": step["from"], "paths": [list(p) for p in paths]},
-                    )
-                )
-                return events
-        elif kind == "ex_loss":
-            units = [u for u in step["units"] if state.pos.get(u)]
-            opts = R.ex_loss_options(w, units, step["need"])
-            if len(opts) == 1:
-                for u in opts[0]:
-                    events.append(eliminate(state, u, "exchange", "rhine.crt.results"))
-            else:
-                state.flow.stack.append(
-                    Pending(
-                        combat["attacker"],
-                        ("ex_loss",),
-                        "ex_loss",
-                        {"options": [list(o) for o in opts]},
-                    )
-                )
-                return events
-        elif kind == "advance":
-            opts = advance_options(state)
-            if not opts:
-                continue
-            state.flow.stack.append(
-                Pending(combat["attacker"], ("advance",), "advance", {"target": combat["target"]})
-            )
-            return events
-        elif kind == "momentum" and not combat.get("momentum") and combat.get("advanced"):
-            side = combat["attacker"]
-            state.combat = None
-            push_momentum(state, side, list(combat["advanced"]))
-            return events
-    state.combat = None
-    return events
-
-
-def apply_result(state: ST, result: str) -> list[Event]:
-    combat = state.combat
-    assert combat is not None
-    w = world(state)
-    attacker = combat["attacker"]
-    target = combat["target"]
-    units = [u for u in combat["units"] if state.pos.get(u)]
-    defenders = [u for u in combat["defenders"] if state.pos.get(u)]
-    events: list[Event] = []
-    todo: list[dict[str, Any]] = []
-    if result == "AE":
-        events += [eliminate(state, u, "AE", "rhine.crt.results") for u in units]
-    elif result == "AR":
-        by_hex: dict[str, list[str]] = {}
-        for u in units:
-            by_hex.setdefault(state.pos[u] or "", []).append(u)
-        for h, group in sorted(by_hex.items()):
-            todo.append(
-                {
-                    "step": "retreat",
-                    "side": attacker,
-                    "units": group,
-                    "from": h,
-                    "away": [target],
-                    "length": 1,
-                }
-            )
-    elif result == "EX":
-        need = sum(w.units[u].strength for u in defenders)
-        events += [eliminate(state, u, "EX", "rhine.crt.results") for u in defenders]
-        todo.append({"step": "ex_loss", "units": units, "need": need})
-        todo += [{"step": "advance"}, {"step": "momentum"}]
-    elif result in ("DR1", "DR2"):
-        mobile = [u for u in defenders if not w.units[u].static]
-        for u in defenders:
-            if w.units[u].static:
-                events.append(
-                    eliminate(state, u, "a static garrison cannot retreat", "rhine.move.static")
-                )
-        if mobile:
-            todo.append(
-                {
-                    "step": "retreat",
-                    "side": R.other(attacker),
-                    "units": mobile,
-                    "from": target,
-                    "away": combat["from"],
-                    "length": 1 if result == "DR1" else 2,
-                }
-            )
-        todo += [{"step": "advance"}, {"step": "momentum"}]
-    elif result == "DE":
-        events += [eliminate(state, u, "DE", "rhine.crt.results") for u in defenders]
-        todo += [{"step": "advance"}, {"step": "momentum"}]
-    combat["todo"] = todo
-    return events + proceed_combat(state)
 
 
 # -- the ruleset --------------------------------------------------------------------------------
