@@ -6,7 +6,7 @@ simultaneous commitment of both sides."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from umpire.core.actions import Action
@@ -29,7 +29,6 @@ from umpire.core.switches import (
     switches_in,
     with_advice,
 )
-from umpire.rulesets.rhine import rules as R
 from umpire.rulesets.rhine.admin import (
     RefugeeKind,
     admin_begin,
@@ -53,6 +52,7 @@ from umpire.rulesets.rhine.combat_results import (
     RetreatKind,
     apply_result,
 )
+from umpire.rulesets.rhine.combat_support import CSKind, cs_options_for, reveal_support
 from umpire.rulesets.rhine.model import (
     SIDES,
     rule_catalog,
@@ -114,48 +114,6 @@ __all__ = [
 ]
 
 ST = RhineState
-
-
-_CS_ACTIONS: dict[str, Action] = {}
-
-
-def cs_ready(state: ST, side: str) -> dict[tuple[str, str], int]:
-    out: dict[tuple[str, str], int] = {}
-    for m in state.cs:
-        if m.side == side and m.status == "ready":
-            out[(m.type, m.nation)] = out.get((m.type, m.nation), 0) + 1
-    return out
-
-
-def cs_options_for(state: ST, side: str) -> list[str]:
-    combat = state.combat
-    assert combat is not None
-    w = world(state)
-    own = combat["units"] if side == combat["attacker"] else combat["defenders"]
-    art, heli, nations = R.cs_limits(
-        w, state, side, combat["attacker"], combat["target"], own, state.order
-    )
-    return [R.cs_code(c) for c in R.cs_choices(cs_ready(state, side), art, heli, nations)]
-
-
-class CSKind(ActionKind[ST]):
-    name = "cs"
-    rule = "rhine.cs.secret"
-
-    def options(self, state: ST, side: str) -> Iterable[Action]:
-        out = []
-        for c in cs_options_for(state, side):
-            a = _CS_ACTIONS.get(c)
-            if a is None:
-                a = _CS_ACTIONS[c] = Action("cs", option=c)
-            out.append(a)
-        return out
-
-    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
-        return []  # resolved jointly in Rhine.reveal
-
-    def describe(self, state: ST, side: str, action: Action) -> str:
-        return "no support" if action.option == "none" else f"support {action.option}"
 
 
 # -- the ruleset --------------------------------------------------------------------------------
@@ -241,50 +199,9 @@ class RhineRules(FlowRules[ST]):
     def reveal(self, state: ST, commit: SecretCommit) -> list[Event]:
         """Both sides' support, revealed together, then the combat is resolved."""
         try:
-            return self._reveal(state, commit)
+            return reveal_support(state, commit)
         finally:
             state.memo.clear()  # the position changed
-
-    def _reveal(self, state: ST, commit: SecretCommit) -> list[Event]:
-        combat = state.combat
-        assert combat is not None
-        w = world(state)
-        attacker = combat["attacker"]
-        counts: dict[str, int] = {}
-        words = []
-        for side in commit.sides:
-            code = str(commit.committed[side].get("option") or "none")
-            choice = R.parse_cs(code)
-            counts[side] = sum(choice.values())
-            for (kind, nation), n in choice.items():
-                ready = [
-                    m
-                    for m in state.cs
-                    if m.side == side
-                    and m.status == "ready"
-                    and m.type == kind
-                    and m.nation == nation
-                ]
-                for m in ready[:n]:
-                    m.status = "used"
-            words.append(f"{side} {code}")
-        events = [
-            note(
-                "cs_reveal",
-                "support revealed: " + "; ".join(words),
-                "rhine.cs.secret",
-                committed={s: commit.committed[s].get("option") for s in commit.sides},
-            )
-        ]
-        units = combat["units"]
-        fig = R.combat_figures(
-            w, state, attacker, combat["target"], units, combat["defenders"], counts
-        )
-        assert fig.column is not None
-        mods = "".join(f" {m.value:+d} {m.why};" for m in fig.drms)
-        chance = R.crt_chance(w, fig.column, fig.drm, text=f"{mods} " if mods else "")
-        result = chance.sample(state.rng, events)
-        return events + apply_result(state, str(result))
 
 
 KINDS: list[ActionKind[ST]] = [
