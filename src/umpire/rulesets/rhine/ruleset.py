@@ -6,12 +6,12 @@ simultaneous commitment of both sides."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from umpire.core.actions import Action
 from umpire.core.events import Event, note
-from umpire.core.flow import ActionKind, Flow, FlowRules, FlowState, Phase, SecretCommit
+from umpire.core.flow import ActionKind, Flow, FlowState, Phase, SecretCommit
 from umpire.core.lazy import Lazy
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import (
@@ -21,13 +21,6 @@ from umpire.core.ruleset import (
     RulesetBase,
     RulesetMeta,
     ScenarioInfo,
-)
-from umpire.core.switches import (
-    OPTION_KEY,
-    advice_events,
-    collect_advice,
-    switches_in,
-    with_advice,
 )
 from umpire.rulesets.rhine.admin import (
     RefugeeKind,
@@ -52,7 +45,8 @@ from umpire.rulesets.rhine.combat_results import (
     RetreatKind,
     apply_result,
 )
-from umpire.rulesets.rhine.combat_support import CSKind, cs_options_for, reveal_support
+from umpire.rulesets.rhine.combat_support import CSKind, cs_options_for
+from umpire.rulesets.rhine.engine import RhineRules, fresh
 from umpire.rulesets.rhine.model import (
     SIDES,
     rule_catalog,
@@ -116,94 +110,6 @@ __all__ = [
 ST = RhineState
 
 
-# -- the ruleset --------------------------------------------------------------------------------
-def _no_switches(state: ST) -> bool:
-    """Whether every rule is simply enforced (``not switches_in(state.options)``), read
-    first from whether the game has any switch set at all (most have none)."""
-    return not state.options.get(OPTION_KEY) or not switches_in(state.options)
-
-
-class RhineRules(FlowRules[ST]):
-    def legal_actions(self, state: ST) -> list[Action]:
-        """The core's listing; the actions of the kinds checked by their listing alone (the
-        core's default check) are remembered for the position, for :meth:`check`, and so
-        are the attacks of a game without rule switches (each listed attack is one the
-        check allows: the listing tests what the check does, attackers, divisions and odds;
-        under switches the check also words the advice of each rule it reads)."""
-        side, allowed = self.flow.decision(state)
-        if side is None:
-            return []
-        out: list[Action] = []
-        memo = state.memo
-        for name in allowed:
-            listed = list(self.kinds[name].options(state, side))
-            if name in LISTED_CHECK or (name == "attack" and _no_switches(state)):
-                memo[("listed", name, side)] = listed
-            out.extend(listed)
-        return out
-
-    def check(self, state: ST, action: Action) -> tuple[str, ActionKind[ST]]:
-        """The core's check (it changes nothing: what is remembered of the position stays).
-        An action of a kind checked by its listing alone that is one of the very actions
-        listed in this position (the player's pick from the listing) needs no second
-        listing."""
-        side, allowed = self.flow.decision(state)
-        listed = state.memo.get(("listed", action.kind, side)) if action.kind in allowed else None
-        if (
-            side is not None
-            and listed is not None
-            and any(a is action for a in listed)
-            and (action.kind in LISTED_CHECK or _no_switches(state))
-        ):
-            return side, self.kinds[action.kind]
-        return super().check(state, action)
-
-    def apply(self, state: ST, action: Action) -> list[Event]:
-        """The core's apply (check, resolve or commit, then the flow moves on); under rule
-        switches set to ``advise``, the log first warns of each rule the action breaks.
-
-        ``state.memo`` holds what was worked out for one position: it is dropped before an
-        action changes the position (a move drops it itself, once its resolve has read the
-        unit's route from it), after the action and after each hook of the flow (see
-        :func:`_fresh`), so what the flow's ``to_act`` works out for the position it settles
-        in is kept for that position's listing and check; on an error it is dropped too."""
-        try:
-            if _no_switches(state):
-                return self._apply(state, action)
-            side = self.flow.decision(state)[0]
-            with collect_advice() as advice:
-                self.check(state, action)
-            events = self._apply(state, action)
-            return advice_events(advice, rule_catalog(), side) + events
-        except BaseException:
-            state.memo.clear()
-            raise
-
-    def _apply(self, state: ST, action: Action) -> list[Event]:
-        side, kind = self.check(state, action)
-        memo = state.memo
-        if action.kind != "move":
-            memo.clear()
-        top = self.flow.top(state)
-        if isinstance(top, SecretCommit):
-            return self._commit(state, top, side, kind, action)
-        events = kind.resolve(state, side, action)
-        memo.clear()
-        return events + self.flow.advance(state)
-
-    def describe(self, state: ST, action: Action) -> str:
-        """The core's menu line, naming any rule (under ``advise``) the action breaks."""
-        text = super().describe(state, action)
-        return with_advice(state.options, text, lambda: self.check(state, action))
-
-    def reveal(self, state: ST, commit: SecretCommit) -> list[Event]:
-        """Both sides' support, revealed together, then the combat is resolved."""
-        try:
-            return reveal_support(state, commit)
-        finally:
-            state.memo.clear()  # the position changed
-
-
 KINDS: list[ActionKind[ST]] = [
     OrderKind(),
     PlaceAirKind(),
@@ -224,25 +130,6 @@ KINDS: list[ActionKind[ST]] = [
     RefugeeKind(),
 ]
 SEGMENT_KINDS = ("move", "heli_ma", "attack", "probe", "end_phase")
-# the kinds whose check is the core's default (allowed exactly when listed): none reads the
-# rule switches, so a listing made under book_only is the menu's too
-LISTED_CHECK = frozenset(k.name for k in KINDS if type(k).check is ActionKind.check)
-
-
-def _fresh(hook: Callable[[ST], list[Event]]) -> Callable[[ST], list[Event]]:
-    """A flow hook that drops what was remembered of the position before and after it runs
-    (it changes the position): ``state.memo`` holds answers for one position only."""
-
-    def run(state: ST) -> list[Event]:
-        state.memo.clear()
-        try:
-            return hook(state)
-        finally:
-            state.memo.clear()
-
-    run.__name__ = run.__qualname__ = hook.__name__
-    run.__doc__ = hook.__doc__
-    return run
 
 
 FLOW: Flow[ST] = Flow(
@@ -252,25 +139,23 @@ FLOW: Flow[ST] = Flow(
             "air",
             ("place_air", "stop_air"),
             to_act=placing_to_act("air_to_place", "air_holder", ()),
-            on_begin=_fresh(air_begin),
+            on_begin=fresh(air_begin),
         ),
-        Phase(
-            "ew", ("ew_mark", "ew_strip", "stop_ew"), to_act=ew_to_act, on_begin=_fresh(ew_begin)
-        ),
+        Phase("ew", ("ew_mark", "ew_strip", "stop_ew"), to_act=ew_to_act, on_begin=fresh(ew_begin)),
         *[
-            Phase(name, SEGMENT_KINDS, to_act=segment_to_act, on_begin=_fresh(segment_begin))
+            Phase(name, SEGMENT_KINDS, to_act=segment_to_act, on_begin=fresh(segment_begin))
             for name in SEGMENTS
         ],
         Phase(
             "admin",
             ("refugee",),
             to_act=refugee_to_act,
-            on_begin=_fresh(admin_begin),
-            on_end=_fresh(admin_end),
+            on_begin=fresh(admin_begin),
+            on_end=fresh(admin_end),
         ),
     ],
     lambda s: s.flow,
-    on_turn_begin=_fresh(on_turn_begin),
+    on_turn_begin=fresh(on_turn_begin),
     game_over=lambda s: s.outcome is not None,
 )
 ENGINE = RhineRules(FLOW, KINDS)
