@@ -98,6 +98,42 @@ class GridIndex(Generic[T]):
             found.sort(key=_first)
         return found
 
+    def along(self, ax: float, ay: float, bx: float, by: float, reach: float) -> list[Entry[T]]:
+        """Every item less than ``reach`` from the segment (ax, ay)-(bx, by), and maybe some
+        more near it, in the order added: the items of the cells a band of half-width
+        ``reach`` (widened by a rounding margin) around the segment overlaps, column by
+        column, instead of every cell of the segment's bounding box (a long sight line across
+        a wide table crosses few of its cells). Callers test their own distance condition."""
+        reach = reach + 1e-9 * (1.0 + abs(reach) + abs(ax) + abs(ay) + abs(bx) + abs(by))
+        cell = self.cell
+        cells = self._cells
+        x_lo, x_hi = (ax, bx) if ax <= bx else (bx, ax)
+        dx, dy = bx - ax, by - ay
+        floor = math.floor
+        found: list[Entry[T]] = []
+        i0, i1 = floor((x_lo - reach) / cell), floor((x_hi + reach) / cell)
+        for i in range(i0, i1 + 1):
+            # the part of the segment whose points lie within reach of this column in x
+            s0 = max(i * cell - reach, x_lo)
+            s1 = min((i + 1) * cell + reach, x_hi)
+            if s0 > s1:  # rounding at the ends: take the whole segment's span of y
+                s0, s1 = x_lo, x_hi
+            if dx == 0.0:
+                y0, y1 = (ay, by) if ay <= by else (by, ay)
+            else:  # by the fraction of the segment at each end, kept within it
+                t0 = min(max((s0 - ax) / dx, 0.0), 1.0)
+                t1 = min(max((s1 - ax) / dx, 0.0), 1.0)
+                y0, y1 = ay + t0 * dy, ay + t1 * dy
+                if y0 > y1:
+                    y0, y1 = y1, y0
+            for j in range(floor((y0 - reach) / cell), floor((y1 + reach) / cell) + 1):
+                near = cells.get((i, j))
+                if near is not None:
+                    found += near
+        if len(found) > 1:
+            found.sort(key=_first)
+        return found
+
     def around(self, x: float, y: float, radius: float) -> list[Entry[T]]:
         """Every item with ``math.hypot(ix - x, iy - y) <= radius`` and maybe a few more just
         outside (the box around the circle, widened by a rounding margin), in the order

@@ -156,12 +156,15 @@ class Table:
             shapely.STRtree([a.polygon for a in self._sight_areas]) if self._sight_areas else None
         )
         self._areas_at_cache: dict[Vec, tuple[Area, ...]] = {}
+        self._area_cells = _area_cells(self.areas)
         self._entries_cache: dict[tuple[float, ...], list[Entry]] = {}
         self._blocked_cache: dict[tuple[Vec, Vec], bool] = {}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         _load_shapely()  # a table read back from a pickle made by another process
         self.__dict__.update(state)
+        if "_area_cells" not in state:  # pickled before the areas were bucketed
+            self._area_cells = _area_cells(self.areas)
 
     # -- points ----------------------------------------------------------------------------
     def inside(self, x: float, y: float, margin: float = 0.0) -> bool:
@@ -177,7 +180,9 @@ class Table:
         key = (x, y)
         found = self._areas_at_cache.get(key)
         if found is None:
-            found = tuple(a for a in self.areas if a.contains(x, y))
+            # only the areas whose bounds reach the point's cell, in table order
+            near = self._area_cells.get((math.floor(x / AREA_CELL), math.floor(y / AREA_CELL)), ())
+            found = tuple(a for a in near if a.contains(x, y))
             if len(self._areas_at_cache) > 50_000:
                 self._areas_at_cache.clear()
             self._areas_at_cache[key] = found
@@ -317,6 +322,22 @@ class Table:
             if area not in self.areas_at(*a) and area not in self.areas_at(*b):
                 out[i][k] = True
         return out
+
+
+AREA_CELL = 6.0  # inches: the side of a cell of a table's buckets of terrain areas
+
+
+def _area_cells(areas: tuple[Area, ...]) -> dict[tuple[int, int], tuple[Area, ...]]:
+    """Each cell (of side ``AREA_CELL``) that an area's bounding box reaches -> those areas,
+    in table order: a point lies in an area only if it lies in its bounding box, and then in
+    one of the cells the box reaches (the same floor of the same division on both sides)."""
+    cells: dict[tuple[int, int], list[Area]] = {}
+    for area in areas:
+        x0, y0, x1, y1 = area.bbox
+        for i in range(math.floor(x0 / AREA_CELL), math.floor(x1 / AREA_CELL) + 1):
+            for j in range(math.floor(y0 / AREA_CELL), math.floor(y1 / AREA_CELL) + 1):
+                cells.setdefault((i, j), []).append(area)
+    return {key: tuple(found) for key, found in cells.items()}
 
 
 def _segments(segments: Sequence[tuple[Vec, Vec]]) -> Any:

@@ -37,7 +37,7 @@ from umpire.rulesets.sevendays.firing import (
     situation_plans,
     target_facts,
 )
-from umpire.rulesets.sevendays.los import prefetch_between, terrain_blocked
+from umpire.rulesets.sevendays.los import prefetch_between, terrain_blocked_all
 from umpire.rulesets.sevendays.movement import (
     check_move,
     fall_back_point,
@@ -418,10 +418,14 @@ class SevenDaysScripted:
         candidates: list[tuple[float, int, Unit, str]] = []
         # most sight lines are blocked by terrain (static): their shots are refused whatever
         # else, so neither bounded nor planned (a mortar's, planned another way, excepted)
-        prefetch_between(world, [unit], enemies, lazy=False, rays=False)
+        # (rule sevendays.los.blockers, the terrain part: static, see los.terrain_blocked_all)
+        blocked_all = terrain_blocked_all(world, unit, enemies)
         mortar = "mortar" in world.profile(unit).traits
-        for target in enemies:
-            blocked = terrain_blocked(world, unit, target)
+        step = len(kinds)
+        for target, blocked in zip(enemies, blocked_all, strict=True):
+            if blocked and not mortar:
+                order += step  # no shot of any kind: skipped at once
+                continue
             facts = None if blocked else target_facts(world, target)
             for kind in kinds:
                 if blocked and not (mortar and kind == "gun"):

@@ -78,6 +78,41 @@ def _bodies(
     return _bodies_scan(world, state, firer, target, (x0, y0, x1, y1))
 
 
+def _bodies_near(
+    world: World, state: SevenDaysState, firer: Unit, target: Unit, a: Vec, b: Vec, reach: float
+) -> tuple[list[Vec], list[Vec]]:
+    """:func:`_bodies`, less (maybe) the bodies ``reach`` or more from the segment a-b: what
+    :func:`_sight` reads of them, since such a body neither cuts the centre line nor touches
+    a ray (it asks for bodies nearer than ``reach`` only). With the unit index, only the
+    index's cells along the line are visited (``GridIndex.along``), not every cell of the
+    line's bounding box; the bodies kept are those of :func:`_bodies` nearer than ``reach``,
+    in the same order."""
+    if not (world.holds(state, firer) and world.holds(state, target)):
+        return _bodies(world, state, firer, target, a, b, reach)
+    x0, x1 = (a[0], b[0]) if a[0] <= b[0] else (b[0], a[0])
+    y0, y1 = (a[1], b[1]) if a[1] <= b[1] else (b[1], a[1])
+    x0 -= reach
+    y0 -= reach
+    x1 += reach
+    y1 += reach
+    blocking: list[Vec] = []
+    obscuring: list[Vec] = []
+    skip = (firer.uid, target.uid)
+    side = firer.side
+    for _, x, y, p in world.unit_index(state).bodies.along(a[0], a[1], b[0], b[1], reach):
+        if (
+            p.uid in skip
+            or not (x0 <= x <= x1 and y0 <= y <= y1)
+            or segment_point_distance(a, b, (x, y)) >= reach
+        ):
+            continue
+        if p.wreck:
+            blocking.append((x, y))
+        elif p.alive and p.ground_vehicle:
+            (obscuring if p.side == side else blocking).append((x, y))
+    return blocking, obscuring
+
+
 def _body_list(world: World, state: SevenDaysState) -> list[tuple[str, float, float, bool, str]]:
     """The units of ``state`` that may block or obscure a sight line, in table order: wrecks
     and active ground vehicles, not hidden markers (uid, x, y, wreck, side); kept for the
@@ -254,6 +289,43 @@ def prefetch_between(
     prefetch(world, pairs[:SIGHT_BATCH])
 
 
+def terrain_blocked_all(world: World, firer: Unit, targets: list[Unit]) -> list[bool]:
+    """:func:`terrain_blocked` from ``firer`` to each of ``targets`` (units on the table of
+    the other side), with the centre lines not known yet fetched first in one batch: what
+    ``prefetch_between(world, [firer], targets, lazy=False, rays=False)`` then one
+    :func:`terrain_blocked` per target give, in one sweep over the targets (the scripted
+    player's sight check to every enemy, issue 19).
+
+    Terrain is static, so a line's answer does not depend on when it was fetched; like
+    ``prefetch_between`` this drops the lines queued by an earlier lazy sweep."""
+    cache = world.sight_cache
+    ox, oy = firer.x, firer.y
+    radius = world._radius  # world.radius, written out (a per-enemy loop)
+    keys = [(ox, oy, t.x, t.y, radius[t.profile]) for t in targets]
+    found = list(map(cache.get, keys))
+    world.sight_queue = []
+    if None in found:
+        missing = [i for i, f in enumerate(found) if f is None]
+        wanted: dict[tuple[float, ...], int] = {}
+        for i in missing:
+            wanted.setdefault(keys[i], i)
+        if len(cache) > 200_000:
+            cache.clear()
+        origin = (ox, oy)
+        lines = [(origin, (targets[i].x, targets[i].y)) for i in wanted.values()]
+        for key, b in zip(wanted, world.table.terrain_blocks_many(lines), strict=True):
+            cache[key] = (True, ()) if b else (False, None)
+        for i in missing:
+            found[i] = cache[keys[i]]
+    air = world._air
+    if air[firer.profile]:
+        return [False] * len(targets)
+    return [
+        f[0] and not air[t.profile]  # type: ignore[index]
+        for f, t in zip(found, targets, strict=True)
+    ]
+
+
 def sight(
     world: World, state: SevenDaysState, firer: Unit, target: Unit, obscured: bool = True
 ) -> Sight:
@@ -296,7 +368,7 @@ def _sight(world: World, state: SevenDaysState, firer: Unit, target: Unit, obscu
         return BLOCKED
     radius = world.house.footprint["vehicle"]
     half = world.radius(target)
-    blocking, obscuring = _bodies(world, state, firer, target, a, b, radius + half)
+    blocking, obscuring = _bodies_near(world, state, firer, target, a, b, radius + half)
     if blocking and _cuts(a, b, blocking, radius):
         return BLOCKED
     if not obscured or crossings is None:
