@@ -1,7 +1,10 @@
-"""7 Days to the Rhine on the shared core: the turn as a :class:`~umpire.core.flow.Flow` of
-phases, every decision an :class:`~umpire.core.flow.ActionKind` defined once, retreats,
-losses, advances and momentum as pending decisions, and combat support as a secret
-simultaneous commitment of both sides."""
+"""7 Days to the Rhine on the shared core: the :class:`Rhine` ruleset, wiring the turn as a
+:class:`~umpire.core.flow.Flow` of phases with every decision an
+:class:`~umpire.core.flow.ActionKind` defined once in its topic's module: the turn and order
+choice (:mod:`.turn`), air and EW (:mod:`.air_ew`), movement (:mod:`.movement`,
+:mod:`.move_answers`), combat (:mod:`.attacks`, :mod:`.combat_support`, whose support is a
+secret simultaneous commitment of both sides, :mod:`.combat_results`), the administrative
+phase (:mod:`.admin`) and victory (:mod:`.victory`), run by :mod:`.engine`."""
 
 from __future__ import annotations
 
@@ -10,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from umpire.core.actions import Action
-from umpire.core.events import Event, note
-from umpire.core.flow import ActionKind, Flow, FlowState, Phase, SecretCommit
+from umpire.core.events import Event
+from umpire.core.flow import ActionKind, Flow, Phase, SecretCommit
 from umpire.core.lazy import Lazy
 from umpire.core.rng import RandomStream
 from umpire.core.ruleset import (
@@ -69,7 +72,8 @@ from umpire.rulesets.rhine.position import (
     segment,
     world,
 )
-from umpire.rulesets.rhine.state import CSMarker, RhineState
+from umpire.rulesets.rhine.setup import opening_state
+from umpire.rulesets.rhine.state import RhineState
 from umpire.rulesets.rhine.turn import (
     OrderKind,
     StopKind,
@@ -197,61 +201,7 @@ class Rhine(RulesetBase[RhineState]):
         return ScenarioInfo(scenario, spec.title, spec.briefing)
 
     def new_state(self, scenario: str, seed: int, options: Mapping[str, Any]) -> RhineState:
-        w = world_for(scenario, options.get("house_rules"))
-        pos: dict[str, str | None] = {}
-        status: dict[str, str] = {}
-        for u in w.spec.units:
-            pos[u.id] = u.at
-            status[u.id] = "on" if u.at is not None else "waiting"
-        control: dict[str, str] = {}
-        c = w.spec.control
-        for h in w.ids:
-            col = w.column(h)
-            if c.nato_columns[0] <= col <= c.nato_columns[1]:
-                control[h] = "nato"
-            elif c.pact_columns[0] <= col <= c.pact_columns[1]:
-                control[h] = "pact"
-        cs: list[CSMarker] = []
-        for spec in w.spec.cs:
-            for _k in range(spec.count):
-                cs.append(
-                    CSMarker(
-                        id=f"{spec.side}-{spec.nation}-{spec.type[:3]}-{len(cs) + 1}",
-                        side=spec.side,
-                        nation=spec.nation,
-                        type=spec.type,
-                        status="ready" if spec.from_turn <= 1 else "later",
-                        back=spec.from_turn,
-                    )
-                )
-        opts = dict(options)
-        for key in ("heli_attrition", "ammunition"):
-            if opts.get(key) is not None:
-                hr = dict(opts.get("house_rules") or {})
-                hr["switches"] = {**(hr.get("switches") or {}), key: bool(opts[key])}
-                opts["house_rules"] = hr
-        w = world_for(scenario, opts.get("house_rules"))
-        state = RhineState(
-            scenario=scenario,
-            seed=int(seed),
-            rng=RandomStream(seed),
-            flow=FlowState(),
-            options=opts,
-            pos=pos,
-            status=status,
-            control=control,
-            cs=cs,
-        )
-        on = [k for k, v in sorted(w.switches.items()) if v]
-        state.setup_events = [  # never the seed: it would foretell the dice
-            note(
-                "setup",
-                f"{w.spec.title}: {w.spec.map.width}x{w.spec.map.height} hexes, "
-                f"{len(w.turns)} turns; optional rules on: {', '.join(on) or 'none'}; "
-                f"air DRM cap {w.air_cap}",
-                "rhine.victory.scenario",
-            )
-        ]
+        state = opening_state(scenario, seed, options)
         state.setup_events += FLOW.start(state)
         return state
 
