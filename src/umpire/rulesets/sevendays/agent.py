@@ -17,6 +17,7 @@ the game (table, terrain, unit profiles, house rules) from ``view.ruleset.world_
 
 from __future__ import annotations
 
+import heapq
 import math
 import weakref
 from collections.abc import Callable, Mapping, Sequence
@@ -47,7 +48,6 @@ from umpire.rulesets.sevendays.movement import (
 from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.orbat import UnitProfile
 from umpire.rulesets.sevendays.reactions import (
-    nearest_first,
     reaction_option,
     reactors,
 )
@@ -745,12 +745,7 @@ class SevenDaysScripted:
         moving = state.flow.reacting_to_move
         # the likeliest reactors: ATGM carriers (long reach, +1 to react) and the nearest
         # units; weighing every unit on the table costs more than it gains
-        candidates = nearest_first(reactors(state, activator), activator)
-        shortlist = [
-            u
-            for rank, u in enumerate(candidates)
-            if rank < REACTION_SHORTLIST or world.profile(u).atgm is not None
-        ]
+        shortlist = _shortlist(world, reactors(state, activator), activator)
         prefetch_between(world, shortlist, [activator], reaction=True)
         for reactor in shortlist:
             option = reaction_option(world, state, activator, reactor, moving)
@@ -773,6 +768,20 @@ class SevenDaysScripted:
             return best[1]
         self.last_reason = "no reaction worth a token"
         return Action("no_react")
+
+
+def _shortlist(world: World, units: list[Unit], activator: Unit) -> list[Unit]:
+    """The ``REACTION_SHORTLIST`` units nearest ``activator`` and every ATGM carrier among
+    ``units``, nearest first (among equals, in the order of ``units``): the first
+    ``REACTION_SHORTLIST`` of :func:`~.reactions.nearest_first` and the carriers after them,
+    in its order, without sorting every unit (``heapq.nsmallest`` is that sort's first n)."""
+    ax, ay = activator.x, activator.y
+    # the distance as nearest_first measures it, written the same way
+    keys = [(u.x - ax) ** 2 + (u.y - ay) ** 2 for u in units]
+    profiles = world.profiles
+    picked = set(heapq.nsmallest(REACTION_SHORTLIST, range(len(units)), key=keys.__getitem__))
+    picked.update(i for i, u in enumerate(units) if profiles[u.profile].atgm is not None)
+    return [units[i] for i in sorted(picked, key=lambda i: (keys[i], i))]
 
 
 def _bound_order(candidate: tuple[float, int, Unit, str]) -> tuple[float, int]:
