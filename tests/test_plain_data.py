@@ -13,11 +13,9 @@ import json
 import re
 from pathlib import Path
 from typing import Any
-from unittest.mock import ANY
 
 import pytest
 import yaml
-from pydantic import BaseModel
 
 from umpire.core.datafiles import load_yaml
 from umpire.core.plain import build, checked
@@ -68,11 +66,6 @@ def _closed_frozen(cls: type, seen: set[type] | None = None) -> None:
             if isinstance(kind, type) and dataclasses.is_dataclass(kind):
                 _closed_frozen(kind, seen)
             stack.extend(typing.get_args(kind))
-
-
-def _same_fields(plain: type, schema: type[BaseModel]) -> None:
-    names = [f.name for f in dataclasses.fields(plain)]
-    assert sorted(names) == sorted(schema.model_fields), plain.__name__
 
 
 # -- rhine ---------------------------------------------------------------------------------------
@@ -177,37 +170,14 @@ def test_portable_override_is_checked_by_the_dataclass_and_read_as_plain_rules()
 
 
 # -- sevendays -----------------------------------------------------------------------------------
-def _sevendays_pairs() -> list[tuple[type, type[BaseModel]]]:
-    from umpire.rulesets.sevendays import config, orbat, schema
-
-    pairs = []
-    for name, cls in vars(schema).items():
-        if (
-            isinstance(cls, type)
-            and issubclass(cls, BaseModel)
-            and cls.__module__ == schema.__name__
-        ):
-            plain = getattr(config, name, None) or getattr(orbat, name)
-            pairs.append((plain, cls))
-    return pairs
-
-
-def test_sevendays_plain_classes_have_the_schema_fields() -> None:
-    pairs = _sevendays_pairs()
-    assert {p.__name__ for p, _ in pairs} >= {"HouseRules", "DamageRow", "UnitProfile", "Orbat"}
-    for plain, model in pairs:
-        assert dataclasses.is_dataclass(plain)
-        _same_fields(plain, model)
-        assert plain.plain_schema == f"{model.__module__}:{model.__name__}"  # type: ignore[attr-defined]
-
-
 def test_sevendays_packaged_house_rules_validate_and_build_the_same() -> None:
-    from umpire.rulesets.sevendays import config, schema
+    from umpire.rulesets.sevendays import config
 
-    raw = load_yaml(config.DATA / "house_rules.yaml")
-    checked = schema.HouseRules.model_validate(raw)
-    _same(config.default_house_rules(), build(config.HouseRules, checked.model_dump()))
-    _same(config.house_rules(), build(config.HouseRules, raw))
+    path = config.DATA / "house_rules.yaml"
+    _validates_and_builds_the_same(path, config.HouseRules)
+    _same(config.default_house_rules(), checked(config.HouseRules, load_yaml(path)))
+    _same(config.house_rules(), config.default_house_rules())
+    _closed_frozen(config.HouseRules)
 
 
 def _orbat_files() -> list[Path]:
@@ -218,29 +188,51 @@ def _orbat_files() -> list[Path]:
 
 @pytest.mark.parametrize("path", _orbat_files(), ids=lambda p: p.stem)
 def test_sevendays_packaged_orbat_validates_and_builds_the_same(path: Path) -> None:
-    from umpire.rulesets.sevendays import orbat, schema
+    from umpire.rulesets.sevendays import orbat
     from umpire.rulesets.sevendays.scenario import load_nation
 
-    checked = schema.Orbat.model_validate(load_yaml(path))
+    _validates_and_builds_the_same(path, orbat.Orbat)
+    validated = checked(orbat.Orbat, load_yaml(path))
     plain = load_nation(path.stem)
-    _same(plain, build(orbat.Orbat, checked.model_dump()))
-    for mine, theirs in zip(plain.units, checked.units, strict=True):
+    _same(plain, validated)
+    for mine, line in zip(plain.units, load_yaml(path)["units"], strict=True):
         assert (mine.is_vehicle, mine.is_foot, mine.is_apc) == (
-            theirs.type in ("light", "mbt", "helicopter"),
-            theirs.type in ("infantry", "support"),
-            bool(theirs.traits & {"apc", "apc_plus", "apc_minus"}),
+            line["type"] in ("light", "mbt", "helicopter"),
+            line["type"] in ("infantry", "support"),
+            bool(set(line.get("traits", ())) & {"apc", "apc_plus", "apc_minus"}),
         )
-        assert str(mine.weapon) == str(theirs.weapon)
+        if "weapon" in line:  # the book's notation reads back as it was written
+            assert str(mine.weapon) == str(line["weapon"]).strip().removesuffix("+")
+
+
+def test_sevendays_orbat_refuses_unknown_keys_where_the_file_did(tmp_path: Path) -> None:
+    """A profile line or an ORBAT with a key it does not know is refused; a weapon, armour or
+    ATGM written as a mapping passes other keys over (as the pydantic models did)."""
+    from umpire.core.errors import DataFileError
+    from umpire.rulesets.sevendays.orbat import Atgm, Weapon, load_orbat
+    from umpire.rulesets.sevendays.scenario import ORBATS
+
+    raw = load_yaml(ORBATS / "uk.yaml")
+    path = tmp_path / "mine.yaml"
+    path.write_text(yaml.safe_dump({**raw, "colour": "red"}), encoding="utf-8")
+    with pytest.raises(DataFileError, match=r"mine\.yaml: field colour: Extra inputs"):
+        load_orbat(path)
+    line = {**raw["units"][0], "atgm": {"to_hit": "4+", "weapon": "10h", "nickname": "x"}}
+    path.write_text(yaml.safe_dump({**raw, "units": [line]}), encoding="utf-8")
+    assert load_orbat(path).units[0].atgm == Atgm(to_hit=4, weapon=Weapon(value=10, heat=True))
+    path.write_text(yaml.safe_dump({**raw, "units": [{**line, "crew": 4}]}), encoding="utf-8")
+    with pytest.raises(DataFileError, match=r"field units\.0\.crew: Extra inputs"):
+        load_orbat(path)
 
 
 def test_sevendays_plain_models_keep_the_readers_interface() -> None:
-    """``model_validate`` still checks with the schema (its errors as before), and
-    ``model_copy``/``model_dump`` give what the pydantic models gave."""
+    """``model_validate`` checks with pydantic (its ValidationError as before, reading the
+    book's notations), and ``model_copy``/``model_dump``/``model_dump_json`` give what the
+    pydantic models gave."""
     from pydantic import ValidationError
 
-    from umpire.rulesets.sevendays import schema
     from umpire.rulesets.sevendays.config import default_house_rules
-    from umpire.rulesets.sevendays.orbat import UnitProfile
+    from umpire.rulesets.sevendays.orbat import Armour, UnitProfile, UnitType, Weapon
     from umpire.rulesets.sevendays.scenario import load_nation
 
     line: dict[str, Any] = {"id": "x", "name": "X", "type": "mbt", "weapon": "7h"}
@@ -248,34 +240,47 @@ def test_sevendays_plain_models_keep_the_readers_interface() -> None:
     line |= {"to_hit": "4+", "morale": 4, "points": 10, "bp": 2, "traits": ["thermal"]}
     profile = UnitProfile.model_validate(line)
     assert isinstance(profile, UnitProfile)
-    assert (profile.armour and profile.armour.special, str(profile.weapon), profile.to_hit) == (
-        True,
-        "7h",
+    assert profile == build(UnitProfile, line)
+    assert (profile.armour, profile.weapon, profile.to_hit, profile.type) == (
+        Armour(front=19, side=17, special=True),
+        Weapon(value=7, heat=True),
         4,
+        UnitType.MBT,
     )
     with pytest.raises(ValidationError, match="traits"):
         UnitProfile.model_validate({**line, "traits": ["flying"]})
+    with pytest.raises(ValidationError, match="to_hit"):
+        UnitProfile.model_validate({**line, "to_hit": "11+"})  # a d10 score: 2+ to 10+
     assert profile.model_copy(update={"bp": 5}).bp == 5 and profile.bp == 2
-    theirs = schema.UnitProfile.model_validate(line)
-    assert profile.model_dump() == theirs.model_dump()
-    assert profile.model_dump(mode="json") == theirs.model_dump(mode="json")
+    dumped = profile.model_dump()
+    assert dumped["armour"] == {"front": 19, "side": 17, "special": True}
+    assert dumped["traits"] == frozenset({"thermal"}) and dumped["type"] is UnitType.MBT
+    assert profile.model_dump(mode="json")["type"] == "mbt"
+    assert UnitProfile.model_validate(dumped) == profile  # a dump reads back as the same line
     for unit in load_nation("uk").units:
-        theirs = schema.UnitProfile.model_validate(unit.model_dump())
-        mine_json, their_json = unit.model_dump(mode="json"), theirs.model_dump(mode="json")
-        # a set's order is the string hash's (it changes from process to process)
-        assert sorted(mine_json.pop("traits")) == sorted(their_json.pop("traits"))
-        assert mine_json == their_json
-        assert json.loads(unit.model_dump_json()) == {**mine_json, "traits": ANY}
+        assert UnitProfile.model_validate(unit.model_dump()) == unit
+        assert UnitProfile.model_validate(unit.model_dump(mode="json")) == unit
+        assert UnitProfile.model_validate(json.loads(unit.model_dump_json())) == unit
     house = default_house_rules()
-    assert house.model_dump() == schema.HouseRules.model_validate(house.model_dump()).model_dump()
+    assert type(house).model_validate(house.model_dump()) == house
     assert house.model_copy(update={"no_penetration_markers": 0}).no_penetration_markers == 0
 
 
-def test_sevendays_override_is_checked_by_the_schema() -> None:
+def test_sevendays_override_is_checked_by_the_dataclass() -> None:
     from umpire.core.errors import DataFileError
     from umpire.rulesets.sevendays.config import HouseRules, house_rules
 
-    with pytest.raises(DataFileError, match=r"^mine: field proximity: "):
+    with pytest.raises(DataFileError, match=r"^mine: field proximity: .*greater than or equal"):
         house_rules({"proximity": -1.0}, "mine")
+    with pytest.raises(DataFileError, match=r"^mine: field air\.effect: .*a score of 9"):
+        house_rules({"air": {"sam_effect_bonus": 3}}, "mine")  # the table must reach 6 + 3
     changed = house_rules({"proximity": 3.0}, "mine")
     assert isinstance(changed, HouseRules) and changed.proximity == 3.0
+
+
+def test_no_second_definition_of_a_data_file_shape() -> None:
+    """The pydantic mirrors of the dataclasses are gone: one definition per shape."""
+    import importlib.util
+
+    for name in ("rhine", "portable", "sevendays"):
+        assert importlib.util.find_spec(f"umpire.rulesets.{name}.schema") is None

@@ -309,23 +309,13 @@ def _pick(data: dict[str, Any], include: Any, exclude: Any, exclude_none: bool) 
 class PlainModel:
     """The part of pydantic's model interface the readers of a plain dataclass use, so that
     turning a model into a plain dataclass needs no change where it is read:
-    ``model_validate`` (checked by the pydantic schema named by ``plain_schema``,
-    "module:Class", imported only then), ``model_copy(update=...)``, ``model_dump`` and
-    ``model_dump_json`` (top-level ``include``/``exclude``/``exclude_none``, built without
-    pydantic)."""
-
-    plain_schema: typing.ClassVar[str] = ""
+    ``model_validate`` (checked by pydantic, imported only then: :func:`checked`),
+    ``model_copy(update=...)``, ``model_dump`` and ``model_dump_json`` (top-level
+    ``include``/``exclude``/``exclude_none``, built without pydantic)."""
 
     @classmethod
     def model_validate(cls: type[T], data: Any) -> T:
-        import importlib
-
-        schema = getattr(cls, "plain_schema", "")
-        if not schema:
-            raise TypeError(f"{cls.__name__} names no schema to validate with")
-        module, _, name = schema.partition(":")
-        checked = getattr(importlib.import_module(module), name).model_validate(data)
-        return build(cls, checked.model_dump())
+        return checked(cls, data)
 
     def model_copy(self: T, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> T:
         del deep  # frozen values: a copy shares them

@@ -39,15 +39,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from umpire.core.datafiles import format_validation_error
 from umpire.core.errors import DataFileError
-from umpire.core.plain import build
 from umpire.geometry.table import Table
 from umpire.rulesets.sevendays.orbat import Orbat, UnitProfile, UnitType
 from umpire.rulesets.sevendays.scenario import load_nation
-from umpire.rulesets.sevendays.schema import UnitProfile as _ProfileSchema
 
 if TYPE_CHECKING:
     from umpire.rulesets.sevendays.scenario_spec import SideSpec
@@ -106,27 +104,13 @@ class Force(BaseModel):
     # name these instead of a built-in ORBAT's, ``nation`` is just its label, and ``side`` the
     # side it fights for (None: either)
     side: Literal["nato", "pact"] | None = None
-    # validated by the profile schema (its one-line errors name profiles.N.field), then held
-    # as the plain profiles the rules read (umpire.rulesets.sevendays.orbat.UnitProfile)
-    if TYPE_CHECKING:
-        profiles: list[UnitProfile] = Field(default_factory=list, max_length=1000)
-    else:
-        profiles: list[_ProfileSchema] = Field(default_factory=list, max_length=1000)
+    # the plain profiles the rules read, validated by pydantic with the bounds and notations
+    # their fields carry (its one-line errors name profiles.N.field)
+    profiles: list[UnitProfile] = Field(default_factory=list, max_length=1000)
     units: list[ForceEntry] = Field(min_length=1)
-
-    @field_validator("profiles", mode="before")
-    @classmethod
-    def _plain_profiles_in(cls, value: Any) -> Any:
-        if isinstance(value, list | tuple):
-            return [p.model_dump() if isinstance(p, UnitProfile) else p for p in value]
-        return value
 
     @model_validator(mode="after")
     def _own_profiles(self) -> Force:
-        self.profiles = [
-            p if isinstance(p, UnitProfile) else build(UnitProfile, p.model_dump())
-            for p in self.profiles
-        ]
         if self.profiles:
             if not re.match(UNIT_ID, self.nation) or len(self.nation) > 64:
                 raise ValueError(

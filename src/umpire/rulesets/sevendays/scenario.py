@@ -6,19 +6,17 @@ import math
 import re
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError, UnknownScenarioError
-from umpire.core.plain import build
 from umpire.geometry.table import Area, Road, Table, polygon_from_spec
 from umpire.rulesets.sevendays.config import DATA, HouseRules
 from umpire.rulesets.sevendays.orbat import Orbat, UnitProfile, UnitType, load_orbat
 
 if TYPE_CHECKING:  # the scenario file's pydantic models, imported when a scenario is loaded
-    from umpire.rulesets.sevendays import schema
     from umpire.rulesets.sevendays.scenario_spec import (
         ScenarioSpec,
         SideSpec,
@@ -184,14 +182,8 @@ def side_orbat(side_spec: SideSpec, source: Path | None = None) -> Orbat:
                 f"{where}side nation {side_spec.nation!r} is not its ORBAT's "
                 f"{side_spec.orbat.nation!r}"
             )
-        return _plain_orbat(side_spec.orbat)
+        return side_spec.orbat
     return load_nation(side_spec.nation, source)
-
-
-@lru_cache(maxsize=64)
-def _plain_orbat(checked: schema.Orbat) -> Orbat:
-    """A side's own ORBAT (validated with the scenario) as the plain ORBAT the rules read."""
-    return build(Orbat, checked.model_dump())
 
 
 def _hold_back(data: dict[str, Any], deployed: set[str]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from umpire.rulesets.sevendays.config import MAX_TURNS
-from umpire.rulesets.sevendays.schema import Orbat
+from umpire.rulesets.sevendays.orbat import Orbat
 
 
 class TerrainSpec(BaseModel):
@@ -62,7 +62,8 @@ class SideSpec(BaseModel):
     facing: float = 90.0
     units: list[UnitSpec] = Field(min_length=1)
     # a deployed force's own ORBAT (imported from a BattleScribe catalogue), used instead of
-    # the built-in ORBAT of ``nation`` (see side_orbat)
+    # the built-in ORBAT of ``nation`` (see side_orbat): the plain dataclass the rules read,
+    # validated by pydantic with the bounds its fields carry
     orbat: Orbat | None = None
 
 

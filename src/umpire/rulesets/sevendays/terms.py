@@ -1,7 +1,7 @@
 """Seven Days' small shared vocabulary: unit classes and traits, the notations of the ORBAT
 statistics, terrain going and mover classes, and the bounds a data file may not pass. A leaf
-module: the plain data (``config``, ``orbat``) and the pydantic schema that checks a user's file
-(``schema``) both read it, so neither imports the other for it."""
+module: the plain data (``config``, ``orbat``, whose dataclasses are also the schema pydantic
+checks a user's file with) and the scenario file's models (``scenario_spec``) read it."""
 
 from __future__ import annotations
 
