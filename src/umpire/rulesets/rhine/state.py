@@ -129,18 +129,25 @@ class RhineState:
         seed and the dice stream (they would let a side foresee the dice), built in one go
         (it is made at every decision)."""
         status, ew, pos = self.status, self.ew, self.pos
+        seen = self.seen
         if ew:
             units = {u: {"hex": h, "status": status[u], "ew": ew.get(u, 0)} for u, h in pos.items()}
         else:
             units = {u: {"hex": h, "status": status[u], "ew": 0} for u, h in pos.items()}
         # the support markers: a read-only copy, made again only when a marker has been
         # written to or the list has changed (a few times a game), shared meanwhile
-        seen = self.seen
         cs = seen.get("cs")
         if cs is None or cs[0] != _CS_WRITES[0] or cs[1] != self.cs:
             made = ReadOnlyList(ReadOnlyDict(m.__dict__) for m in self.cs)
             cs = seen["cs"] = (_CS_WRITES[0], list(self.cs), made)
         combat, outcome = self.combat, self.outcome
+        if combat is not None:
+            # the combat being resolved: a read-only copy, made again only when it has changed
+            # (both sides' support commitments are made in one position), shared meanwhile
+            shown = seen.get("combat")
+            if shown is None or shown != combat:
+                shown = seen["combat"] = _frozen(combat)
+            combat = shown
         return {
             "scenario": self.scenario,
             "flow": self.flow.to_dict(viewer),
@@ -167,7 +174,7 @@ class RhineState:
             "cs": cs[2],
             "losses": self.losses.copy(),
             "attrition_taken": self.attrition_taken.copy(),
-            "combat": None if combat is None else _copy(combat),
+            "combat": combat,
             "outcome": None if outcome is None else _copy(outcome),
         }
 
@@ -216,4 +223,13 @@ def _copy(value: Any) -> Any:
         return {k: _copy(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_copy(v) for v in value]
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    """A read-only deep copy of plain data (as :func:`_copy`, with read-only containers)."""
+    if isinstance(value, dict):
+        return ReadOnlyDict({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return ReadOnlyList(_frozen(v) for v in value)
     return value
