@@ -24,6 +24,13 @@ size each tree plays the same seeds in its own process (``PYTHONPATH=<tree>/src`
 prints both trees' times and growth exponents and whether they played the same games::
 
     python3 bench/bench_sevendays_scale.py --baseline /tmp/base --games 3 --cpu 0
+
+With ``--instructions`` each tree's games are counted in instructions by valgrind's callgrind
+instead of timed (immune to the load of a shared machine, about 50x slower; counting starts
+after the imports and the warm-up game, and the games' digests are taken after it stops), and
+the growth exponents are those of the instructions a game::
+
+    python3 bench/bench_sevendays_scale.py --baseline /tmp/base --games 2 --instructions
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ import json
 import math
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -202,28 +210,61 @@ def bare_games(units: int, decisions_wanted: float, seconds: float = 0.5) -> tup
 
 
 def _worker(scenario: str, games: int, seed0: int) -> None:
-    """Print, as one JSON line, ``engine_games`` of ``scenario`` and each game's digest."""
-    digests: list[str] = []
+    """Print, as one JSON line, ``engine_games`` of ``scenario`` and each game's digest
+    (under callgrind, ``BENCH_CALLGRIND=1``: instructions counted from the end of the warm-up
+    game to the end of the last game, the digests taken after that)."""
+    from umpire.core.events import to_dicts
 
-    def digest(game: Any) -> None:
-        from umpire.core.events import to_dicts
+    counting = os.environ.get("BENCH_CALLGRIND") == "1"
+    played: list[Any] = []
 
-        text = json.dumps(to_dicts(game.events), sort_keys=True)
-        digests.append(hashlib.sha256(text.encode()).hexdigest())
+    def keep(game: Any) -> None:
+        if counting and not played:  # the warm-up game is over: count from here on
+            _callgrind("-i", "on")
+        played.append(game)
 
-    times, actions, units = engine_games(scenario, games, seed0, on_game=digest)
-    print(json.dumps({"cpu": times, "actions": actions, "units": units, "digests": digests[1:]}))
+    times, actions, units = engine_games(scenario, games, seed0, on_game=keep)
+    if counting:
+        _callgrind("-i", "off")
+    digests = [
+        hashlib.sha256(json.dumps(to_dicts(g.events), sort_keys=True).encode()).hexdigest()
+        for g in played[1:]
+    ]
+    print(json.dumps({"cpu": times, "actions": actions, "units": units, "digests": digests}))
+
+
+def _callgrind(*args: str) -> None:
+    """Tell the callgrind this process runs under to switch instrumentation on or off."""
+    subprocess.run(["callgrind_control", *args, str(os.getpid())], check=True, capture_output=True)
 
 
 def _run_tree(tree: Path, scenario: str, args: argparse.Namespace) -> dict[str, Any]:
     """``_worker`` in a process that imports umpire from ``tree``."""
     env = dict(os.environ, PYTHONPATH=str(tree / "src"), PYTHONHASHSEED="0")
-    cmd = ["taskset", "-c", str(args.cpu), sys.executable, str(Path(__file__).resolve())]
+    cmd = [sys.executable, str(Path(__file__).resolve())]
     cmd += ["--worker", scenario, "--games", str(args.games), "--seed", str(args.seed)]
+    out_file = None
+    if args.instructions:
+        handle, out_file = tempfile.mkstemp(prefix="callgrind.")
+        os.close(handle)
+        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no"]
+        cmd += [f"--callgrind-out-file={out_file}", sys.executable, str(Path(__file__).resolve())]
+        cmd += ["--worker", scenario, "--games", str(args.games), "--seed", str(args.seed)]
+        env["BENCH_CALLGRIND"] = "1"
+    cmd = ["taskset", "-c", str(args.cpu), *cmd]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise SystemExit(f"{tree}: worker failed\n{proc.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    if out_file is not None:
+        text = Path(out_file).read_text(encoding="utf-8", errors="replace")
+        Path(out_file).unlink()
+        found = re.search(r"^totals: (\d+)", text, re.M) or re.search(
+            r"^summary: (\d+)", text, re.M
+        )
+        if found is None:
+            raise SystemExit("no instruction total in callgrind's output")
+        result["instructions"] = int(found.group(1)) / args.games
     return result
 
 
@@ -250,8 +291,16 @@ def compare(args: argparse.Namespace, sizes: list[int]) -> None:
             scenario = scaled_scenario(size, Path(folder))
             found = {name: _run_tree(tree, scenario, args) for name, tree in trees.items()}
             for name, result in found.items():
-                per_game = statistics.mean(result["cpu"])
                 decisions = statistics.mean(result["actions"])
+                if args.instructions:
+                    per_game = result["instructions"]
+                    rows[name].append((result["units"], per_game, decisions))
+                    print(
+                        f"{name:9s} {result['units']:4d} units: {per_game / 1e6:8.1f} M "
+                        f"instructions a game, {decisions:6.0f} decisions a game"
+                    )
+                    continue
+                per_game = statistics.mean(result["cpu"])
                 rows[name].append((result["units"], per_game, decisions))
                 print(
                     f"{name:9s} {result['units']:4d} units: {per_game * 1000:8.1f} ms CPU a "
@@ -277,6 +326,11 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="a source tree to compare against")
     parser.add_argument("--candidate", type=Path, default=Path(__file__).resolve().parent.parent)
     parser.add_argument("--cpu", type=int, default=0, help="the core the trees' games run on")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions with callgrind instead of timing (with --baseline)",
+    )
     parser.add_argument("--worker", metavar="SCENARIO", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -286,6 +340,8 @@ def main() -> None:
     if args.baseline is not None:
         compare(args, sizes)
         return
+    if args.instructions:
+        raise SystemExit("--instructions compares two trees: give --baseline TREE too")
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for size in sizes:

@@ -99,12 +99,17 @@ def _bodies_near(
     obscuring: list[Vec] = []
     skip = (firer.uid, target.uid)
     side = firer.side
-    for _, x, y, p in world.unit_index(state).bodies.along(a[0], a[1], b[0], b[1], reach):
-        if (
-            p.uid in skip
-            or not (x0 <= x <= x1 and y0 <= y <= y1)
-            or segment_point_distance(a, b, (x, y)) >= reach
-        ):
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    # a body as far as ``reach`` from the line through a and b (widened by a rounding margin)
+    # is as far from the segment: ruled out by a cross product before the exact distance
+    wide = reach * (1.0 + 1e-9) + 1e-9
+    far = wide * wide * (dx * dx + dy * dy)
+    for _, x, y, p in world.unit_index(state).bodies.along(ax, ay, b[0], b[1], reach):
+        if p.uid in skip or not (x0 <= x <= x1 and y0 <= y <= y1):
+            continue
+        cross = dx * (y - ay) - dy * (x - ax)
+        if cross * cross > far or segment_point_distance(a, b, (x, y)) >= reach:
             continue
         if p.wreck:
             blocking.append((x, y))
