@@ -15,8 +15,8 @@ import umpire
 
 # pydantic's own parts too: the plain dataclasses' bounds (core.plain.Check) are read by
 # pydantic only when a user's file is checked, and annotated_types is not needed for them
-HEAVY = ("shapely", "numpy", "typer", "rich", "fastapi", "pydantic", "pydantic_core")
-HEAVY += ("annotated_types", "typing_extensions")
+HEAVY: tuple[str, ...] = ("shapely", "numpy", "typer", "rich", "fastapi", "pydantic")
+HEAVY += ("pydantic_core", "annotated_types", "typing_extensions")
 
 
 def _modules_after(code: str) -> set[str]:
@@ -210,7 +210,7 @@ def test_the_fast_path_reads_flags_as_the_command_line_does(args: list[str]) -> 
     """Same values, or the same one-line error, as the typer commands' reader (one function,
     ``umpire.flags.parse_declared``, reached through ``umpire.cli``)."""
     from umpire.analysis.odds_command import built_in_odds, read_flags
-    from umpire.cli import parse_declared
+    from umpire.cli import parse_declared  # type: ignore[attr-defined]  # as the CLI reads it
     from umpire.core.errors import UmpireError
 
     options = built_in_odds("sevendays").options
