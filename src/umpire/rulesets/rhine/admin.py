@@ -77,13 +77,15 @@ def _refugee_hexes_now(state: ST) -> list[str]:
     ):
         placed = set(refugees[len(kept[3]) :])
         found = [h for h in kept[4] if h not in placed]
+        where, seen_control = kept[1], kept[2]  # equal to the position's: kept, not copied
     else:
         occupied = {h for _, h in where if h is not None}
         have = set(refugees)
         found = [
             h for h in w.ids if control.get(h) == "nato" and h not in occupied and h not in have
         ]
-    state.keep["refugee_hexes"] = (w, where, dict(control), list(refugees), tuple(found))
+        seen_control = dict(control)
+    state.keep["refugee_hexes"] = (w, where, seen_control, list(refugees), tuple(found))
     return found
 
 
