@@ -297,6 +297,99 @@ def situation_plans(
     return tuple(plans)
 
 
+# what shot_outlook foretells of plan_shot's answer
+REFUSED = "refused"  # a Refusal, whatever the sight line
+POSSIBLE = "possible"  # a possible ShotPlan exactly when the firer sees the target
+IMPOSSIBLE = "impossible"  # never a possible plan (an impossible ShotPlan, or a Refusal)
+UNKNOWN = "unknown"  # the sight line's obscured test or enemy infantry close may decide
+
+
+def shot_outlook(
+    world: World,
+    firer: Unit,
+    target: Unit,
+    kind: str,
+    *,
+    moved: bool = False,
+    reaction: bool = False,
+    target_moving: bool = False,
+    actions_left: int = 2,
+) -> str:
+    """What :func:`plan_shot` (same arguments, either ``known_only``) answers, from the
+    facts read before the sight line: :data:`REFUSED` when a rule refuses the shot before
+    anyone looks along the line (the target, :func:`shot_refusal`, the firer's arc, in
+    :func:`_plan_shot`'s order); :data:`POSSIBLE` when every plan the two dear facts could
+    give (:func:`situation_plans`: obscured or not, enemy infantry close or not) is possible,
+    so the answer is a possible plan exactly when the firer sees the target (sight's
+    ``visible`` does not depend on the obscured test); :data:`IMPOSSIBLE` when none of them
+    is; :data:`UNKNOWN` otherwise, and for the shots planned another way (AA at a
+    helicopter, a mortar)."""
+    profile = world.profile(firer)
+    tprofile = world.profile(target)
+    if not target.alive or target.side == firer.side or target.hidden:
+        return REFUSED
+    if tprofile.type is UnitType.HELICOPTER:
+        return REFUSED if kind != "gun" else UNKNOWN
+    if kind == "gun" and "mortar" in profile.traits:
+        return UNKNOWN
+    distance = math.dist(firer.pos, target.pos)
+    target_vehicle = tprofile.is_vehicle
+    buildings = kind == "atgm" and not target_vehicle and world.in_buildings(target)
+    early = shot_refusal(
+        profile,
+        tprofile,
+        kind,
+        distance,
+        buildings,
+        moved=moved,
+        reaction=reaction,
+        actions_left=actions_left,
+        house=world.house,
+    )
+    if early is not None:
+        return REFUSED
+    arc = fire_arc(profile)
+    if arc < 360.0 and not in_arc((firer.x, firer.y), firer.facing, arc, (target.x, target.y)):
+        return REFUSED
+    # the score needed with neither dear fact and with both (each adds a modifier or
+    # nothing, so every other combination needs a score between the two): as _plan_seen
+    # would find it, from the same remembered parts
+    cover = _cover_of(world, target, target_vehicle)
+    markers = firer.markers
+    house = world.house
+    hardest = _parts(
+        profile,
+        tprofile,
+        kind,
+        distance,
+        True,
+        cover,
+        True,
+        moved,
+        reaction,
+        target_moving,
+        markers,
+        house,
+    )[4]
+    if hardest <= 10:  # type: ignore[operator]
+        return POSSIBLE  # (ShotPlan.possible)
+    easiest = _parts(
+        profile,
+        tprofile,
+        kind,
+        distance,
+        False,
+        cover,
+        False,
+        moved,
+        reaction,
+        target_moving,
+        markers,
+        house,
+    )[4]
+    return IMPOSSIBLE if easiest > 10 else UNKNOWN  # type: ignore[operator]
+
+
 def situation_key(
     world: World, firer: Unit, target: Unit, kind: str
 ) -> tuple[bool, str, bool, bool]:
@@ -507,6 +600,56 @@ def _plan_seen(
     range and the target's facing depends only on the profiles, the kind of shot, whether the
     range is close, the cover, the obscured and infantry-close facts, the firer's movement and
     markers and the reaction flags: those parts are worked out once per such set of facts."""
+    weapon_kind, weapon, dice, base, need, vehicle, mods, heavy, best_die = _parts(
+        profile,
+        tprofile,
+        kind,
+        distance,
+        obscured,
+        cover,
+        foot_close,
+        moved,
+        reaction,
+        target_moving,
+        firer_markers,
+        house,
+    )
+    return ShotPlan._make(
+        (
+            ids[0],
+            ids[1],
+            weapon_kind,
+            weapon,
+            dice,
+            base,
+            need,
+            distance,
+            vehicle,
+            mods,
+            heavy,
+            cover,
+            front,
+            0,
+            best_die,
+        )
+    )
+
+
+def _parts(
+    profile: UnitProfile,
+    tprofile: UnitProfile,
+    kind: str,
+    distance: float,
+    obscured: bool,
+    cover: str,
+    foot_close: bool,
+    moved: bool,
+    reaction: bool,
+    target_moving: bool,
+    firer_markers: int,
+    house: HouseRules | None,
+) -> tuple[object, ...]:
+    """:func:`_plan_parts`, remembered by the facts it reads (see :func:`_plan_seen`)."""
     key = (
         id(profile),
         id(tprofile),
@@ -545,26 +688,7 @@ def _plan_seen(
             house,
         )
         found = _PARTS[key] = (profile, tprofile, house, parts)
-    weapon_kind, weapon, dice, base, need, vehicle, mods, heavy, best_die = found[3]
-    return ShotPlan._make(
-        (
-            ids[0],
-            ids[1],
-            weapon_kind,
-            weapon,
-            dice,
-            base,
-            need,
-            distance,
-            vehicle,
-            mods,
-            heavy,
-            cover,
-            front,
-            0,
-            best_die,
-        )
-    )
+    return found[3]
 
 
 def _plan_parts(

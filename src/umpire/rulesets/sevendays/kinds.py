@@ -25,8 +25,15 @@ from umpire.geometry.table import bearing, in_arc
 from umpire.rulesets.sevendays import cards, platoon, special, transport
 from umpire.rulesets.sevendays.close_combat import assault, assault_targets
 from umpire.rulesets.sevendays.combat import resolve_shot
-from umpire.rulesets.sevendays.firing import plan_shot
-from umpire.rulesets.sevendays.los import prefetch_between, terrain_blocked
+from umpire.rulesets.sevendays.firing import (
+    IMPOSSIBLE,
+    POSSIBLE,
+    REFUSED,
+    UNKNOWN,
+    plan_shot,
+    shot_outlook,
+)
+from umpire.rulesets.sevendays.los import prefetch_between, sight, terrain_blocked
 from umpire.rulesets.sevendays.morale import battlegroup_check, house_fired
 from umpire.rulesets.sevendays.mortars import is_mortar, lay_smoke, smoke_targets
 from umpire.rulesets.sevendays.movement import (
@@ -44,6 +51,7 @@ from umpire.rulesets.sevendays.reactions import (
     ReactionOption,
     any_reaction,
     best_plan,
+    reaction_actions,
     reaction_for,
     reaction_options,
     roll_reaction,
@@ -103,6 +111,8 @@ MOVES = frozenset({"move", "rapid", "road", "turn", "fall_back"})
 # mortar's spotters, a helicopter target) reads only the table, so a shot refused standing is
 # refused with a move declared too, and the shoot-and-move menu skips it
 MOVE_MAY_LIFT = frozenset({"sevendays.fire.atgm_actions"})
+# the outlooks of a shot (firing.shot_outlook) the sight line's centre alone settles
+BY_SIGHT = frozenset({POSSIBLE, IMPOSSIBLE})
 # what a unit that declared a move after its shot may do once it has fired (the move it owes;
 # "end" only when no move is open: sevendays.fire.declared_move)
 AFTER_DECLARED_MOVE = frozenset({"move", "turn", "exit", "end"})
@@ -663,15 +673,36 @@ class Shoot(Act):
         if self.weapon not in world.shot_kinds(unit):
             return []
         enemies = [t for t in state.units.values() if t.alive and t.side != unit.side]
-        prefetch_between(world, [unit], enemies)
+        # what the facts before the sight line foretell of each target's plan (as
+        # known_plan would make it; firing.shot_outlook): a target whose shot is possible
+        # whenever the unit sees it, or never, needs the centre line only (whether it sees),
+        # not the obscured test's rays nor the full plan (tests/sevendays/test_shot_menu.py)
+        moved = counts_moved(world, state, unit)
+        outlooks = [
+            shot_outlook(world, unit, t, self.weapon, moved=moved, actions_left=act.actions_left)
+            for t in enemies
+        ]
+        full = [t for t, o in zip(enemies, outlooks, strict=True) if o == UNKNOWN]
+        seen = [t for t, o in zip(enemies, outlooks, strict=True) if o in BY_SIGHT]
+        if seen:  # (first: a lazy prefetch's queue lasts until the next prefetch_between)
+            prefetch_between(world, [unit], seen, lazy=False, rays=False)
+        prefetch_between(world, [unit], full)
         out = []
         open_to_move: list[Unit] = []  # targets a shot declared with a move may still reach
         # terrain surely blocking the line (known already from the prefetch) refuses every
         # shot but a mortar's (sevendays.los.blockers; a mortar fires on any friendly unit's
         # sight, sevendays.mortar.fire), standing or declared with a move: no plan is made
         sighted = self.weapon != "gun" or not is_mortar(world.profile(unit))
-        for target in enemies:
+        for target, outlook in zip(enemies, outlooks, strict=True):
             if sighted and terrain_blocked(world, unit, target):
+                continue
+            if outlook in BY_SIGHT:
+                # a ShotPlan (possible or not, as foretold) when the unit sees the target,
+                # else the refusal sevendays.los.blockers (not one a move could lift)
+                if sight(world, state, unit, target, obscured=False).visible:
+                    if outlook == POSSIBLE:
+                        out.append(Action(self.name, unit=unit.uid, target=target.uid))
+                    open_to_move.append(target)
                 continue
             plan = known_plan(world, state, unit, target, self.weapon)
             if isinstance(plan, ShotPlan):
@@ -682,8 +713,17 @@ class Shoot(Act):
                 open_to_move.append(target)
         if may_declare_move(state, self.name):  # sevendays.fire.modifier.moved: shoot and move
             for target in open_to_move:
-                plan = known_plan(world, state, unit, target, self.weapon, then_move=True)
-                if isinstance(plan, ShotPlan) and plan.possible:
+                outlook = shot_outlook(
+                    world, unit, target, self.weapon, moved=True, actions_left=act.actions_left
+                )
+                if outlook in (REFUSED, IMPOSSIBLE):
+                    continue  # never a possible plan
+                if outlook == POSSIBLE:
+                    possible = sight(world, state, unit, target, obscured=False).visible
+                else:
+                    plan = known_plan(world, state, unit, target, self.weapon, then_move=True)
+                    possible = isinstance(plan, ShotPlan) and plan.possible
+                if possible:
                     out.append(
                         Action(self.name, unit=unit.uid, target=target.uid, option=THEN_MOVE)
                     )
@@ -994,10 +1034,7 @@ class React(Kind):
         act = state.flow.activation
         assert act is not None
         activator = state.units[act.unit]
-        return [
-            o.action()
-            for o in reaction_options(world, state, activator, state.flow.reacting_to_move)
-        ]
+        return reaction_actions(world, state, activator, state.flow.reacting_to_move)
 
     def check(self, state: SevenDaysState, side: str, action: Action) -> None:
         if self._option(state, action) is None:

@@ -341,10 +341,13 @@ def _dedupe(world: World, unit: Unit, points: list[Vec], seen: set[Vec] | None =
     ``seen``) and non-moves."""
     out: list[Vec] = []
     seen = set() if seen is None else set(seen)
+    clamp = world.table.clamp
+    here = (unit.x, unit.y)  # (unit.pos, read once)
+    dist = math.dist
     for point in points:
-        point = world.table.clamp(*point)
-        key = (round(point[0], 2), round(point[1], 2))
-        if key in seen or math.dist(key, unit.pos) < 0.5:
+        x, y = clamp(*point)
+        key = (round(x, 2), round(y, 2))
+        if key in seen or dist(key, here) < 0.5:
             continue
         seen.add(key)
         out.append(key)

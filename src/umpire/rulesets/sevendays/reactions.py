@@ -22,7 +22,13 @@ from umpire.core.actions import Action
 from umpire.core.events import Event, note
 from umpire.core.switches import switches_in, verdict_events
 from umpire.rulesets.sevendays.dice import d6_test
-from umpire.rulesets.sevendays.firing import plan_shot
+from umpire.rulesets.sevendays.firing import (
+    IMPOSSIBLE,
+    POSSIBLE,
+    REFUSED,
+    plan_shot,
+    shot_outlook,
+)
 from umpire.rulesets.sevendays.los import prefetch_between, sight, terrain_blocked
 from umpire.rulesets.sevendays.morale import house_fired
 from umpire.rulesets.sevendays.movement import check_move, move_candidates
@@ -199,18 +205,72 @@ def move_reactions(
 NEAREST_BATCH = 4  # reactors whose lines of sight any_reaction traces together
 
 
+def reaction_outlook(
+    world: World, state: SevenDaysState, activator: Unit, reactor: Unit, moving: bool
+) -> bool | None:
+    """Whether ``reactor`` has a reaction shot (``reaction_option`` is not None), when the
+    facts read before the sight line settle it: False (no shot of any kind could be possible),
+    or ``None`` when the sight line must be read. ``SIGHT``: a possible shot exactly when the
+    reactor sees the activator (no obscured test needed; see ``firing.shot_outlook``)."""
+    if terrain_blocked(world, reactor, activator) and "mortar" not in world.profile(reactor).traits:
+        return False  # (as reaction_option)
+    outlooks = [
+        shot_outlook(world, reactor, activator, kind, reaction=True, target_moving=moving)
+        for kind in world.shot_kinds(reactor) or ("gun",)
+    ]
+    open_ = [o for o in outlooks if o != REFUSED]
+    if not open_:
+        return False  # every kind refused: best_plan's answer is a Refusal
+    if len(open_) == 1:
+        # the other kinds are refused whatever the sight line, so best_plan's answer is this
+        # kind's plan when it is a ShotPlan, a Refusal otherwise
+        if open_[0] == IMPOSSIBLE:
+            return False
+        if open_[0] == POSSIBLE:
+            return SIGHT
+    return None  # the full plan decides
+
+
+SIGHT = True  # reaction_outlook: a shot exactly when the reactor sees the activator
+
+
+def has_reaction_shot(
+    world: World, state: SevenDaysState, activator: Unit, reactor: Unit, moving: bool
+) -> bool:
+    """``reaction_option(...) is not None``, reading the sight line only as far as the
+    answer needs (tests/sevendays/test_reaction_outlook.py holds them equal)."""
+    outlook = reaction_outlook(world, state, activator, reactor, moving)
+    if outlook is None:
+        return reaction_option(world, state, activator, reactor, moving) is not None
+    if outlook is SIGHT:
+        return sight(world, state, reactor, activator, obscured=False).visible
+    return False
+
+
 def any_reaction(world: World, state: SevenDaysState, activator: Unit, moving: bool) -> bool:
     """Whether the other side has any possible reaction (nearest units are tried first, and
     the search stops at the first one found)."""
     candidates = nearest_first(reactors(state, activator), activator)
     # the lines of sight in batches, nearest first: the search usually stops among the
     # nearest, and the lines to the rest are traced only if it goes on (the batches only
-    # fill the sight cache: the answer is the same)
+    # fill the sight cache: the answer is the same). A reactor whose answer the facts before
+    # the sight line settle gets no line, one whose shot is possible whenever it sees gets
+    # the centre line only, the others the obscured test's rays too
     for start in range(0, len(candidates), NEAREST_BATCH):
         batch = candidates[start : start + NEAREST_BATCH]
-        prefetch_between(world, batch, [activator], reaction=True)
-        if any(reaction_option(world, state, activator, u, moving) for u in batch):
-            return True
+        outlooks = [reaction_outlook(world, state, activator, u, moving) for u in batch]
+        full = [u for u, o in zip(batch, outlooks, strict=True) if o is None]
+        seen = [u for u, o in zip(batch, outlooks, strict=True) if o is SIGHT]
+        if full:
+            prefetch_between(world, full, [activator], reaction=True, lazy=False)
+        if seen:
+            prefetch_between(world, seen, [activator], reaction=True, lazy=False, rays=False)
+        for reactor, outlook in zip(batch, outlooks, strict=True):
+            if outlook is None:
+                if reaction_option(world, state, activator, reactor, moving) is not None:
+                    return True
+            elif outlook is SIGHT and sight(world, state, reactor, activator, False).visible:
+                return True
     return (
         bool(candidates)
         and recce_spots(world, state, activator)
@@ -298,6 +358,44 @@ def reaction_options(
             if unit.uid not in shooters:
                 out += move_reactions(world, state, activator, unit)
     state.reaction_memo = (key, tuple(out))
+    return out
+
+
+def reaction_actions(
+    world: World, state: SevenDaysState, activator: Unit, moving: bool
+) -> list[Action]:
+    """The actions of :func:`reaction_options` (``option.action()`` of each, in its order):
+    an action names the reactor (and a reaction move's point), never the roll it needs, so
+    whether a reactor has a shot is all the menu reads of it (:func:`has_reaction_shot`: the
+    obscured test's rays only where they may decide it; tests/sevendays/test_reaction_outlook
+    holds the two listings equal)."""
+    key = window_key(state, activator, moving)
+    cached = state.reaction_memo
+    if cached is not None and cached[0] == key:
+        return [o.action() for o in cached[1]]
+    memo = _window_memo(state, key)
+    units = reactors(state, activator)
+    outlooks = [reaction_outlook(world, state, activator, u, moving) for u in units]
+    full = [u for u, o in zip(units, outlooks, strict=True) if o is None]
+    seen = [u for u, o in zip(units, outlooks, strict=True) if o is SIGHT]
+    if seen:  # (first: a lazy prefetch's queue lasts until the next prefetch_between)
+        prefetch_between(world, seen, [activator], reaction=True, lazy=False, rays=False)
+    if full:
+        prefetch_between(world, full, [activator], reaction=True)
+    out: list[Action] = []
+    shooters = set()
+    for unit, outlook in zip(units, outlooks, strict=True):
+        if outlook is None:
+            shot = shot_option(world, state, activator, unit, moving, memo) is not None
+        else:
+            shot = outlook is SIGHT and sight(world, state, unit, activator, False).visible
+        if shot:
+            out.append(Action("react", unit=unit.uid))
+            shooters.add(unit.uid)
+    if len(shooters) < len(units) and _recce_spots(world, state, activator, memo):
+        for unit in units:
+            if unit.uid not in shooters:
+                out += [o.action() for o in move_reactions(world, state, activator, unit)]
     return out
 
 
