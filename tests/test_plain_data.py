@@ -12,13 +12,13 @@ import dataclasses
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 import yaml
 
 from umpire.core.datafiles import load_yaml
-from umpire.core.plain import build, checked
+from umpire.core.plain import Check, Closed, build, checked, validate
 
 
 def _typed(value: Any) -> Any:
@@ -68,6 +68,38 @@ def _closed_frozen(cls: type, seen: set[type] | None = None) -> None:
             stack.extend(typing.get_args(kind))
 
 
+# -- core.plain ----------------------------------------------------------------------------------
+def _even(value: int, data: Any) -> int:
+    if value % 2:
+        raise ValueError(f"{value} is odd (low is {data.get('low')})")
+    return value
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class _Sample(Closed):
+    low: Annotated[int, Check(ge=1, strict=True)]
+    high: Annotated[int, Check(before=lambda v: int(v) if isinstance(v, str) else v, after=_even)]
+    names: Annotated[list[str], Check(min_length=1)] = dataclasses.field(default_factory=list)
+
+
+def test_check_bounds_are_read_by_pydantic_only() -> None:
+    from umpire.core.errors import DataFileError
+
+    assert build(_Sample, {"low": 0, "high": 3}) == _Sample(low=0, high=3)  # the plain build
+    assert checked(_Sample, {"low": 2, "high": "4", "names": ["a"]}) == _Sample(
+        low=2, high=4, names=["a"]
+    )
+    for data, message in [
+        ({"low": 0, "high": 2, "names": ["a"]}, "f: field low: Input should be greater than"),
+        ({"low": True, "high": 2, "names": ["a"]}, "f: field low: Input should be a valid int"),
+        ({"low": 1, "high": "3", "names": ["a"]}, "f: field high: 3 is odd (low is 1)"),
+        ({"low": 1, "high": 2, "names": []}, "f: field names: List should have at least 1 item"),
+        ({"low": 1, "high": 2, "names": ["a"], "x": 1}, "f: field x: Extra inputs are not"),
+    ]:
+        with pytest.raises(DataFileError, match=f"^{re.escape(message)}"):
+            validate(_Sample, data, "f")
+
+
 # -- rhine ---------------------------------------------------------------------------------------
 def _rhine_files() -> list[tuple[Path, type]]:
     from umpire.rulesets.rhine.model import DATA, ScenarioSpec, Tables
@@ -76,7 +108,7 @@ def _rhine_files() -> list[tuple[Path, type]]:
     return [(DATA / "tables.yaml", Tables), *((p, ScenarioSpec) for p in scenarios)]
 
 
-@pytest.mark.parametrize(("path", "cls"), _rhine_files(), ids=lambda p: getattr(p, "name", ""))
+@pytest.mark.parametrize(("path", "cls"), _rhine_files(), ids=[p.name for p, _ in _rhine_files()])
 def test_rhine_packaged_file_validates_and_builds_the_same(path: Path, cls: type) -> None:
     _validates_and_builds_the_same(path, cls)
 
