@@ -1,6 +1,7 @@
 """The scripted player's shortlist of reactors (issue 19): the ``REACTION_SHORTLIST`` units
-nearest the activating unit and every ATGM carrier, nearest first, picked without sorting
-every unit; checked against the sort (``reactions.nearest_first``) over whole games.
+nearest the activating unit and every ATGM carrier, nearest first, picked from the units
+sorted by distances worked out once; checked against the player's first way
+(``reactions.nearest_first`` then the pick) over whole games.
 
 Which units may react is the rules' (rule sevendays.reaction.window, house timing of the
 digest's 'Reactions': one unit of the other side); the shortlist is the player's own choice
