@@ -306,6 +306,11 @@ def test_sevendays_override_is_checked_by_the_dataclass() -> None:
         house_rules({"proximity": -1.0}, "mine")
     with pytest.raises(DataFileError, match=r"^mine: field air\.effect: .*a score of 9"):
         house_rules({"air": {"sam_effect_bonus": 3}}, "mine")  # the table must reach 6 + 3
+    rows = [{"max": 6, "result": "gone", "markers": 1}]
+    with pytest.raises(DataFileError, match=r"^mine: field damage_table\.0\.result: Input "):
+        house_rules({"damage_table": rows}, "mine")
+    with pytest.raises(DataFileError, match=r"should be 'evades', 'damaged' or 'shot_down'$"):
+        house_rules({"air": {"effect": [{"max": 6, "result": 3}]}}, "mine")
     changed = house_rules({"proximity": 3.0}, "mine")
     assert isinstance(changed, HouseRules) and changed.proximity == 3.0
 

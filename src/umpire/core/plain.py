@@ -43,8 +43,10 @@ class Check:
     ``max_length``, ``strict``, ``allow_inf_nan``, ``pattern``); ``before(value)`` reads a
     notation before the type is checked; ``after(value, data)`` checks the value (``data``: the
     fields validated before it), returns it, and raises ValueError in its own words. (A marker
-    of its own rather than ``annotated_types``: importing that costs a cold ``umpire odds``
-    several milliseconds, and it has no ``strict``.)"""
+    of its own rather than ``annotated_types``, which a cold ``umpire odds`` would have to
+    import to evaluate the hints: it defines two dozen dataclasses and loads
+    ``typing_extensions``, 10 to 28 ms in ``python -X importtime`` here; and it has no
+    ``strict``.)"""
 
     __slots__ = ("after", "before", "bounds")
 

@@ -44,6 +44,19 @@ def _above_zero(high: float) -> Check:
     return Check(strict=True, gt=0, le=high, allow_inf_nan=False)
 
 
+def _one_of(*allowed: str) -> Check:
+    """A text field that holds one of ``allowed`` (typed ``str`` for its readers, who build
+    rows of their own), checked in the words pydantic gives a Literal."""
+    words = " or ".join([", ".join(repr(a) for a in allowed[:-1]), repr(allowed[-1])])
+
+    def one_of(value: Any) -> Any:
+        if value not in allowed:
+            raise ValueError(f"Input should be {words}")
+        return value
+
+    return Check(before=one_of)
+
+
 def _rising_rows(rows: Sequence[DamageRow | AaEffectRow], what: str, top: int) -> None:
     """A d6 table: rows by rising ``max``, every score from 1 to ``top`` read by exactly one."""
     if not rows:
@@ -77,14 +90,14 @@ class TerrainKindSpec(PlainModel, Closed):
 @dataclass(frozen=True, kw_only=True)
 class DamageRow(PlainModel, Closed):
     max: Annotated[int, _whole(1, 6)]
-    result: Literal["damaged", "destroyed"]
+    result: Annotated[str, _one_of("damaged", "destroyed")]
     markers: Markers
 
 
 @dataclass(frozen=True, kw_only=True)
 class AaEffectRow(PlainModel, Closed):
     max: Annotated[int, _whole(1, 12)]
-    result: Literal["evades", "damaged", "shot_down"]
+    result: Annotated[str, _one_of("evades", "damaged", "shot_down")]
 
 
 @dataclass(frozen=True, kw_only=True)
