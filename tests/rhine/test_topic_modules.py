@@ -70,7 +70,7 @@ def test_the_kinds_checked_by_their_listing_alone_are_those_with_the_core_check(
 
 
 def test_names_taken_from_ruleset_are_the_topic_modules_own() -> None:
-    """Every name ``rhine.ruleset`` hands on is the very object of the module that defines it,
+    """Every name the ruleset module hands on is the very object of the module that defines it,
     and the move-action caches the tests empty through it are the ones the move listing
     fills."""
     from umpire.rulesets.rhine import movement
