@@ -67,15 +67,15 @@ def state_view(ruleset: Ruleset[Any], state: Any, side: str) -> View:
     )
 
 
-def _rollout(
+def play_out(
     ruleset: Ruleset[Any],
     state: Any,
     policy: Policy,
     horizon: int,
-    stop: Callable[[], bool],
+    stop: Callable[[], bool] = lambda: False,
 ) -> bool:
     """Play the rollout players on ``state`` for ``horizon`` actions (or to the end); False
-    when the clock ran out first (the sample is then discarded)."""
+    when ``stop`` (the clock) said so first (the sample is then discarded)."""
     for _ in range(horizon):
         mover = ruleset.to_act(state)
         if mover is None:
@@ -178,7 +178,7 @@ def improve(
             state = ruleset.clone(base)
             with suppress(IllegalActionError):  # not legal on this draw: played on as it is
                 ruleset.apply(state, action)
-            if not _rollout(ruleset, state, policy, settings.horizon, stop):
+            if not play_out(ruleset, state, policy, settings.horizon, stop):
                 complete = False
                 break
             round_values[action] = evaluate(ruleset, state, side, personality)
@@ -244,4 +244,4 @@ def _dropped(mine: list[float], hint: list[float]) -> bool:
     return mean + Z * se < 0
 
 
-__all__ = ["improve", "state_view"]
+__all__ = ["improve", "play_out", "state_view"]
