@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     started = time.perf_counter()
     for k in range(args.pairs):
         for search_side in sides:
+            before = len(times)
             score, how = play(
                 args.game,
                 args.seed + k,
@@ -126,7 +127,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             scores.append(score)
             endings[how] = endings.get(how, 0) + 1
             if not args.json:
-                print(f"seed {args.seed + k} search as {search_side}: {score} ({how})", flush=True)
+                mine = times[before:]
+                print(
+                    f"seed {args.seed + k} search as {search_side}: {score} ({how}); "
+                    f"{len(mine)} decisions, p95 {_p95(mine):.3f}s, "
+                    f"max {max(mine, default=0.0):.3f}s",
+                    flush=True,
+                )
     n = len(scores)
     low, high = wilson(sum(scores), n)
     opponent = f"search@{args.against_think}" if args.against_think is not None else args.opponent
