@@ -79,7 +79,7 @@ def count(scenario: str, games: int, seed0: int) -> Counter[str]:
                 last[(origin, budget, recon, night)] = now
         return search(world, origin, entry, budget, *rest)
 
-    move = A.RhineScripted._move_answers
+    move = A.RhineScripted._move
 
     def weighed(self: A.RhineScripted, w: World, board: A._Board, units: Iterable[Any]) -> Any:
         listed: list[Any] = []  # the units the player asked for (it asks unit by unit)
@@ -122,7 +122,7 @@ def count(scenario: str, games: int, seed0: int) -> Counter[str]:
         return chosen
 
     R.search = counted  # type: ignore[attr-defined,assignment]
-    A.RhineScripted._move_answers = weighed  # type: ignore[method-assign]
+    A.RhineScripted._move = weighed  # type: ignore[method-assign]
     try:
         for seed in range(seed0, seed0 + games):
             seen.clear()
@@ -135,7 +135,7 @@ def count(scenario: str, games: int, seed0: int) -> Counter[str]:
                 game.apply(agents[side].choose(game.view(side), LazyActions(game)))
     finally:
         R.search = search  # type: ignore[attr-defined]
-        A.RhineScripted._move_answers = move  # type: ignore[method-assign]
+        A.RhineScripted._move = move  # type: ignore[method-assign]
     return counts
 
 

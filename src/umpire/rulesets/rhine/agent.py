@@ -14,7 +14,7 @@ import operator
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any
 
 from umpire.agents.base import View
 from umpire.core.actions import Action
@@ -66,7 +66,6 @@ _DEST = operator.itemgetter(0)  # a move choice's destination
 _MODE = operator.itemgetter(1)  # and its mode
 _BONUS = {"normal": 0.01}  # what a mode adds to a destination's score (others: 0.0)
 _ZEROS = itertools.repeat(0.0)
-_NONES = itertools.repeat(None)
 # a move as the player weighs it: (destination, mode), or a rules' MoveOption (which starts so)
 MoveChoice = tuple[str, str] | R.MoveOption
 
@@ -105,48 +104,6 @@ def own_moves(
             yield u, options
 
 
-def own_answers(
-    w: World, board: _Board, obs: Mapping[str, Any], units: Sequence[str], skip: Set[str]
-) -> Iterator[tuple[str, tuple[tuple[R.MoveOption, ...], ...]]]:
-    """:func:`own_moves` as the rules' remembered answers themselves, one per mode (each a
-    tuple of options of one mode, in listed order; the empty ones left out): joined, a
-    unit's answers are its options of :func:`own_moves`. Units with no move are left out."""
-    turn = obs["flow"]["turn"]
-    status = obs["status"]
-    occ = board.occupancy(w)
-    shared: dict[Any, Any] = {"occ": occ}  # the rules' scratch dict for this board
-    for u in units:
-        if u in skip:
-            continue
-        entry = R.entry_hexes(w, occ, status, u)
-        answers = R.move_answers(w, board, u, turn, entry, False, shared)
-        kept = tuple(answer for answer in answers if answer)
-        if kept:
-            yield u, kept
-
-
-# each answer's destinations and what its options' modes add to their scores (one number if
-# every option has the same mode, else one per option), by the answer's identity (the answer
-# kept alongside: the rules hand the same tuple back while its inputs are the same)
-_ANSWER_DESTS: dict[int, tuple[Any, tuple[str, ...], float | list[float]]] = {}
-
-
-def _answer_dests(answer: tuple[R.MoveOption, ...]) -> tuple[tuple[str, ...], float | list[float]]:
-    found = _ANSWER_DESTS.get(id(answer))
-    if found is None or found[0] is not answer:
-        if len(_ANSWER_DESTS) > 4096:
-            _ANSWER_DESTS.clear()
-        dests = tuple(map(_DEST, answer))
-        modes = set(map(_MODE, answer))
-        bonus: float | list[float]
-        if len(modes) == 1:
-            bonus = _BONUS.get(answer[0][1], 0.0)
-        else:
-            bonus = list(map(_BONUS.get, map(_MODE, answer), _ZEROS))
-        found = _ANSWER_DESTS[id(answer)] = (answer, dests, bonus)
-    return found[1], found[2]
-
-
 class RhineScripted:
     name = "scripted"
 
@@ -172,13 +129,6 @@ class RhineScripted:
         # what each hex in _hexes is worth to a unit of each strength joining it (the only
         # thing of the unit a destination's score reads), kept and forgotten with _hexes
         self._scored: dict[int, dict[str, float]] = {}
-        # what each hex in _hexes with no enemy strength next to it is worth to any unit
-        # joining it (the same for every strength), kept and forgotten with _hexes
-        self._calm: dict[str, float] = {}
-        # the Pact's: the enemy's stacks and the enemy strength next to each hex that _hexes
-        # was last brought up to date with (see _keep_hexes)
-        self._seen_enemy: dict[str, list[str]] = {}
-        self._seen_adj: dict[str, int] = {}
         # the map's static values per hex (see _hex_static), and the map they are for
         self._static_for: World | None = None
         self._static: dict[str, tuple[int, int]] = {}
@@ -568,7 +518,7 @@ class RhineScripted:
         if jammed:
             return Action("heli_ma", unit=jammed[0])
         # the units looked at already this phase are not asked again
-        found = self._move_answers(w, board, own_answers(w, board, obs, movable, self._stay))
+        found = self._move(w, board, own_moves(w, board, obs, movable, self._stay))
         if found is not None:
             return found
         self.last_reason = "nothing worth doing"
@@ -599,7 +549,7 @@ class RhineScripted:
                     s = sum(w.units[u].strength for u in us)
                     for n in w.neighbours[h]:
                         enemy_adj[n] = enemy_adj.get(n, 0) + s
-                self._keep_hexes(w, board, enemy, enemy_adj)
+                self._keep_hexes(w, board, enemy)
             here = board.pos.get(unit)
             stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
             # a destination scores the same by every mode and for every unit of the same
@@ -643,162 +593,33 @@ class RhineScripted:
             staying.add(unit)
         return None
 
-    def _move_answers(
-        self,
-        w: World,
-        board: _Board,
-        units: Iterable[tuple[str, tuple[tuple[R.MoveOption, ...], ...]]],
-    ) -> Action | None:
-        """:meth:`_move` over each unit's answers (:func:`own_answers`) instead of its options
-        joined: the same choice, each answer's destinations scored in one pass (and, when all
-        its options have one mode, what that mode adds added to the whole answer at once). A
-        unit's best option is the first of the highest score plus mode bonus over its answers
-        in order, as :meth:`_move`'s over the options joined."""
-        staying = self._stay
-        ready = False
-        enemy: dict[str, list[str]] = {}
-        occ: dict[str, list[str]] = {}
-        enemy_adj: dict[str, int] = {}
-        pact = self.side == "pact"
-        for unit, answers in units:
-            if unit in staying:
-                continue
-            if not ready:
-                ready = True
-                enemy = self._enemy_hexes(w, board)
-                occ = board.occupancy(w)
-                near_key = frozenset(enemy)
-                if near_key != self._near_key:
-                    self._near_key, self._near = near_key, {}
-                for h, us in enemy.items():
-                    s = sum(w.units[u].strength for u in us)
-                    for n in w.neighbours[h]:
-                        enemy_adj[n] = enemy_adj.get(n, 0) + s
-                self._keep_hexes(w, board, enemy, enemy_adj)
-            here = board.pos.get(unit)
-            stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
-            strength = w.units[unit].strength
-            scored = self._scored.get(strength)
-            if scored is None:
-                scored = self._scored[strength] = {}
-            own_copy = False
-            calm = self._calm
-            best_this = 0.0
-            best_value = 0.0
-            best: R.MoveOption | None = None
-            hexes = self._hexes
-            for answer in answers:
-                dests, bonus = _answer_dests(answer)
-                if not own_copy and here is not None and here in dests:
-                    own_copy = True
-                    scored = dict(scored)  # this unit's own copy, its own hex scored for it
-                    scored[here] = self._score(w, board, unit, here, enemy, enemy_adj, occ)
-                # a hex with no enemy next to it scores the same for every unit (_calm); the
-                # others by strength (scored), which is read first
-                maybe = list(map(scored.get, dests, map(calm.get, dests)))
-                if None in maybe:
-                    for cell in set(itertools.compress(dests, map(operator.is_, maybe, _NONES))):
-                        worth = hexes.get(cell)
-                        if worth is None:
-                            if cell == "exit":  # no hex: its score reads the unit's strength
-                                scored[cell] = self._score_joining(
-                                    w, board, strength, cell, enemy, enemy_adj, occ
-                                )
-                                continue
-                            worth = self._hex_worth(w, board, cell, enemy, enemy_adj, occ)
-                        # _score_joining of a hex worked out, written out
-                        _, mine_strength, threat, calm_value, held, swamped = worth
-                        if not threat:
-                            calm[cell] = calm_value
-                        elif pact:
-                            scored[cell] = (
-                                held if (strength + mine_strength) * 2 >= threat else swamped
-                            )
-                        else:
-                            scored[cell] = (
-                                swamped if (strength + mine_strength) * 3 < threat else held
-                            )
-                    maybe = list(map(scored.get, dests, map(calm.get, dests)))
-                found = cast(list[float], maybe)  # every destination scored now
-                if isinstance(bonus, list):
-                    this = list(map(operator.add, found, bonus))
-                elif bonus:
-                    this = list(map(operator.add, found, itertools.repeat(bonus)))
-                else:
-                    this = found  # x + 0.0 compares as x
-                top = max(this)
-                if best is None or top > best_this:
-                    i = this.index(top)
-                    best, best_this, best_value = answer[i], top, found[i]
-            if best is not None and best_value > stay + 0.25:
-                self.last_reason = f"{unit} to {best[0]} ({best_value:.1f} over {stay:.1f})"
-                return Action("move", unit=unit, cell=best[0], option=best[1])
-            staying.add(unit)
-        return None
-
-    def _keep_hexes(
-        self,
-        w: World,
-        board: _Board,
-        enemy: Mapping[str, list[str]],
-        enemy_adj: Mapping[str, int],
-    ) -> None:
+    def _keep_hexes(self, w: World, board: _Board, enemy: Mapping[str, list[str]]) -> None:
         """Keep what each hex offers (:meth:`_hex_worth`) from earlier decisions while the
-        cities' holders are the same, less the hexes a friendly unit entered or left since.
-        What a NATO hex offers reads the whole enemy (the distance to the nearest enemy
-        stack, the spearhead): all is forgotten when an enemy stack changes. What a Pact hex
-        offers reads the enemy only through the enemy strength next to it (and whether an
-        enemy stands in it): only the hexes where either changed are forgotten."""
-        pact = self.side == "pact"
+        enemy's stacks and the cities' holders are the same, less the hexes a friendly unit
+        entered or left since (what a hex offers reads only those, the turn's static data
+        and the goals, which follow the cities)."""
+        key = (
+            id(w),
+            frozenset((h, tuple(us)) for h, us in enemy.items()),
+            tuple(board.control.get(c) for c in w.city_of),
+        )
         units = w.units
         side = self.side
-        if pact:
-            # a Pact hex's worth reads the cities only through the goals, which follow the
-            # objectives the Pact holds (see _goal_distance_of)
-            control = board.control
-            key: tuple[Any, ...] = (
-                id(w),
-                frozenset(c for c, _ in self._objectives(w, board) if control.get(c) == "pact"),
-            )
-        else:
-            key = (
-                id(w),
-                frozenset((h, tuple(us)) for h, us in enemy.items()),
-                tuple(board.control.get(c) for c in w.city_of),
-            )
         friends = {u: h for u, h in board.pos.items() if h and units[u].side == side}
         if key != self._hexes_key:
-            self._hexes_key, self._hexes, self._scored, self._calm = key, {}, {}, {}
+            self._hexes_key, self._hexes, self._scored = key, {}, {}
         else:
             old = self._friends
             hexes = self._hexes
-            calm = self._calm
             scored = self._scored.values()
-            changed: set[str] = set()
             for u in old.keys() | friends.keys():
                 was, now = old.get(u), friends.get(u)
                 if was != now:
-                    if was is not None:
-                        changed.add(was)
-                    if now is not None:
-                        changed.add(now)
-            if pact:
-                seen_enemy, seen_adj = self._seen_enemy, self._seen_adj
-                if seen_enemy != enemy:
-                    for h in seen_enemy.keys() | enemy.keys():
-                        if seen_enemy.get(h) != enemy.get(h):
-                            changed.add(h)
-                if seen_adj != enemy_adj:
-                    for h in seen_adj.keys() | enemy_adj.keys():
-                        if seen_adj.get(h) != enemy_adj.get(h):
-                            changed.add(h)
-            for h in changed:
-                hexes.pop(h, None)
-                calm.pop(h, None)
-                for by_hex in scored:
-                    by_hex.pop(h, None)
-        if pact:
-            self._seen_enemy, self._seen_adj = dict(enemy), dict(enemy_adj)
+                    for h in (was, now):
+                        if h is not None:
+                            hexes.pop(h, None)
+                            for by_hex in scored:
+                                by_hex.pop(h, None)
         self._friends = friends
 
     def _score(
@@ -921,19 +742,8 @@ class RhineScripted:
         # the enemy is the same for the whole decision: distances to it are remembered
         near = self._near.get(h)
         if near is None:
-            # every hex's distance to the nearest enemy stack at once (each enemy hex's row
-            # of distances, read in the map's order; distance is symmetric)
-            rows = [w.distances_from(e) for e in enemy]
-            if len(rows) > 1:
-                self._near.update(
-                    zip(rows[0], map(min, *(row.values() for row in rows)), strict=True)
-                )
-            elif rows:
-                self._near.update(rows[0])
-            near = self._near.get(h)
-            if near is None:  # no enemy (or not a hex of the map)
-                away = w.distances_from(h)
-                near = self._near[h] = min((away[e] for e in enemy), default=6)
+            away = w.distances_from(h)
+            near = self._near[h] = min((away[e] for e in enemy), default=6)
         s = 1.0 * terrain - 0.5 * abs(near - 2)
         spearhead = self._near.get("spearhead")
         if spearhead is None:

@@ -456,13 +456,6 @@ def _ground_answer(
     # not the hexes it stands in or enters from, nor (rhine.stack.nato) those it may not end
     # the phase in
     left_out = nojoin | {OFF, start} if start is not None else nojoin | {OFF}
-    if not exit_open:
-        # no exit to look for (the common case): the same lists, made by comprehensions
-        listed = [cell for cell in firsts if ids[cell >> 1] not in left_out]
-        dests += [ids[cell >> 1] for cell in listed]
-        cells += listed
-        costs += map(settled.__getitem__, listed)
-        firsts = []  # (walked above)
     for cell in firsts:
         h = ids[cell >> 1]
         if h in left_out:
@@ -495,14 +488,10 @@ def _ground_answer(
             for dest, cell, spent in zip(dests, cells, costs, strict=True)
         ]
     else:
-        # (dest, mode, cost, ()) for each destination, made by map: the same tuples
-        out = list(
-            map(
-                make,
-                itertools.repeat(MoveOption),
-                zip(dests, itertools.repeat(mode), costs, itertools.repeat(())),
-            )
-        )
+        out = [
+            make(MoveOption, (dest, mode, spent, ()))
+            for dest, spent in zip(dests, costs, strict=True)
+        ]
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
         _WINNERS.clear()
