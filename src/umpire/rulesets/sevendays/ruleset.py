@@ -290,7 +290,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
     def apply(self, state: SevenDaysState, action: Action) -> list[Event]:
         """Check ``action`` (raising IllegalActionError naming the rule, state untouched) and
         play it; the flow then moves on until someone must decide."""
-        self.world(state)
+        world = self.world(state)
         side, allowed = FLOW.decision(state)
         if side is None:
             raise IllegalActionError("the game is over", "sevendays.victory.break_point")
@@ -301,13 +301,16 @@ class SevenDays(RulesetBase[SevenDaysState]):
                 f"{side.upper()} must {NOT_NOW[stage][0]}, not {action.kind!r}",
                 NOT_NOW[stage][1],
             )
-        side, kind = self.engine.check(state, action)
+        # what engine.check does once the decision is known (it asks for it again): the
+        # kind's own check
+        kind = self.engine.kinds[action.kind]
+        kind.check(state, side, action)
         events = kind.resolve(state, side, action)
         # sevendays.cards.against_all_odds: a unit about to be removed is put to its owner
         # once the action that doomed it has resolved, before the flow moves on
-        events += cards.offer_rescue(self.world(state), state)
+        events += cards.offer_rescue(world, state)
         events += FLOW.advance(state)
-        late = cards.offer_rescue(self.world(state), state)  # doomed by the flow's own hooks
+        late = cards.offer_rescue(world, state)  # doomed by the flow's own hooks
         if late:  # (passengers bailing out at a turn's end): removals may end the battle
             events += late + FLOW.advance(state)
         sync(state)
