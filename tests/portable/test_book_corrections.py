@@ -21,7 +21,7 @@ from umpire.rulesets.portable.exhaustion import exhausted
 from umpire.rulesets.portable.fire import FirePlan, cannot_fire, plan_fire
 from umpire.rulesets.portable.movement import allowance, cannot_move, move_refusal, reachable
 from umpire.rulesets.portable.ruleset import Portable
-from umpire.rulesets.portable.turns import start_turn
+from umpire.rulesets.portable.turns import end_turn, start_turn
 from umpire.rulesets.portable.victory import end_of_turn
 from umpire.rulesets.portable.world import World
 
@@ -365,3 +365,41 @@ def test_a_unit_may_not_start_a_move_stacked_with_a_friend(tmp_path: Path) -> No
     assert _rule(cannot_move(w, s, s.units["blue-j"])) == "portable.move.stacking"
     truck.y = 4
     assert cannot_move(w, s, inf) is None and reachable(w, s, inf)
+
+
+# -- 'Barbed Wire' ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("type_", ["mortars", "armoured_cars", "tanks", "trucks", "commanders"])
+def test_any_unit_may_lay_barbed_wire(tmp_path: Path, type_: str) -> None:
+    """portable.terrain.wire.lay ('Barbed Wire'): "A Unit can lay barbed wire in a square by
+    remaining in the square for 1 turn" -- any unit, not only foot units."""
+    game = make(tmp_path, [unit("u", type_, "E2")], FAR)
+    act_as(game, "blue-u")
+    assert "lay_wire" in kinds(game)
+    game.apply(Action("lay_wire", unit="blue-u", point=(4.0, 1.0)))
+    end_turn(st(game))
+    assert st(game).has_wire((4, 1))
+
+
+def test_a_unit_stopped_by_wire_may_remove_it_next_turn(tmp_path: Path) -> None:
+    """portable.terrain.wire.clear, portable.terrain.wire.stop ('Barbed Wire'): units other than
+    tanks, assault guns and SP artillery "must stop and remove the barbed wire next turn or stop
+    and not resume their movement until the next turn": a mortar or an armoured car stopped in
+    wire may cut it."""
+    game = make(
+        tmp_path,
+        [unit("m", "mortars", "E2"), unit("a", "armoured_cars", "G2")],
+        FAR,
+        wire=["E3", "G3"],
+    )
+    for uid, to in (("blue-m", "E3"), ("blue-a", "G3")):
+        act_as(game, uid)
+        assert parse_label(to) in reachable(_w(game), st(game), st(game).units[uid])
+        game.apply(move(uid, to))
+        _face(game, uid)
+    start_turn(st(game))
+    for uid, square in (("blue-m", (4, 2)), ("blue-a", (6, 2))):
+        act_as(game, uid)
+        assert "clear_wire" in kinds(game)
+        game.apply(Action("clear_wire", unit=uid, point=(float(square[0]), float(square[1]))))
+    end_turn(st(game))
+    assert not st(game).has_wire((4, 2)) and not st(game).has_wire((6, 2))

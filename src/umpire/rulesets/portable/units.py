@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from umpire.core.datafiles import load_yaml
 from umpire.core.errors import DataFileError
@@ -64,7 +64,9 @@ MOTOR_CARGO = frozenset(  # portable.transport.carry: type keys a motor transpor
     }
 )
 TOWED = frozenset({"artillery"})  # portable.transport.tow
-WIRE_LAYERS = frozenset({"infantry", "engineers", "cavalry", "cyclists", "machine_guns"})
+# portable.terrain.wire.lay / clear ('Barbed Wire'): "A Unit can lay [or remove] barbed wire";
+# every unit other than a wire crosser that enters wire "must stop and remove [it] next turn"
+WIRE_LAYERS = frozenset(get_args(Kind))
 
 
 # Plain frozen dataclasses built from the packaged ``units.yaml`` without pydantic (issue 19);
