@@ -7,6 +7,7 @@ from typing import Any
 
 from umpire.agents.base import Agent
 from umpire.core.actions import LazyActionList
+from umpire.core.collector import quiet_collector
 from umpire.core.events import Event
 from umpire.core.game import Game
 
@@ -59,22 +60,24 @@ def play_out(
         for event in game.events:
             on_event(event)
     limit = action_cap(game) if max_actions is None else min(max_actions, action_cap(game))
-    while len(game.record.actions) < limit:
-        side = game.to_act
-        if side is None:
-            break
-        legal = LazyActions(game)
-        action = players[side].choose(game.view(side), legal)
-        reason = getattr(players[side], "last_event", None)  # a search player's "why"
-        if on_event is not None and isinstance(reason, Event):
-            on_event(reason)  # visible to its side only: a printer for a person filters it
-        if isinstance(reason, Event):  # and kept in the record next to the move
-            from umpire.agents.search.explain import note_of
+    # the collector quiet while the game is played (umpire.core.collector: same games)
+    with quiet_collector():
+        while len(game.record.actions) < limit:
+            side = game.to_act
+            if side is None:
+                break
+            legal = LazyActions(game)
+            action = players[side].choose(game.view(side), legal)
+            reason = getattr(players[side], "last_event", None)  # a search player's "why"
+            if on_event is not None and isinstance(reason, Event):
+                on_event(reason)  # visible to its side only: a printer for a person filters it
+            if isinstance(reason, Event):  # and kept in the record next to the move
+                from umpire.agents.search.explain import note_of
 
-            game.record.keep_note(len(game.record.actions), note_of(reason))
-        for event in game.apply(action):
-            if on_event is not None:
-                on_event(event)
+                game.record.keep_note(len(game.record.actions), note_of(reason))
+            for event in game.apply(action):
+                if on_event is not None:
+                    on_event(event)
     return game
 
 
