@@ -8,12 +8,12 @@ figures acting on one card) lists them in ``units``; a card game names the ``car
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Action:
     """One decision. ``kind`` names it; the other fields say what it applies to.
 
@@ -32,12 +32,35 @@ class Action:
     cell: str | None = None
     card: str | None = None
 
-    def __post_init__(self) -> None:
-        if self.point is not None:
-            rounded = (round(float(self.point[0]), 2), round(float(self.point[1]), 2))
-            object.__setattr__(self, "point", rounded)
-        if not isinstance(self.units, tuple):
-            object.__setattr__(self, "units", tuple(self.units))
+    def __init__(
+        self,
+        kind: str,
+        unit: str | None = None,
+        target: str | None = None,
+        point: tuple[float, float] | None = None,
+        option: str | None = None,
+        units: Iterable[str] = (),
+        cell: str | None = None,
+        card: str | None = None,
+    ) -> None:
+        # the dataclass's own __init__ and __post_init__, written out: the fields set through
+        # their slots' setters (a frozen dataclass sets each through object.__setattr__), the
+        # point rounded to a hundredth as floats, the units as a tuple. Menus make thousands of
+        # actions a game (tests/core/test_actions_init.py holds it to the plain definition)
+        _SET_KIND(self, kind)
+        _SET_UNIT(self, unit)
+        _SET_TARGET(self, target)
+        if point is not None:
+            x, y = point[0], point[1]
+            point = (
+                round(x if type(x) is float else float(x), 2),
+                round(y if type(y) is float else float(y), 2),
+            )
+        _SET_POINT(self, point)
+        _SET_OPTION(self, option)
+        _SET_UNITS(self, units if type(units) is tuple else tuple(units))
+        _SET_CELL(self, cell)
+        _SET_CARD(self, card)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -85,6 +108,22 @@ class Action:
                 raise TypeError(f"{name} must be a string")
             fields[name] = value
         return cls(kind=kind, point=parsed_point, units=tuple(units), **fields)
+
+
+# the slots' own setters (they bypass the frozen class's __setattr__; see Action.__init__)
+def _slot_setter(name: str) -> Callable[[Action, Any], None]:
+    setter: Callable[[Action, Any], None] = vars(Action)[name].__set__
+    return setter
+
+
+_SET_KIND = _slot_setter("kind")
+_SET_UNIT = _slot_setter("unit")
+_SET_TARGET = _slot_setter("target")
+_SET_POINT = _slot_setter("point")
+_SET_OPTION = _slot_setter("option")
+_SET_UNITS = _slot_setter("units")
+_SET_CELL = _slot_setter("cell")
+_SET_CARD = _slot_setter("card")
 
 
 class LazyActionList(Sequence[Action]):

@@ -15,7 +15,7 @@ JSON form and the Python form read alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -46,17 +46,18 @@ class Event(Mapping[str, Any]):
         public: Event | None = None,
         **data: Any,
     ) -> None:
-        bad = _RESERVED & data.keys()
-        if bad:
+        if data and not _RESERVED.isdisjoint(data):
+            bad = _RESERVED & data.keys()
             raise ValueError(f"event data may not use the reserved key(s) {sorted(bad)}")
-        set_ = object.__setattr__
-        set_(self, "kind", kind)
-        set_(self, "text", text)
-        set_(self, "rule", rule)
-        set_(self, "data", MappingProxyType(data))
-        set_(self, "visible_to", None if visible_to is None else frozenset(visible_to))
-        set_(self, "public", public)
-        set_(self, "_flat", None)
+        # each slot set through its own setter (object.__setattr__ looks the name up first):
+        # a game makes hundreds of events (tests/core/test_events.py reads them back)
+        _SET_KIND(self, kind)
+        _SET_TEXT(self, text)
+        _SET_RULE(self, rule)
+        _SET_DATA(self, MappingProxyType(data))
+        _SET_VISIBLE_TO(self, None if visible_to is None else frozenset(visible_to))
+        _SET_PUBLIC(self, public)
+        _SET_FLAT(self, None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("events are immutable; make a new one with restricted()")
@@ -136,6 +137,21 @@ class Event(Mapping[str, Any]):
     def __reduce__(self) -> tuple[Any, ...]:
         fields = (self.kind, self.text, self.rule, self.visible_to, self.public, dict(self.data))
         return (_rebuild, fields)
+
+
+def _slot_setter(name: str) -> Callable[[Event, Any], None]:
+    """The setter of one of Event's slots (it bypasses Event.__setattr__, which refuses)."""
+    setter: Callable[[Event, Any], None] = vars(Event)[name].__set__
+    return setter
+
+
+_SET_KIND = _slot_setter("kind")
+_SET_TEXT = _slot_setter("text")
+_SET_RULE = _slot_setter("rule")
+_SET_DATA = _slot_setter("data")
+_SET_VISIBLE_TO = _slot_setter("visible_to")
+_SET_PUBLIC = _slot_setter("public")
+_SET_FLAT = _slot_setter("_flat")
 
 
 def _rebuild(
