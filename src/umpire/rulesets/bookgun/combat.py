@@ -28,7 +28,7 @@ from umpire.rulesets.bookgun.common import (
     world,
 )
 from umpire.rulesets.bookgun.mounts import holding, led_horses
-from umpire.rulesets.bookgun.movement import flee, locked, place_outside, unit_room
+from umpire.rulesets.bookgun.movement import dice_for, flee, locked, place_outside, unit_room
 from umpire.rulesets.bookgun.state import (
     CAPTURED,
     FIT,
@@ -360,9 +360,7 @@ def plan_shots(
         if f.role == "gun":  # a gun fires HE: always a blast (house, spec §4.1)
             blast_name = f.weapon
         elif blast:
-            if f.second in ("rpg", "grenade_launcher") and (
-                f.rounds > 0 or f.second == "grenade_launcher"
-            ):
+            if f.second in ("rpg", "grenade_launcher") and f.rounds > 0:
                 weapon_name = blast_name = f.second
             elif f.grenades > 0 and d <= tb.blast.grenade_range:
                 blast_name = "grenade"
@@ -392,6 +390,15 @@ def plan_shots(
         number += night_mod(w, unit.side)
         number = max(tb.fire_table.minimum, number)
         dice = 1 if blast_name else weapon.dice[band_index]
+        # spec §4.1: an MMG with only one of its crew left rolls 2 dice (the crew are the
+        # gunner and the fit men of his unit, house)
+        if (
+            not blast_name
+            and weapon.short_crew_dice
+            and f.crew > 1
+            and len(state.fit_figures(unit)) < f.crew
+        ):
+            dice = min(dice, weapon.short_crew_dice)
         if dice <= 0:
             continue
         shots.append(Shot(f.id, dice, number, band, cat, d, blast_name))
@@ -571,7 +578,7 @@ def he_weapon(state: BookGunState, unit: Unit, f: Figure) -> str | None:
         return f.weapon if gun_serves(state, unit) and types[f.weapon].blast else None
     if f.second == "rpg" and f.rounds > 0:
         return "rpg"
-    if f.second == "grenade_launcher":
+    if f.second == "grenade_launcher" and f.rounds > 0:  # 6 rounds a grenadier (spec §4.1)
         return "grenade_launcher"
     return None
 
@@ -660,7 +667,7 @@ def resolve_door_fire(
     for s in shots:
         f = state.figures[s.firer]
         fired.append(f)
-        if s.weapon == "rpg":
+        if s.weapon in ("rpg", "grenade_launcher"):
             f.rounds -= 1
         extra = max(extra, w.tables.weapons.types[s.weapon].reload_extra)
         f.facing = bearing(f.pos, at)
@@ -1000,7 +1007,7 @@ def blast_at(state: BookGunState, f: Figure, unit: Unit, target: Unit, s: Shot) 
     events: list[Event] = []
     if s.blast == "grenade":
         f.grenades -= 1
-    elif s.blast == "rpg":
+    elif s.blast in ("rpg", "grenade_launcher"):
         f.rounds -= 1
     seen = visible_targets(state, w, f, target, True)
     aim = (
@@ -1012,6 +1019,8 @@ def blast_at(state: BookGunState, f: Figure, unit: Unit, target: Unit, s: Shot) 
     on = RollUnder(20, need, "bookgun.fire.blast", text=f"{f.name}'s {s.blast} on target").sample(
         state.rng, events
     )
+    rooms = {t.room for t in seen}
+    room = next(iter(rooms)) if on and len(rooms) == 1 else None
     if not on:
         aim = scatter(state, aim, events)
     events.append(
@@ -1023,7 +1032,7 @@ def blast_at(state: BookGunState, f: Figure, unit: Unit, target: Unit, s: Shot) 
             y=aim[1],
         )
     )
-    events += burst(state, aim, unit.side, f.pos)
+    events += burst(state, aim, unit.side, f.pos, room)
     return events
 
 
@@ -1036,17 +1045,35 @@ def scatter(state: BookGunState, at: Vec, events: list[Event]) -> Vec:
     return (at[0] + math.cos(ang) * drift, at[1] + math.sin(ang) * drift)
 
 
-def burst(state: BookGunState, at: Vec, by: str, origin: Vec) -> list[Event]:
+def burst_room(state: BookGunState, at: Vec) -> str | None:
+    """The ground-floor room a burst at ``at`` is inside, if any (house: a round that lands on
+    a building without aiming at a room's occupants bursts in the room on the ground)."""
+    for room in world(state).rooms.values():
+        if room.floor == 0 and room.polygon.covers(_point(at)):
+            return room.id
+    return None
+
+
+def burst(
+    state: BookGunState, at: Vec, by: str, origin: Vec, room: str | None = None
+) -> list[Event]:
+    """bookgun.fire.blast (spec §4.1): every figure within 2 in. of the burst rolls a d20 at its
+    category's blast number; "a burst inside a room treats everyone in that room as Cat II" -
+    ``room`` (the room of the figures the round landed on, else the room under ``at``): its
+    occupants all roll, as Category II."""
     w = world(state)
     b = w.tables.blast
     events: list[Event] = []
+    if room is None:
+        room = burst_room(state, at)
     for fig in sorted(state.figures.values(), key=lambda x: x.id):
-        if not fig.present or dist(fig.pos, at) > b.radius:
+        in_room = room is not None and fig.room == room
+        if not fig.present or (dist(fig.pos, at) > b.radius and not in_room):
             continue
         u = state.units[fig.unit]
         if not targetable(u) or fig.role == "gun":
             continue  # a vehicle, its passengers, a gun (spec §4.8: no fire against vehicles)
-        cat = category(w, state, fig, u, origin)
+        cat = "II" if in_room else category(w, state, fig, u, origin)
         number = dict(b.numbers)[cat]  # type: ignore[index]
         text = f"{fig.name} in the burst (Cat {cat})"
         if RollUnder(20, number, "bookgun.fire.blast", text=text).sample(state.rng, events):
@@ -1080,6 +1107,12 @@ def room_blast(
 
 
 # -- close combat ------------------------------------------------------------------------------
+def normal_move_dice(state: BookGunState, unit: Unit) -> int:
+    """ "One normal move" (spec §4.3, p.12): the unit's own cross-country dice in its
+    formation (bookgun.move.chart), the distance a fall-back after close combat runs."""
+    return max(1, dice_for(world(state), unit, "cross"))
+
+
 def half_strength(state: BookGunState, unit: Unit) -> bool:
     fit = len(state.fit_figures(unit))
     return fit * 2 <= unit.start
@@ -1203,7 +1236,15 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
             )
         )
         old = centre(state, target)
-        flee(state, target, 3, "bookgun.cc.stand", "falls back", events, centre(state, unit))
+        flee(
+            state,
+            target,
+            normal_move_dice(state, target),
+            "bookgun.cc.stand",
+            "falls back",
+            events,
+            centre(state, unit),
+        )
         if state.on_table(unit):
             place_outside(
                 state,
@@ -1220,11 +1261,14 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
         attackers = attackers[: w.tables.building.room_capacity]
     else:
         attackers = attackers[: 2 * max(1, len(defenders))]
+        defenders = defenders[: 2 * max(1, len(attackers))]
     if not defenders or not attackers:
         return events
     losses = {unit.id: 0, target.id: 0}
-    for i, a in enumerate(attackers):
-        d = defenders[i % len(defenders)]
+    # bookgun.cc.pairs (spec §4.3 step 4): each charger pairs with a defender and surplus
+    # figures of either side double up, a figure contacted by two fighting both pairs in turn
+    for i in range(max(len(attackers), len(defenders))):
+        a, d = attackers[i % len(attackers)], defenders[i % len(defenders)]
         if not (a.fit and d.fit):
             continue
         am = cc_mod(state, a, unit, True, False)
@@ -1249,7 +1293,8 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
                         note("capture", f"{f.name} is captured", "bookgun.capture", figure=f.id)
                     )
     unit.fought = target.fought = True
-    loser_unit = unit if losses[unit.id] > losses[target.id] else target
+    # bookgun.cc.outcome (spec §4.3 step 7): more casualties loses, a tie goes to the defender
+    loser_unit = unit if losses[unit.id] >= losses[target.id] else target
     winner = target if loser_unit is unit else unit
     margin = abs(losses[unit.id] - losses[target.id])
     loser_unit.cc_margin = margin
@@ -1267,7 +1312,7 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
             flee(
                 state,
                 loser_unit,
-                3,
+                normal_move_dice(state, loser_unit),
                 "bookgun.cc.outcome",
                 "falls back",
                 events,

@@ -1707,14 +1707,7 @@ class Fire(_CardKind):
                 )
                 for t in combat.fire_targets(state, u, g):
                     out.append(Action("fire", unit=u.id, target=t, units=single))
-                    if (
-                        any(
-                            f.grenades
-                            or (f.second and (f.rounds or f.second == "grenade_launcher"))
-                            for f in g
-                        )
-                        and t in state.units
-                    ):
+                    if any(f.grenades or (f.second and f.rounds) for f in g) and t in state.units:
                         tgt = state.units[t]
                         if any(s.blast for s in combat.plan_shots(state, u, g, tgt, True)):
                             out.append(

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]
+GRENADIER_ROUNDS = 6  # spec §4.1 weapons table: 40 mm grenade launcher, 6 rounds per grenadier
 
 
 class _Model(BaseModel):
@@ -136,6 +137,19 @@ class FigureSpec(_Model):
     group_leader: bool = False
     # bookgun.building.breach: shaped charges the figure carries
     charges: int = Field(default=0, ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _grenadier_rounds(cls, data: object) -> object:
+        """bookgun.fire.weapons (spec §4.1): a 40 mm grenade launcher carries 6 rounds per
+        grenadier unless the scenario says how many."""
+        if (
+            isinstance(data, dict)
+            and data.get("second") == "grenade_launcher"
+            and "rounds" not in data
+        ):
+            return {**data, "rounds": GRENADIER_ROUNDS}
+        return data
 
 
 class ArrivalSpec(_Model):

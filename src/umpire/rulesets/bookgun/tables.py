@@ -71,6 +71,9 @@ class Weapon(_Model):
     blast: bool = False
     min_range: float = 0.0
     reload_extra: int = 0
+    # dice per firer at every range when the figure's crew (Figure.crew) is down to one fit man
+    # (spec §4.1: MMG "2 if only one crew"); 0 = no such limit
+    short_crew_dice: int = 0
 
 
 class Weapons(_Section):
