@@ -51,10 +51,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--candidates", type=int, default=Settings.candidates)
     parser.add_argument("--truth", type=int, default=30, help="full playouts per move")
     parser.add_argument("--preset", default="balanced")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        help="decide on the clock (seconds a decision, as in play) instead of --samples: "
+        "cheaper samples then buy more of them (not reproducible to the digit)",
+    )
     args = parser.parse_args(argv)
     settings = Settings(
-        mode="improve", iterations=args.samples, horizon=args.horizon, candidates=args.candidates
+        mode="improve",
+        iterations=None if args.think else args.samples,
+        think=args.think or Settings.think,
+        horizon=args.horizon,
+        candidates=args.candidates,
     )
+    drawn: list[int] = []  # paired samples per asked decision
     gains: list[float] = []
     asked = 0
     started = time.perf_counter()
@@ -85,6 +97,7 @@ def main(argv: list[str] | None = None) -> None:
                         rollout.__getitem__,
                         hint,
                     )
+                    drawn.append(result.samples)
                     chosen = result.chosen
                     if chosen is not None and chosen != hint:
                         real: dict[int, list[float]] = {0: [], 1: []}
@@ -114,8 +127,10 @@ def main(argv: list[str] | None = None) -> None:
                         )
             game.apply(hint)
     mean, se = _mean_se(gains)
+    budget = f"think={args.think}" if args.think else f"samples={args.samples}"
+    per = sum(drawn) / len(drawn) if drawn else 0.0
     print(
-        f"{args.game} samples={args.samples} horizon={args.horizon} "
+        f"{args.game} {budget} ({per:.1f} samples a decision) horizon={args.horizon} "
         f"candidates={args.candidates}: {asked} decisions asked, {len(gains)} changed; real "
         f"gain per change {mean:+.4f} (se {se:.4f}); better {sum(g > 0 for g in gains)}, "
         f"worse {sum(g < 0 for g in gains)}; {time.perf_counter() - started:.0f} s"

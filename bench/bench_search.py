@@ -101,6 +101,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--candidates", type=int, default=Settings.candidates)
     parser.add_argument("--horizon", type=int, default=Settings.horizon)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--jsonl",
+        default=None,
+        help="append one line per game to this file (a run stopped early still counts)",
+    )
     args = parser.parse_args(argv)
     base = Settings(mode=args.mode, candidates=args.candidates, horizon=args.horizon)
     sides = umpire.new_game(args.game, seed=args.seed).ruleset.meta.players
@@ -126,6 +131,25 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             )
             scores.append(score)
             endings[how] = endings.get(how, 0) + 1
+            if args.jsonl:
+                mine = times[before:]
+                line = {
+                    "game": args.game,
+                    "mode": args.mode,
+                    "think": args.think,
+                    "preset": args.preset,
+                    "horizon": args.horizon,
+                    "candidates": args.candidates,
+                    "prior": args.prior,
+                    "opponent": args.opponent,
+                    "seed": args.seed + k,
+                    "search_side": search_side,
+                    "score": score,
+                    "how": how,
+                    "times": [round(t, 4) for t in mine],
+                }
+                with open(args.jsonl, "a", encoding="utf-8") as out:
+                    out.write(json.dumps(line) + "\n")
             if not args.json:
                 mine = times[before:]
                 print(

@@ -297,8 +297,9 @@ def battle(
     side: Annotated[
         list[str] | None,
         typer.Option(
-            help="Who plays a side: SIDE=ai|scripted|random|human|search[:PRESET][@SECONDS] "
-            "(repeatable; presets balanced, aggressive, cautious, objective)."
+            help="Who plays a side: SIDE=ai|scripted|random|human|search[:PRESET][+MODE][@SECONDS] "
+            "(repeatable; presets balanced, aggressive, cautious, objective; modes tree, "
+            "improve)."
         ),
     ] = None,
     think: Annotated[

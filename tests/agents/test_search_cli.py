@@ -73,7 +73,7 @@ def test_battle_json_with_search_on_both_sides() -> None:
 
 def test_bad_search_specs_are_one_line_errors() -> None:
     out = runner.invoke(app, ["battle", "tiny/skirmish", "--side", "red=search:reckless"])
-    assert out.exit_code != 0 and "unknown search personality 'reckless'" in out.output
+    assert out.exit_code != 0 and "unknown search personality or mode 'reckless'" in out.output
     out = runner.invoke(app, ["battle", "tiny/skirmish", "--side", "red=search@-1"])
     assert out.exit_code != 0 and "think time" in out.output
 

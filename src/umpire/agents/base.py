@@ -9,63 +9,23 @@ players at a table to judge, but an agent chooses only among the actions every r
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Sequence
 
-from umpire.core.actions import Action, LazyActionList
+from umpire.agents.book import BookActions, held_to_the_book
+from umpire.core.actions import Action
 from umpire.core.errors import UmpireError
 from umpire.core.ruleset import capability, get_ruleset
-from umpire.core.switches import book_only
 from umpire.core.view import Agent, View
 
-__all__ = ["AGENT_KINDS", "Agent", "RandomAgent", "View", "held_to_the_book", "make_agent"]
-
-A = TypeVar("A", bound=Agent)
-
-
-class BookActions(LazyActionList):
-    """The actions an agent is offered when the game advises on rules: those of ``legal``
-    that every rule allows, in the book's order, listed on first use (a scripted player that
-    knows what it wants need not pay for them). ``legal`` as a list or tuple is the menu it
-    was given; otherwise (the game's own lazy listing) the view's book-only list is used as
-    it is."""
-
-    def __init__(self, view: View, legal: Sequence[Action]) -> None:
-        super().__init__(self._book)
-        self._view = view
-        self._legal = legal
-
-    def _book(self) -> list[Action]:
-        book = self._view.legal_actions(book_only=True)
-        if isinstance(self._legal, list | tuple):
-            offered = set(self._legal)
-            book = [a for a in book if a in offered]
-        if not book:
-            # the players' advised actions took the game where the book offers this side
-            # nothing (a phase the book would have ended): it plays on from the menu
-            book = list(self._legal)
-        return book
-
-
-def held_to_the_book(agent: A) -> A:
-    """``agent``, choosing only among the actions every rule allows: when the game puts some
-    rule under ``advise`` (``view.advised``) its ``choose`` is handed the book's actions and
-    runs inside :func:`umpire.core.switches.book_only`, so whatever it lists or searches
-    itself (a search player's playouts, a scripted player's own options) is the book's too.
-    Rules switched ``off`` stay off. The same object is returned (its type unchanged)."""
-    if getattr(agent, "_held_to_the_book", False):
-        return agent
-    inner: Callable[[View, Sequence[Action]], Action] = agent.choose
-
-    def choose(view: View, legal: Sequence[Action]) -> Action:
-        if not view.advised:
-            return inner(view, legal)
-        with book_only():
-            return inner(view, BookActions(view, legal))
-
-    agent.choose = choose  # type: ignore[method-assign]
-    agent._held_to_the_book = True  # type: ignore[attr-defined]
-    return agent
+__all__ = [
+    "AGENT_KINDS",
+    "Agent",
+    "BookActions",
+    "RandomAgent",
+    "View",
+    "held_to_the_book",
+    "make_agent",
+]
 
 
 class RandomAgent:
@@ -88,24 +48,33 @@ AGENT_KINDS = ("scripted", "random", "search")
 
 def make_agent(kind: str, ruleset: str, side: str, seed: int, think: float | None = None) -> Agent:
     """An agent by name: ``random``, ``scripted`` (the ruleset's own scripted player) or
-    ``search[:PRESET][@SECONDS]`` (the search player, a personality preset and its think time;
-    ``think`` sets the time when the spec does not, default 1 s); held to the book
-    (:func:`held_to_the_book`)."""
+    ``search[:PRESET][+MODE][@SECONDS]`` (the search player: a personality preset, ``tree`` or
+    ``improve``, and its think time; ``think`` sets the time when the spec does not, default
+    1 s; without a mode, the ruleset's default, ``search.agent.default_mode``); held to the
+    book (:func:`held_to_the_book`)."""
     return held_to_the_book(_make_agent(kind, ruleset, side, seed, think))
 
 
 def _make_agent(kind: str, ruleset: str, side: str, seed: int, think: float | None) -> Agent:
     salt = sum(ord(c) for c in side) * 7919
     if kind == "search" or kind.startswith(("search:", "search@")):
-        from umpire.agents.search import DEFAULT_THINK, SearchAgent, parse_spec
+        from umpire.agents.search import DEFAULT_THINK, SearchAgent, Settings
+        from umpire.agents.search.agent import default_mode, parse_search_spec
         from umpire.agents.search.support import why_not_searchable
 
-        preset, seconds = parse_spec(kind)
+        spec = parse_search_spec(kind)
         refused = why_not_searchable(get_ruleset(ruleset))
         if refused:
             raise UmpireError(refused)
-        chosen = seconds if seconds is not None else think
-        return SearchAgent(side, seed, preset, DEFAULT_THINK if chosen is None else chosen)
+        chosen = spec.think if spec.think is not None else think
+        mode = spec.mode or default_mode(ruleset)
+        return SearchAgent(
+            side,
+            seed,
+            spec.preset,
+            DEFAULT_THINK if chosen is None else chosen,
+            settings=Settings(mode=mode),
+        )
     if kind == "random":
         return RandomAgent(seed * 1_000_003 + salt)
     if kind == "scripted":

@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from umpire.agents.base import held_to_the_book
+from umpire.agents.book import held_to_the_book
 from umpire.agents.search.explain import explain, explanation_event
 from umpire.agents.search.improve import improve
 from umpire.agents.search.mcts import Clock, Result, Settings, search
-from umpire.agents.search.personality import Personality, personality
+from umpire.agents.search.personality import PRESETS, Personality, personality
 from umpire.core.actions import Action
 from umpire.core.errors import UmpireError
 from umpire.core.events import Event
@@ -45,8 +45,12 @@ class SearchAgent:
         self.side = side
         self.seed = seed
         self.personality = personality(character) if isinstance(character, str) else character
-        self.name = f"search:{self.personality.name}"
         base = settings or Settings()
+        if base.mode not in MODES:
+            raise UmpireError(f"search mode {base.mode!r}: choose {', '.join(MODES)}")
+        # the tree search keeps its old name (records' notes say "by": "search:PRESET")
+        mode = "" if base.mode == "tree" else f"+{base.mode}"
+        self.name = f"search:{self.personality.name}{mode}"
         self.settings = replace(base, think=think, iterations=iterations)
         self._hinter: Agent | None = None
         self._players: dict[str, Agent] = {}  # the improve mode's rollout players
@@ -122,21 +126,80 @@ class SearchAgent:
         return suggested if suggested in options else None
 
 
-def parse_spec(kind: str) -> tuple[str, float | None]:
-    """``search[:PRESET][@SECONDS]`` -> (preset, seconds or None)."""
-    base, _, rest = kind.partition(":")
-    if base.split("@")[0] != "search":
-        raise UmpireError(f"{kind!r} is not a search agent spec")
-    if not rest and "@" in base:
-        rest = "balanced@" + base.split("@", 1)[1]
-    preset, _, seconds = rest.partition("@")
+MODES = ("tree", "improve")  # how the search decides (docs/search-ai.md)
+# The mode a spec without one gets, per ruleset id (docs/search-ai.md, "Which mode is the
+# default"); a ruleset not listed gets FALLBACK_MODE.
+DEFAULT_MODES: dict[str, str] = {}
+FALLBACK_MODE = "tree"
+
+
+def default_mode(ruleset: str) -> str:
+    """The mode ``search`` means for ``ruleset`` (an id such as ``portable``) when the spec
+    names none."""
+    return DEFAULT_MODES.get(ruleset, FALLBACK_MODE)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A parsed search agent spec ``search[:WORD[+WORD]][@SECONDS]``: ``mode`` is None when
+    the spec names none (the ruleset's default, :func:`default_mode`, applies)."""
+
+    preset: str = "balanced"
+    mode: str | None = None
     think: float | None = None
-    if seconds:
+
+    def canonical(self, think: float | None = None) -> str:
+        """The spec written back: ``search:PRESET[+MODE]@SECONDS`` (``think`` when the spec
+        gives no time; no ``@`` when neither does)."""
+        words = self.preset if self.mode is None else f"{self.preset}+{self.mode}"
+        seconds = self.think if self.think is not None else think
+        return f"search:{words}" + ("" if seconds is None else f"@{seconds:g}")
+
+
+def parse_search_spec(kind: str) -> Spec:
+    """``search[:WORD[+WORD]][@SECONDS]``: after the colon, a personality preset
+    (``balanced``, ``aggressive``, ``cautious``, ``objective``), a mode (``tree``,
+    ``improve``) or one of each joined by ``+``, in either order (``search:improve``,
+    ``search:aggressive+improve@2``); after the ``@``, the think time in seconds. The preset
+    and mode names do not overlap, so each word is one or the other. A bad spec is a one-line
+    :class:`UmpireError`."""
+    text = kind.strip()
+    body, at, seconds = text.partition("@")
+    base, colon, words = body.partition(":")
+    if base != "search":
+        raise UmpireError(f"{kind!r} is not a search agent spec")
+    think: float | None = None
+    if at:
         try:
             think = float(seconds)
         except ValueError:
             raise UmpireError(f"agent {kind!r}: think time {seconds!r} is not a number") from None
-        if not think > 0:
+        if not think > 0 or think == float("inf"):
             raise UmpireError(f"agent {kind!r}: think time must be more than 0 seconds")
-    personality(preset)  # a one-line error for an unknown preset
-    return preset or "balanced", think
+    preset: str | None = None
+    mode: str | None = None
+    parts = words.split("+") if colon and words else []
+    if colon and words and "" in [p.strip() for p in parts]:
+        raise UmpireError(f"agent {kind!r}: an empty word between '+' signs")
+    for part in (p.strip().lower() for p in parts):
+        if part in MODES:
+            if mode is not None:
+                raise UmpireError(f"agent {kind!r}: two modes ({mode}, {part}); give one")
+            mode = part
+        elif part in PRESETS:
+            if preset is not None:
+                raise UmpireError(f"agent {kind!r}: two presets ({preset}, {part}); give one")
+            preset = part
+        else:
+            raise UmpireError(
+                f"agent {kind!r}: unknown search personality or mode {part!r}; choose a "
+                f"preset ({', '.join(PRESETS)}) and/or a mode ({', '.join(MODES)})"
+            )
+    return Spec(preset or "balanced", mode, think)
+
+
+def parse_spec(kind: str) -> tuple[str, float | None]:
+    """``search[:PRESET][+MODE][@SECONDS]`` -> (preset, seconds or None); the whole spec is
+    checked (:func:`parse_search_spec` also gives the mode)."""
+    spec = parse_search_spec(kind)
+    return spec.preset, spec.think

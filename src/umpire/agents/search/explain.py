@@ -86,8 +86,10 @@ def _explain_improve(result: Result, personality: Personality, ranked: list[Choi
     """The improve mode's words: the move, whether it is the scripted player's or replaced
     it, the other candidates' estimates on the same (paired) samples, the deciding terms."""
     best = ranked[0]
+    plural = "" if result.samples == 1 else "s"
     lines = [
-        f"{result.side} search ({personality.name}, improve, {result.samples} paired samples): "
+        f"{result.side} search ({personality.name}, improve, {result.samples} paired "
+        f"sample{plural}): "
         f"{best.words} — estimated win {best.win:.0%}"
     ]
     hint = result.hint

@@ -52,6 +52,7 @@ from umpire.core.view import Agent, View
 Z = 1.5  # standard errors a paired difference must clear (one-sided, about 93 %)
 MARGIN = 0.01  # and the smallest mean difference in estimated win probability worth a change
 MIN_SAMPLES = 3  # paired samples before the scripted move may be replaced or a move dropped
+SCREEN_SHARE = 0.25  # on the clock, the one-step screen stops at this share of the budget
 
 Policy = Callable[[str], Agent]  # the rollout player of a side
 
@@ -102,18 +103,34 @@ def _screen(
     personality: Personality,
     keep: int,
     rng: random.Random,
-) -> list[Action]:
+    stop: Callable[[], bool] | None = None,
+) -> tuple[list[Action], Any, float]:
     """The hint and the ``keep - 1`` other actions that score best one step ahead on one
-    shared determinisation (ties: the menu's order)."""
+    shared determinisation (ties: the menu's order).
+
+    With a clock (``stop``), the actions are screened in an order drawn from ``rng`` until
+    ``stop`` says the screen's share of the budget is spent: a menu of a few hundred moves
+    (a Rhine division's destinations) would otherwise take more than the whole decision's
+    time. Without one (a sample budget) every action is screened.
+
+    Also returns the shared determinisation (None when the menu is short enough to skip the
+    screen) and the seconds the draw took (what a sample's draw will cost, on the clock)."""
     if len(options) <= keep:
-        return [hint, *(a for a in options if a != hint)]
+        return [hint, *(a for a in options if a != hint)], None, 0.0
     ruleset = view.ruleset
     side = view.side
+    began = time.perf_counter()
     base = view.determinise(random.Random(rng.getrandbits(64)))
+    drawing = time.perf_counter() - began
     scored: list[tuple[float, int, Action]] = []
-    for index, action in enumerate(options):
+    order = list(enumerate(options))
+    if stop is not None:
+        random.Random(rng.getrandbits(64)).shuffle(order)
+    for index, action in order:
         if action == hint:
             continue
+        if stop is not None and stop():
+            break
         state = ruleset.clone(base)
         try:
             ruleset.apply(state, action)
@@ -122,7 +139,7 @@ def _screen(
         value = evaluate(ruleset, state, side, personality).value
         scored.append((-value, index, action))
     scored.sort(key=lambda t: (t[0], t[1]))
-    return [hint, *(a for _, _, a in scored[: keep - 1])]
+    return [hint, *(a for _, _, a in scored[: keep - 1])], base, drawing
 
 
 def _stats(diffs: list[float]) -> tuple[float, float]:
@@ -159,22 +176,38 @@ def improve(
         return timed and clock() >= deadline
 
     options = list(legal)
-    candidates = _screen(view, options, hint, personality, settings.candidates, rng)
+    screen_until = start + settings.think * SCREEN_SHARE
+    candidates, described_on, drawing = _screen(
+        view,
+        options,
+        hint,
+        personality,
+        settings.candidates,
+        rng,
+        (lambda: clock() >= screen_until) if timed else None,
+    )
     values: dict[Action, list[float]] = {a: [] for a in candidates}
     terms: dict[Action, list[Evaluation]] = {a: [] for a in candidates}
     alive = list(candidates)
     samples = 0
-    longest = 0.0
-    while len(alive) > 1 or not samples:
+    # on the clock, a round is not started unless its draw at least fits in what is left:
+    # the screen's draw says what one costs (a Book and Gun draw is tens of milliseconds)
+    longest = drawing
+    while len(alive) > 1:
         if not timed and samples >= (settings.iterations or 0):
             break
-        if timed and samples and clock() + longest >= deadline:
+        if timed and clock() + longest >= deadline:
             break
         began = clock() if timed else 0.0
         base = view.determinise(random.Random(rng.getrandbits(64)))
+        if described_on is None:
+            described_on = base
         round_values: dict[Action, Evaluation] = {}
         complete = True
         for action in alive:
+            if stop():
+                complete = False
+                break
             state = ruleset.clone(base)
             with suppress(IllegalActionError):  # not legal on this draw: played on as it is
                 ruleset.apply(state, action)
@@ -229,7 +262,9 @@ def improve(
     words = [a for a, _ in result.ranked()[:TOP_DESCRIBED]]
     if hint not in words:
         words.append(hint)
-    state = view.determinise(random.Random(0))  # descriptions do not depend on the draw
+    # the words describe the moves on a state already drawn from the view (the screen's or
+    # the first sample's; one more draw only when none was made), not on the truth
+    state = described_on if described_on is not None else view.determinise(random.Random(0))
     for action in words:
         try:
             described[action] = ruleset.describe(state, action)

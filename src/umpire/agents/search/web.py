@@ -1,7 +1,7 @@
 """The search player at the web table: the lobby's opponent kinds and who reads the "why".
 
 A side's player kind in the lobby is ``here``, ``remote``, ``ai`` (the ruleset's scripted
-player) or a search spec ``search[:PRESET][@SECONDS]`` (at most :data:`MAX_THINK` seconds a
+player) or a search spec ``search[:PRESET][+MODE][@SECONDS]`` (at most :data:`MAX_THINK` seconds a
 move: the server thinks on its own time). The explanation of each search move is kept by the
 server next to the move and shown on a page when :func:`shows_why` allows it. It is also kept
 in the game's record (``Record.notes``, :func:`keep_why`) and in the server's store next to the
@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from umpire.agents.search.agent import DEFAULT_THINK, parse_spec
+from umpire.agents.search.agent import DEFAULT_THINK, parse_search_spec, parse_spec
 from umpire.agents.search.explain import note_of
 from umpire.core.errors import UmpireError
 from umpire.core.record import Record, why_readable
@@ -44,9 +44,9 @@ def check_kind(kind: str) -> str | None:
 
 
 def canonical(kind: str) -> str:
-    """``search:PRESET@SECONDS`` for a search kind (the default think time filled in)."""
-    preset, think = parse_spec(kind)
-    return f"search:{preset}@{think if think is not None else DEFAULT_THINK:g}"
+    """``search:PRESET[+MODE]@SECONDS`` for a search kind (the default think time filled in;
+    the mode only when the kind names one, so the ruleset's default mode applies otherwise)."""
+    return parse_search_spec(kind).canonical(DEFAULT_THINK)
 
 
 def agent_spec(kind: str) -> str:

@@ -70,6 +70,11 @@ function fillScenarios() {
   });
   const think = h("input", { id: "ai-think", type: "number", min: "0.1", max: "10", step: "0.1", value: "1" });
   $("sides").append(h("label", { textContent: "search AI think time (s) ", title: "seconds the search AI thinks per move" }, think));
+  // how the search AI decides (docs/search-ai.md): the ruleset's default, the tree search, or
+  // the improve mode (the scripted player's move, changed where paired samples show a better one)
+  const mode = h("select", { id: "ai-mode" });
+  for (const [v, text] of [["", "default"], ["tree", "tree search"], ["improve", "improve the scripted move"]]) mode.append(new Option(text, v));
+  $("sides").append(h("label", { textContent: "search AI mode ", title: "how the search AI decides" }, mode));
   fillOptions(rs);
   switchesField($("switches"), rs.id);  // companion.js: a YAML file or a mode per rule
 }
@@ -185,7 +190,8 @@ async function start() {
   $("error").hidden = true;
   const players = {};
   const think = $("ai-think") ? $("ai-think").value || "1" : "1";
-  for (const sel of $("sides").querySelectorAll("select")) players[sel.dataset.side] = sel.value.startsWith("search") ? `${sel.value}@${think}` : sel.value;
+  const mode = $("ai-mode") ? $("ai-mode").value : "";
+  for (const sel of $("sides").querySelectorAll("select[data-side]")) players[sel.dataset.side] = sel.value.startsWith("search") ? `${sel.value}${mode ? "+" + mode : ""}@${think}` : sel.value;
   const body = { ruleset: $("ruleset").value, scenario: $("scenario").value, players };
   try {
     const options = await chosenOptions();
