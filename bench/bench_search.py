@@ -9,6 +9,10 @@ search's score (a win 1, a draw 1/2, an unfinished game 1/2) with a 95 % Wilson 
 the games, wins/draws/losses, and the search's decision times (every decision with more than
 one legal action): mean, p95 and max, and p95 as a multiple of the ``--think`` budget.
 
+``--jsonl FILE`` appends a line per finished game (seed, side, score, decision times), and
+``--from-jsonl FILE`` reports a run from those lines, so a run stopped at a deadline still
+counts.
+
 ``--against-think S`` plays the search against itself at another think time (e.g. 4 s against
 1 s). A long run is not a unit test; pin it to one core (``taskset -c N``) and keep ``--json``
 output for the README.
@@ -51,6 +55,7 @@ def play(
     max_actions: int,
     prior: float = 0.25,
     base: Settings | None = None,
+    tally: dict[str, int] | None = None,
 ) -> tuple[float, str]:
     """One game; the search's score in it (1 / 0.5 / 0) and how it ended."""
     game = umpire.new_game(game_id, seed=seed)
@@ -73,6 +78,12 @@ def play(
         spent = time.perf_counter() - start
         if side == search_side and len(legal) > 1:
             times.append(spent)
+            result = getattr(players[side], "last_result", None)
+            if tally is not None and result is not None and result.method == "improve":
+                # the improve mode: its paired samples, and whether it changed the scripted move
+                tally["decisions"] = tally.get("decisions", 0) + 1
+                tally["samples"] = tally.get("samples", 0) + result.samples
+                tally["changed"] = tally.get("changed", 0) + int(result.chosen != result.hint)
         game.apply(action)
     outcome = game.outcome
     if outcome is None:
@@ -84,9 +95,61 @@ def play(
     return 0.0, outcome.how
 
 
+def summarise(path: str) -> dict[str, Any]:
+    """The report of a run from its ``--jsonl`` lines (one per finished game), e.g. of a run
+    stopped at a deadline; pairs left half-played are counted as the games they are."""
+    with open(path, encoding="utf-8") as lines:
+        games = [json.loads(line) for line in lines if line.strip()]
+    if not games:
+        raise SystemExit(f"{path}: no games")
+    scores = [float(g["score"]) for g in games]
+    times = [float(t) for g in games for t in g["times"]]
+    tally = {
+        k: sum(int(g.get("improve", {}).get(k, 0)) for g in games)
+        for k in ("decisions", "samples", "changed")
+    }
+    seeds = sorted({int(g["seed"]) for g in games})
+    n = len(scores)
+    low, high = wilson(sum(scores), n)
+    first = games[0]
+    report: dict[str, Any] = {
+        "game": first["game"],
+        "search": f"search:{first['preset']}@{first['think']}",
+        "mode": first["mode"],
+        "opponent": first["opponent"],
+        "seeds": [seeds[0], seeds[-1]],
+        "games": n,
+        "wins": scores.count(1.0),
+        "draws_or_unfinished": scores.count(0.5),
+        "losses": scores.count(0.0),
+        "score": sum(scores) / n,
+        "wilson95": [low, high],
+        "decisions": len(times),
+        "decision_p95_s": _p95(times),
+        "decision_max_s": max(times, default=0.0),
+        "p95_over_budget": _p95(times) / float(first["think"]),
+        "improve": tally,
+    }
+    if tally["decisions"]:
+        print(
+            f"improve mode: {tally['samples'] / tally['decisions']:.1f} paired samples a "
+            f"decision; changed the scripted move in {tally['changed']} of "
+            f"{tally['decisions']} decisions"
+        )
+    print(
+        f"{report['search']} ({report['mode']}) vs {report['opponent']} on {report['game']}, "
+        f"seeds {seeds[0]}-{seeds[-1]}: {n} games, score {report['score']:.2f} (95% Wilson "
+        f"{low:.2f}-{high:.2f}); W/D/L {report['wins']}/{report['draws_or_unfinished']}/"
+        f"{report['losses']}; {len(times)} decisions, p95 {report['decision_p95_s']:.3f}s "
+        f"({report['p95_over_budget']:.2f}x budget), max {report['decision_max_s']:.3f}s"
+    )
+    return report
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("game", help="RULESET/SCENARIO")
+    parser.add_argument("game", nargs="?", help="RULESET/SCENARIO")
+    parser.add_argument("--from-jsonl", default=None, help="report a run from its --jsonl file")
     parser.add_argument("--opponent", default="scripted", help="scripted | random")
     parser.add_argument("--pairs", type=int, default=10, help="side-swapped pairs of games")
     parser.add_argument("--think", type=float, default=1.0, help="search seconds per decision")
@@ -107,6 +170,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         help="append one line per game to this file (a run stopped early still counts)",
     )
     args = parser.parse_args(argv)
+    if args.from_jsonl:
+        return summarise(args.from_jsonl)
+    if not args.game:
+        parser.error("give RULESET/SCENARIO (or --from-jsonl FILE)")
     base = Settings(mode=args.mode, candidates=args.candidates, horizon=args.horizon)
     sides = umpire.new_game(args.game, seed=args.seed).ruleset.meta.players
     scores: list[float] = []
@@ -116,6 +183,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for k in range(args.pairs):
         for search_side in sides:
             before = len(times)
+            tally: dict[str, int] = {}
             score, how = play(
                 args.game,
                 args.seed + k,
@@ -128,6 +196,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 args.max_actions,
                 args.prior,
                 base,
+                tally,
             )
             scores.append(score)
             endings[how] = endings.get(how, 0) + 1
@@ -147,6 +216,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     "score": score,
                     "how": how,
                     "times": [round(t, 4) for t in mine],
+                    "improve": tally,
                 }
                 with open(args.jsonl, "a", encoding="utf-8") as out:
                     out.write(json.dumps(line) + "\n")
