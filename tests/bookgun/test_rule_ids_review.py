@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from umpire.core.events import Event
 from umpire.core.game import Game
 from umpire.core.rng import RandomStream
 from umpire.rulesets.bookgun import RULESET, combat
 from umpire.rulesets.bookgun.common import world
 from umpire.rulesets.bookgun.movement import dice_for
+from umpire.rulesets.bookgun.ruleset import fire_group
 from umpire.rulesets.bookgun.scenario import load_scenario
 from umpire.rulesets.bookgun.state import BookGunState
+from umpire.rulesets.bookgun.world import world_for
 
 
 def _state(scenario: str = "market-day", seed: int = 1) -> BookGunState:
@@ -176,3 +180,117 @@ def test_an_mmg_with_only_one_crew_rolls_two_dice() -> None:
     _place(s, "cell-1", 10.0, 40.0)  # long range: still 2 (not 3)
     shots = combat.plan_shots(s, unit, [gunner], target, False)
     assert [x.dice for x in shots] == [2]
+
+
+def test_mounted_figures_and_tank_riders_are_category_i() -> None:
+    """bookgun.fire.category (spec §4.1 target categories): "I: standing in the open in close
+    order, column or mass; mounted; tank riders" - a unit in open order (else Category II) is
+    Category I while mounted on horses or riding on a tank; in a building it is still IV."""
+    s = _state()
+    w = world(s)
+    unit = s.units["team-a"]
+    f = s.figures["a-r"]
+    f.x, f.y, f.room, f.prone = 30.0, 5.0, None, False
+    unit.formation = "open"
+    assert combat.category(w, s, f, unit, (30.0, 15.0)) == "II"
+    unit.ride, unit.riding = "horse", True
+    assert combat.category(w, s, f, unit, (30.0, 15.0)) == "I"
+    unit.riding = False  # dismounted: open order again
+    assert combat.category(w, s, f, unit, (30.0, 15.0)) == "II"
+    unit.ride, unit.rides = None, "tank"
+    assert combat.category(w, s, f, unit, (30.0, 15.0)) == "I"
+    f.x, f.y, f.room = 5.0, 25.0, "A1"
+    assert combat.category(w, s, f, unit, (20.0, 25.0)) == "IV"
+
+
+def _stand_roll(facing: float, seed: int = 3) -> Event | None:
+    s = _state()
+    _place(s, "team-a", 10.0, 2.0)
+    _place(s, "cell-1", 10.0, 3.5, facing=facing)
+    s.rng = RandomStream(seed)
+    events = combat.fight(s, s.units["team-a"], s.units["cell-1"])
+    stand = [e for e in events if e.get("rule") == "bookgun.cc.stand" and e.get("kind") == "roll"]
+    return stand[0] if stand else None
+
+
+def test_a_unit_charged_in_flank_or_rear_stands_on_one_more() -> None:
+    """bookgun.cc.stand (spec §4.3 step 3): "+1 if charged in flank or rear" - the charged cell
+    facing the chargers has no such modifier; facing away (rear) or side-on (flank) it has +1
+    (house: outside the 90-degree front of its leader's facing)."""
+    for seed in range(1, 30):
+        front = _stand_roll(270.0, seed)  # facing south, toward the chargers
+        rear = _stand_roll(90.0, seed)
+        flank = _stand_roll(0.0, seed)
+        if front is None or rear is None or flank is None:
+            continue  # the charge did not close
+        assert "flank or rear" not in front.text
+        assert "+1 (charged in flank or rear)" in rear.text
+        assert "+1 (charged in flank or rear)" in flank.text
+        assert rear["result"] == front["result"] + 1
+        return
+    raise AssertionError("no charge closed")
+
+
+def test_a_sniper_names_his_target_figure_the_card_says_only_killed_or_wounded() -> None:
+    """bookgun.fire.weapons (spec §4.1 sniper rifle: "+2; names the target figure (leader
+    included, p.7); the card then decides only killed/wounded"): every sniper hit falls on the
+    figure he named - here the cell's leader, though others are in view - killed on a heart,
+    wounded otherwise, whatever the card's rank."""
+    hits = 0
+    for seed in range(1, 60):
+        s = _state()
+        _place(s, "team-a", 10.0, 2.0)
+        _place(s, "cell-1", 8.0, 20.0, facing=270.0)
+        s.units["cell-1"].moved = True
+        sniper = s.figures["a-r"]
+        sniper.weapon = "sniper_rifle"
+        s.rng = RandomStream(seed)
+        events = combat.resolve_fire(s, s.units["team-a"], [sniper], "cell-1", False)
+        cards = [e for e in events if "casualty card" in e.text]
+        cell = s.unit_figures(s.units["cell-1"], present_only=False)
+        hurt = [f for f in cell if f.status != "fit"]
+        if not cards:
+            assert not hurt
+            continue
+        hits += 1
+        assert [f.id for f in hurt] == ["c1-l"]
+        card = cards[0].text.rsplit(" ", 1)[-1]  # e.g. "Q-hearts"
+        assert hurt[0].status == ("killed" if card.endswith("-hearts") else "wounded"), card
+    assert hits > 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bookgun.fire.reload: markers are kept per unit (the published p.12 reading); spec "
+    "§4.1 step 5 asks for them per weapon group - not changed this session because it changes "
+    "the Convoy Ambush golden game (left to the lead, open question 9)",
+)
+def test_an_rpg_reload_does_not_silence_the_rifles() -> None:
+    """bookgun.fire.reload (spec §4.1 procedure step 5: "+1 for an RPG or recoilless rifle ...
+    Track markers per weapon group so one RPG does not silence the rifles"): a cell that fired
+    its RPG with its rifles may fire its rifles again next turn while the RPG reloads."""
+    s = _state()
+    _place(s, "cell-1", 10.0, 20.0, facing=270.0)
+    _place(s, "team-a", 10.0, 10.0)
+    s.units["team-a"].moved = True
+    cell = s.units["cell-1"]
+    combat.resolve_fire(s, cell, combat.firing_figures(s, cell), "team-a", True)
+    s.units["team-a"].lost = cell.lost = 0
+    combat.morale_phase(s)  # one marker comes off
+    s.acted.clear()
+    s.units["team-a"].moved = True
+    groups = fire_group(s, cell)
+    assert groups and any(f.id == "c1-r2" for f in groups[0])
+
+
+def test_roe_2_the_leader_on_the_spot_authorises_all_fire() -> None:
+    """bookgun.roe.2 (spec §3.3, p.7: "the leader on the spot authorises all fire"): a rifleman
+    beyond his leader's 6-inch command radius has no authorised fire; within it he may fire."""
+    s = _state()
+    s.world_memo = world_for(load_scenario("market-day").model_copy(update={"roe": 2}), None)
+    _place(s, "team-a", 2.0, 3.0)
+    _place(s, "cell-1", 2.0, 12.0)
+    unit, rifleman = s.units["team-a"], s.figures["a-r"]
+    assert combat.roe_problem(s, unit, [rifleman], "cell-1") is None
+    rifleman.x = 2.0 + 8.0  # 8 in. from the team leader at (2, 3)
+    assert "bookgun.roe.2" in str(combat.roe_problem(s, unit, [rifleman], "cell-1"))

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from umpire.core.chance import Modifier, Roll
+from umpire.core.deck import card_suit
 from umpire.core.events import Event, note
 from umpire.core.switches import switches_in
 from umpire.geometry.table import Vec, angle_between, bearing, segment_point_distance
@@ -270,6 +271,8 @@ def category(w: World, state: BookGunState, fig: Figure, unit: Unit, firer: Vec)
             return "IV"
     if fig.prone or w.in_rough(fig.pos):
         return "III"
+    if unit.rides is not None or (unit.ride == "horse" and unit.riding):
+        return "I"  # spec §4.1: mounted figures and tank riders are Category I
     if unit.formation in ("open", "unformed") or unit.scout_of is not None:
         # bookgun.move.scouts (p.17): a scout counts as an open-order target
         return "II"
@@ -496,8 +499,14 @@ def _roe(
                     )
     if roe == 1 and not (target.spotted and fired_on(target, "army", state)):
         return ("bookgun.roe.1", "ROE 1: fire only back at a spotted unit that fired on us")
-    if roe == 2 and state.leader_of(unit) is None:
-        return ("bookgun.roe.2", "ROE 2: no leader to authorise fire")
+    if roe == 2:
+        lead = state.leader_of(unit)
+        if lead is None:
+            return ("bookgun.roe.2", "ROE 2: no leader to authorise fire")
+        radius = w.tables.command.radius
+        if any(dist(f.pos, lead.pos) > radius for f in figs):
+            # p.7: the leader on the spot authorises all fire - not a man beyond his 6 in.
+            return ("bookgun.roe.2", "ROE 2: a firer beyond his leader's 6 in. (unauthorised)")
     return None
 
 
@@ -831,6 +840,40 @@ def casualty_cards(
     return horse_hits
 
 
+SNIPER = "sniper_rifle"
+
+
+def sniper_mark(
+    state: BookGunState, w: World, f: Figure, target: Unit, unit: Unit
+) -> Figure | None:
+    """The figure a sniper names (spec §4.1, leader included, p.7): house - the firer's pick
+    is the most valuable fit figure he sees, an officer or the leader first, then a key man."""
+    any_arc = unit.concealed or charged_by(state, unit)
+    seen = [t for t in visible_targets(state, w, f, target, any_arc) if t.fit]
+    rank = {"officer": 0, "leader": 1, "key": 2}
+    return min(seen, key=lambda t: (rank.get(t.role, 3), t.id)) if seen else None
+
+
+def sniper_cards(
+    state: BookGunState, named: Figure, hits: int, by: str, who: str, events: list[Event]
+) -> None:
+    """Each sniper hit draws a casualty card that decides only killed (a heart) or wounded,
+    on the figure he named (spec §4.1 weapons table; bookgun.casualty.card)."""
+    for _ in range(hits):
+        if named.status not in (FIT, WOUNDED):
+            return  # a second hit on a wounded man kills him (apply_hit)
+        pile = state.casualties
+        if not pile.pile:
+            pile.pile, pile.discard = sorted(pile.discard), []
+            pile.reshuffles += 1
+        why = f"{who}'s aimed shot at {named.name}"
+        card = draw_card(sorted(pile.pile), "bookgun.casualty.card", why).sample(state.rng, events)
+        pile.pile.remove(card)
+        pile.discard.append(card)
+        killed = card_suit(card) == "hearts"
+        apply_hit(state, named, killed, by, "bookgun.fire.weapons", events)
+
+
 def resolve_fire(
     state: BookGunState, unit: Unit, figs: list[Figure], target_id: str, blast: bool
 ) -> list[Event]:
@@ -901,6 +944,11 @@ def resolve_fire(
             data={"figure": f.id},
         )
         hits, faces = chance.sample_faces(state.rng, events)
+        if f.weapon == SNIPER and hits:
+            named = sniper_mark(state, w, f, target, unit)
+            if named is not None:
+                sniper_cards(state, named, hits, unit.side, f.name, events)
+                hits = 0
         total += hits
         twenties += [f] * sum(1 for x in faces if x == w.tables.fire_table.always_miss)
         f.facing = bearing(f.pos, centre(state, target))
@@ -1107,6 +1155,26 @@ def room_blast(
 
 
 # -- close combat ------------------------------------------------------------------------------
+FRONT_ARC = 45.0  # house: a charge from more than this off the unit's facing is a flank charge
+
+
+def flank_or_rear(state: BookGunState, unit: Unit, charger: Vec) -> bool:
+    """bookgun.cc.stand (spec §4.3 step 3: +1 if charged in flank or rear): the charge comes
+    from outside the 90-degree front of the unit's facing (its leader's, else its first fit
+    figure's; house). A unit in a building faces every way."""
+    if unit_room(state, unit) is not None:
+        return False
+    figs = state.fit_figures(unit)
+    lead = state.leader_of(unit)
+    face = lead if lead is not None else (figs[0] if figs else None)
+    if face is None:
+        return False
+    here = centre(state, unit)
+    if dist(here, charger) < 1e-9:
+        return False
+    return angle_between(face.facing, bearing(here, charger)) > FRONT_ARC + 1e-9
+
+
 def normal_move_dice(state: BookGunState, unit: Unit) -> int:
     """ "One normal move" (spec §4.3, p.12): the unit's own cross-country dice in its
     formation (bookgun.move.chart), the distance a fall-back after close combat runs."""
@@ -1219,6 +1287,8 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
     smods: list[Modifier] = []
     if in_cover:
         smods.append(Modifier("bookgun.cc.stand", -1, "in a building or behind a wall"))
+    if flank_or_rear(state, target, centre(state, unit)):
+        smods.append(Modifier("bookgun.cc.stand", 1, "charged in flank or rear"))
     if half_strength(state, target):
         smods.append(Modifier("bookgun.cc.stand", 1, "at half strength"))
     lead_t = state.leader_of(target) is not None
