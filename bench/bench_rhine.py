@@ -3,10 +3,16 @@
     python bench/bench_rhine.py --games 10
     python bench/bench_rhine.py --games 6 --baseline /tmp/rhine_base --rounds 3   # A/B
     python bench/bench_rhine.py --games 30 --collector simulate
+    python bench/bench_rhine.py --games 3 --baseline /tmp/rhine_base --instructions   # callgrind
 
 ``--collector simulate`` plays the timed games with the garbage collector as ``umpire simulate``
 sets it (:func:`umpire.analysis.simulate.quiet_collector`: what was loaded before is frozen,
 the youngest generation collected less often); the default is CPython's own collector.
+
+``--instructions`` (with ``--baseline``) counts each tree's timed games in instructions with
+valgrind's callgrind instead of timing them (immune to the machine's load, about 50x slower):
+instrumentation is switched on with ``callgrind_control`` only after the imports and the
+warm-up game, with ``PYTHONHASHSEED=0`` in both trees.
 
 Run it pinned to one core (``taskset -c 0``). The first game of each scenario is a warm-up (it
 loads the data files) and is not timed. Uses the ruleset object directly, so it runs whether or
@@ -18,8 +24,14 @@ on the core, the CPU figure does not.
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from _ab import call_in_tree, trees
 
@@ -62,6 +74,77 @@ def run(scenario: str, games: int, seed0: int, collector: str = "default") -> di
     }
 
 
+def counted(scenario: str, games: int, seed0: int, collector: str = "default") -> dict[str, float]:
+    """:func:`run`'s games under callgrind (this process must run under it, started with
+    ``--instr-atstart=no``): the warm-up left out, instrumentation on for the timed games."""
+    import contextlib
+
+    one(scenario, seed0 - 1)  # warm-up
+    pid = str(os.getpid())
+    quiet: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    if collector == "simulate":
+        from umpire.analysis.simulate import quiet_collector
+
+        quiet = quiet_collector()
+    with quiet:
+        subprocess.run(["callgrind_control", "-i", "on", pid], check=True, capture_output=True)
+        actions = [one(scenario, seed0 + i)[2] for i in range(games)]
+        subprocess.run(["callgrind_control", "-i", "off", pid], check=True, capture_output=True)
+    return {"games": games, "actions_per_game": statistics.mean(actions)}
+
+
+def instructions(
+    tree: Path, scenario: str, games: int, seed: int, collector: str = "default"
+) -> float:
+    """Instructions per game of :func:`counted`'s games played on ``tree``'s package."""
+    handle, out_file = tempfile.mkstemp(prefix="callgrind.rhine.")
+    os.close(handle)
+    env = dict(
+        os.environ,
+        PYTHONPATH=f"{tree / 'src'}:{tree / 'tests' / 'plugins'}",
+        PYTHONHASHSEED="0",
+    )
+    here = str(Path(__file__).resolve().parent)
+    code = (
+        f"import sys; sys.path.insert(0, {here!r}); import bench_rhine as b; "
+        f"b.counted({scenario!r}, {games}, {seed}, {collector!r})"
+    )
+    cmd = [
+        "valgrind",
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        f"--callgrind-out-file={out_file}",
+        sys.executable,
+        "-c",
+        code,
+    ]
+    try:
+        subprocess.run(cmd, cwd=tree, env=env, check=True, capture_output=True)
+        text = Path(out_file).read_text(encoding="utf-8", errors="replace")
+    finally:
+        Path(out_file).unlink(missing_ok=True)
+    found = re.search(r"^totals: (\d+)", text, re.M) or re.search(r"^summary: (\d+)", text, re.M)
+    if found is None:
+        raise SystemExit("no instruction total in callgrind's output")
+    return int(found.group(1)) / games
+
+
+def ab_instructions(
+    baseline: str, scenarios: list[str], games: int, seed: int, collector: str = "default"
+) -> None:
+    """Instructions per game of the same seeds in ``baseline`` and in this tree."""
+    both = trees(baseline)
+    for scenario in scenarios:
+        base, cand = (
+            instructions(tree, scenario, games, seed, collector) for tree in both.values()
+        )
+        print(
+            f"rhine/{scenario}: baseline {base / 1e6:.1f} M, candidate {cand / 1e6:.1f} M "
+            f"instructions a game ({games} games from seed {seed}, {collector} collector): "
+            f"{cand / base:.3f}x"
+        )
+
+
 def ab(
     baseline: str,
     scenarios: list[str],
@@ -102,7 +185,21 @@ def main() -> None:
         default="default",
         help="the garbage collector's settings while the timed games play",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="with --baseline: count instructions with callgrind instead of timing",
+    )
     args = parser.parse_args()
+    if args.baseline and args.instructions:
+        ab_instructions(
+            args.baseline,
+            args.scenario or RULESET.scenario_ids(),
+            args.games,
+            args.seed,
+            args.collector,
+        )
+        return
     if args.baseline:
         ab(
             args.baseline,

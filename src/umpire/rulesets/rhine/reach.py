@@ -109,6 +109,19 @@ def hex_numbers(world: World) -> tuple[dict[str, int], list[str]]:
     return found
 
 
+_CELL_HEXES: dict[int, tuple[Any, list[str]]] = {}
+
+
+def cell_hexes(world: World) -> list[str]:
+    """The hex of each search cell (``ids[cell >> 1]``: both cells of a hex name it)."""
+
+    def make() -> list[str]:
+        return [h for h in hex_numbers(world)[1] for _ in (0, 1)]
+
+    found: list[str] = _per_map(_CELL_HEXES, world, make)
+    return found
+
+
 _PLAIN: dict[int, tuple[Any, list[tuple[Step, ...]]]] = {}
 
 

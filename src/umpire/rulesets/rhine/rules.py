@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,6 +21,7 @@ from umpire.rulesets.rhine.reach import _SEARCHES as _SEARCHES  # the tests empt
 from umpire.rulesets.rhine.reach import OFF as OFF  # the virtual entry hex, for callers
 from umpire.rulesets.rhine.reach import (  # the movement search
     Cell,
+    cell_hexes,
     hex_numbers,
     search,
     static_edges,
@@ -456,21 +458,12 @@ def _ground_answer(
     # not the hexes it stands in or enters from, nor (rhine.stack.nato) those it may not end
     # the phase in
     left_out = nojoin | {OFF, start} if start is not None else nojoin | {OFF}
-    for cell in firsts:
-        h = ids[cell >> 1]
-        if h in left_out:
-            continue
-        spent = settled[cell]
-        dests.append(h)
-        cells.append(cell)
-        costs.append(spent)
-        if exit_open and h in exit_hexes and spent + 1 <= budget:
-            # the first cell in the exit column within budget is the cheapest exit
-            # (rhine.scenario.exit: 1 MP more)
-            dests.append("exit")
-            cells.append(cell)
-            costs.append(spent + 1)
-            exit_open = False
+    found = destinations(
+        world, firsts, settled, left_out, exit_hexes if exit_open else None, budget
+    )
+    dests += found[0]
+    cells += found[1]
+    costs += found[2]
     make = tuple.__new__  # a MoveOption made as the named tuple's own __new__ makes it
     if paths:
         out = [
@@ -488,10 +481,14 @@ def _ground_answer(
             for dest, cell, spent in zip(dests, cells, costs, strict=True)
         ]
     else:
-        out = [
-            make(MoveOption, (dest, mode, spent, ()))
-            for dest, spent in zip(dests, costs, strict=True)
-        ]
+        # (dest, mode, spent, ()) for each, made in C
+        out = list(
+            map(
+                make,
+                itertools.repeat(MoveOption),
+                zip(dests, itertools.repeat(mode), costs, itertools.repeat(())),
+            )
+        )
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
         _WINNERS.clear()
@@ -501,6 +498,37 @@ def _ground_answer(
     searched_by = shared[("searched", unit, mode)] = (settled, origin_hex)
     _WINNERS[id(answer)] = (answer, (cells, parents, routes, origin_hex, origin, ids), searched_by)
     return answer
+
+
+def destinations(
+    world: World,
+    firsts: Sequence[Cell],
+    settled: Mapping[Cell, float],
+    left_out: frozenset[str],
+    exit_hexes: frozenset[str] | None,
+    budget: float,
+) -> tuple[list[str], list[Cell], list[float]]:
+    """The destinations of a ground search, in the order settled: the hexes of its ``firsts``
+    (the cheapest cell of each hex) but those ``left_out``, the cell each is reached by and
+    its cost; with ``exit_hexes`` (the exit column's, rhine.scenario.exit) the exit right
+    after the first of them within 1 MP of ``budget``, at 1 MP more. Each step is taken over
+    all cells at once (in C); the loop it replaces is ``tests/rhine/test_answer_shortcuts``'s
+    ``plain_destinations``."""
+    hexes = list(map(cell_hexes(world).__getitem__, firsts))
+    kept = list(map(operator.not_, map(left_out.__contains__, hexes)))
+    dests = list(itertools.compress(hexes, kept))
+    cells = list(itertools.compress(firsts, kept))
+    costs = list(map(settled.__getitem__, cells))
+    if exit_hexes is not None:
+        in_column = map(exit_hexes.__contains__, dests)
+        for i in itertools.compress(range(len(dests)), in_column):
+            spent = costs[i]
+            if spent + 1 <= budget:
+                dests.insert(i + 1, "exit")
+                cells.insert(i + 1, cells[i])
+                costs.insert(i + 1, spent + 1)
+                break
+    return dests, cells, costs
 
 
 _EXIT_HEXES: dict[int, tuple[Any, frozenset[str]]] = {}

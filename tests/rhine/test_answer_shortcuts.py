@@ -1,0 +1,104 @@
+"""A ground unit's move listing (issue 13, speed): the destinations taken from a movement
+search over all its cells at once equal those of the plain loop over its cells.
+
+rhine.move.costs / rhine.stack.nato / rhine.scenario.exit: a unit may move to each hex it can
+reach within its movement allowance, at the cheapest cost of reaching it, but not to the hex
+it stands in nor (NATO) to one it could not end the phase in; a Pact unit may leave the map
+westward from the exit column for 1 MP more. Compared at every listing the scripted players
+and the engine's checks ask for, over whole games of both scenarios, and on the same searches
+with made-up hexes left out and made-up exit columns.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from umpire.core.game import Game
+from umpire.play import LazyActions
+from umpire.rulesets.rhine import RULESET
+from umpire.rulesets.rhine import rules as R
+from umpire.rulesets.rhine.agent import RhineScripted
+from umpire.rulesets.rhine.model import World
+from umpire.rulesets.rhine.reach import hex_numbers
+
+
+def plain_destinations(
+    world: World,
+    firsts: Sequence[int],
+    settled: Mapping[int, float],
+    left_out: frozenset[str],
+    exit_hexes: frozenset[str] | None,
+    budget: float,
+) -> tuple[list[str], list[int], list[float]]:
+    """Cell by cell, in the order settled (the loop ``rules.destinations`` replaces)."""
+    ids = hex_numbers(world)[1]
+    dests: list[str] = []
+    cells: list[int] = []
+    costs: list[float] = []
+    exit_open = exit_hexes is not None
+    for cell in firsts:
+        h = ids[cell >> 1]
+        if h in left_out:
+            continue
+        spent = settled[cell]
+        dests.append(h)
+        cells.append(cell)
+        costs.append(spent)
+        if exit_open and exit_hexes is not None and h in exit_hexes and spent + 1 <= budget:
+            dests.append("exit")
+            cells.append(cell)
+            costs.append(spent + 1)
+            exit_open = False
+    return dests, cells, costs
+
+
+def play(scenario: str, seed: int) -> None:
+    game = Game(RULESET, scenario, seed)
+    agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
+    while not game.is_over:
+        side = game.to_act
+        assert side is not None
+        game.apply(agents[side].choose(game.view(side), LazyActions(game)))
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seeds"), [("autobahn-gap", (60, 61)), ("kinzig-valley", (62,))]
+)
+def test_destinations_are_the_plain_loops_over_whole_games(
+    scenario: str, seeds: tuple[int, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    quick = R.destinations
+    asked: list[Any] = []
+    exits = 0
+    rng = random.Random(scenario)
+
+    def both(*args: Any) -> tuple[list[str], list[int], list[float]]:
+        nonlocal exits
+        got = quick(*args)
+        assert got == plain_destinations(*args)
+        exits += "exit" in got[0]
+        world, firsts, settled, left_out, exit_hexes, budget = args
+        # the same search with other hexes left out and another exit column
+        ids = world.ids
+        other_out = frozenset(rng.sample(ids, rng.randint(0, 12))) | left_out
+        col = world.column(rng.choice(ids))
+        column = frozenset(h for h in ids if world.column(h) == col)
+        assert column
+        for variant in ((other_out, exit_hexes), (left_out, column), (other_out, column)):
+            again = (world, firsts, settled, variant[0], variant[1], budget)
+            assert quick(*again) == plain_destinations(*again)
+        asked.append(args)
+        return got
+
+    monkeypatch.setattr(R, "destinations", both)
+    R._ANSWERS.clear()  # every listing worked out, none remembered from an earlier test
+    R._WINNERS.clear()
+    for seed in seeds:
+        play(scenario, seed)
+    assert len(asked) > 30 * len(seeds)  # the listings were made here
+    if scenario == "autobahn-gap":
+        assert exits > 0  # and the exit was among them (its scenario has an exit column)
