@@ -155,6 +155,13 @@ class Table:
         self._sight_tree = (
             shapely.STRtree([a.polygon for a in self._sight_areas]) if self._sight_areas else None
         )
+        # the areas that block sight, in their own index: terrain_blocks_many asks only these
+        # (an area that only obscures never blocks), so a long line across a wide table is
+        # tested against fewer polygons
+        self._block_areas = tuple(a for a in self._sight_areas if a.kind.blocks_los)
+        self._block_tree = (
+            shapely.STRtree([a.polygon for a in self._block_areas]) if self._block_areas else None
+        )
         self._areas_at_cache: dict[Vec, tuple[Area, ...]] = {}
         self._area_cells = _area_cells(self.areas)
         self._entries_cache: dict[tuple[float, ...], list[Entry]] = {}
@@ -165,6 +172,13 @@ class Table:
         self.__dict__.update(state)
         if "_area_cells" not in state:  # pickled before the areas were bucketed
             self._area_cells = _area_cells(self.areas)
+        if "_block_tree" not in state:  # pickled before the blocking areas had their index
+            self._block_areas = tuple(a for a in self._sight_areas if a.kind.blocks_los)
+            self._block_tree = (
+                shapely.STRtree([a.polygon for a in self._block_areas])
+                if self._block_areas
+                else None
+            )
 
     # -- points ----------------------------------------------------------------------------
     def inside(self, x: float, y: float, margin: float = 0.0) -> bool:
@@ -257,7 +271,7 @@ class Table:
         """:meth:`terrain_blocks` for many lines, with one spatial query for those not seen
         before (the answer is symmetric and terrain is static, so it is cached per line)."""
         out: list[bool] = [False] * len(segments)
-        if self._sight_tree is None:
+        if self._block_tree is None:
             return out
         cache = self._blocked_cache
         todo: list[int] = []
@@ -276,16 +290,30 @@ class Table:
             cache.clear()
         lines = _segments([segments[i] for i in todo])
         hit = [False] * len(todo)
-        line_idx, area_idx = self._sight_tree.query(lines, predicate="intersects")
-        for t, j in zip(line_idx.tolist(), area_idx.tolist(), strict=True):
-            if hit[t]:
-                continue
-            area = self._sight_areas[j]
-            if not area.kind.blocks_los:
-                continue
+        line_idx, area_idx = self._block_tree.query(lines, predicate="intersects")
+        areas = self._block_areas
+        areas_at = self.areas_at
+        # a line that crosses a blocking area and has neither end in any area is blocked by
+        # that area (it holds neither end): decided per line, not per area crossed (a long
+        # line crosses many). The lines with an end in an area look at each area they cross
+        ends_in: dict[int, tuple[tuple[Area, ...], tuple[Area, ...]]] = {}
+        hits = line_idx.tolist()
+        for t in set(hits):
             a, b = segments[todo[t]]
-            holds_a = area in self.areas_at(*a)
-            holds_b = area in self.areas_at(*b)
+            here_a = areas_at(*a)
+            here_b = areas_at(*b)
+            if here_a or here_b:
+                ends_in[t] = (here_a, here_b)
+            else:
+                hit[t] = True
+        for t, j in zip(hits, area_idx.tolist(), strict=True) if ends_in else ():
+            ends = ends_in.get(t)
+            if ends is None or hit[t]:
+                continue
+            area = areas[j]
+            a, b = segments[todo[t]]
+            holds_a = area in ends[0]
+            holds_b = area in ends[1]
             if not holds_a and not holds_b:
                 hit[t] = True
             elif not area.kind.occupant_sees_over:

@@ -50,7 +50,18 @@ def assault_targets(world: World, state: SevenDaysState, attacker: Unit) -> list
         return []
     reach = world.move_distance(attacker, "normal")
     out = []
-    for enemy in state.alive():
+    if world.holds(state, attacker):
+        # only the units on the table within reach of any contact, from the unit index (the
+        # units of state.alive() that are that near, in the same table order): the widest
+        # gap is the attacker's radius and the largest footprint's
+        units = state.units
+        footprint = world.house.footprint
+        widest = reach + world.radius(attacker) + max(footprint.values()) + 0.01
+        near = world.unit_index(state).alive.around(attacker.x, attacker.y, widest)
+        candidates = [units[p.uid] for _, _, _, p in near]
+    else:
+        candidates = state.alive()
+    for enemy in candidates:
         if enemy.side == attacker.side or enemy.hidden or world.is_helicopter(enemy):
             continue  # sevendays.air.helicopter: a helicopter cannot be assaulted
         gap = world.radius(attacker) + world.radius(enemy)
