@@ -328,6 +328,10 @@ def in_play(state: SevenDaysState) -> bool:
     return state.flow.core.phase == Phase.ACTIVATE and not state.flow.core.over
 
 
+_PHASES = {p.value: p for p in Phase}  # a member's value (or itself) -> the member
+_SIDES = {s.value: s for s in Side}
+
+
 def sync(state: SevenDaysState) -> None:
     """Write the flow's reading for observers: ``phase`` (the stage of the decision on top of
     the stack, ``activate`` when none, ``over``) and the side ``to_act``."""
@@ -337,6 +341,7 @@ def sync(state: SevenDaysState) -> None:
         flow.phase, flow.to_act = Phase.OVER, None
     elif core.stack:
         top = core.stack[-1]
-        flow.phase, flow.to_act = Phase(top.stage), Side(top.side)
+        # the members by value, looked up (an enum's constructor is a Python call)
+        flow.phase, flow.to_act = _PHASES[top.stage], _SIDES[top.side]
     else:
         flow.phase, flow.to_act = Phase.ACTIVATE, flow.initiative
