@@ -7,7 +7,9 @@
 
 ``--collector simulate`` plays the timed games with the garbage collector as ``umpire simulate``
 sets it (:func:`umpire.analysis.simulate.quiet_collector`: what was loaded before is frozen,
-the youngest generation collected less often); the default is CPython's own collector.
+the youngest generation collected less often), ``--collector play`` as ``play_out`` sets it
+(``umpire.core.collector.quiet_collector``, where the tree has it); the default is CPython's
+own collector.
 
 ``--instructions`` (with ``--baseline``) counts each tree's timed games in instructions with
 valgrind's callgrind instead of timing them (immune to the machine's load, about 50x slower):
@@ -24,6 +26,7 @@ on the core, the CPU figure does not.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import statistics
@@ -54,14 +57,24 @@ def one(scenario: str, seed: int) -> tuple[float, float, int]:
     return wall, used, len(game.record.actions)
 
 
-def run(scenario: str, games: int, seed0: int, collector: str = "default") -> dict[str, float]:
-    one(scenario, seed0 - 1)  # warm-up
+def collector_for(collector: str) -> contextlib.AbstractContextManager[None]:
+    """The collector's settings for the timed games: CPython's own (``default``), those of
+    ``umpire simulate`` (``simulate``) or of ``play_out`` (``play``: core.collector), when the
+    tree has it)."""
     if collector == "simulate":
         from umpire.analysis.simulate import quiet_collector
 
-        with quiet_collector():
-            results = [one(scenario, seed0 + i) for i in range(games)]
-    else:
+        return quiet_collector()
+    if collector == "play":
+        from umpire.core.collector import quiet_collector as play_collector
+
+        return play_collector()
+    return contextlib.nullcontext()
+
+
+def run(scenario: str, games: int, seed0: int, collector: str = "default") -> dict[str, float]:
+    one(scenario, seed0 - 1)  # warm-up
+    with collector_for(collector):
         results = [one(scenario, seed0 + i) for i in range(games)]
     times = [t for t, _, _ in results]
     cpu = [c for _, c, _ in results]
@@ -77,16 +90,9 @@ def run(scenario: str, games: int, seed0: int, collector: str = "default") -> di
 def counted(scenario: str, games: int, seed0: int, collector: str = "default") -> dict[str, float]:
     """:func:`run`'s games under callgrind (this process must run under it, started with
     ``--instr-atstart=no``): the warm-up left out, instrumentation on for the timed games."""
-    import contextlib
-
     one(scenario, seed0 - 1)  # warm-up
     pid = str(os.getpid())
-    quiet: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
-    if collector == "simulate":
-        from umpire.analysis.simulate import quiet_collector
-
-        quiet = quiet_collector()
-    with quiet:
+    with collector_for(collector):
         subprocess.run(["callgrind_control", "-i", "on", pid], check=True, capture_output=True)
         actions = [one(scenario, seed0 + i)[2] for i in range(games)]
         subprocess.run(["callgrind_control", "-i", "off", pid], check=True, capture_output=True)
@@ -181,7 +187,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument(
         "--collector",
-        choices=("default", "simulate"),
+        choices=("default", "simulate", "play"),
         default="default",
         help="the garbage collector's settings while the timed games play",
     )

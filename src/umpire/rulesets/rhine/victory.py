@@ -4,6 +4,8 @@ sudden death or after the last turn."""
 
 from __future__ import annotations
 
+import itertools
+
 from umpire.core.events import Event, note
 from umpire.rulesets.rhine.model import World
 from umpire.rulesets.rhine.position import ST, world
@@ -14,7 +16,16 @@ class _Scoring:
     with its points, the units strong enough to score by leaving the map, and the points
     and divisors of the scenario."""
 
-    __slots__ = ("world", "cities", "scorers", "exit_vp", "per_nato", "per_pact")
+    __slots__ = (
+        "world",
+        "cities",
+        "city_hexes",
+        "city_points",
+        "scorers",
+        "exit_vp",
+        "per_nato",
+        "per_pact",
+    )
 
     def __init__(self, w: World) -> None:
         v = w.spec.victory
@@ -22,6 +33,8 @@ class _Scoring:
         self.cities = tuple(
             (h, v.city_vp[name]) for h, name in w.city_of.items() if name in v.city_vp
         )
+        self.city_hexes = tuple(h for h, _ in self.cities)
+        self.city_points = tuple(vp for _, vp in self.cities)
         least = v.exit_min_strength
         self.scorers = tuple(u for u, info in w.units.items() if info.strength >= least)
         self.exit_vp = v.exit_vp
@@ -30,6 +43,7 @@ class _Scoring:
 
 
 _SCORING: dict[int, _Scoring] = {}
+_PACT = "pact".__eq__
 
 
 def _scoring(w: World) -> _Scoring:
@@ -41,16 +55,13 @@ def _scoring(w: World) -> _Scoring:
 
 def victory_points(state: ST) -> dict[str, int]:
     sc = _scoring(world(state))
-    cities = 0
-    control = state.control
-    for h, vp in sc.cities:
-        if control.get(h) == "pact":
-            cities += vp
+    # (read at every observation: each count taken over all cities, all scorers at once)
+    held = map(_PACT, map(state.control.get, sc.city_hexes))
+    cities = sum(itertools.compress(sc.city_points, held))
     exits = 0
     status = state.status
-    if "exited" in status.values():  # (read at every observation: most have none)
-        get = status.get
-        exits = sc.exit_vp * [get(u) for u in sc.scorers].count("exited")
+    if "exited" in status.values():  # (most positions have none)
+        exits = sc.exit_vp * list(map(status.get, sc.scorers)).count("exited")
     losses = state.losses
     kills = losses["nato"] // sc.per_nato
     own = losses["pact"] // sc.per_pact
