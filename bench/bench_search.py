@@ -104,6 +104,7 @@ def summarise(path: str) -> dict[str, Any]:
         raise SystemExit(f"{path}: no games")
     scores = [float(g["score"]) for g in games]
     times = [float(t) for g in games for t in g["times"]]
+    shares = [float(g["core_share"]) for g in games if "core_share" in g]
     tally = {
         k: sum(int(g.get("improve", {}).get(k, 0)) for g in games)
         for k in ("decisions", "samples", "changed")
@@ -129,7 +130,13 @@ def summarise(path: str) -> dict[str, Any]:
         "decision_max_s": max(times, default=0.0),
         "p95_over_budget": _p95(times) / float(first["think"]),
         "improve": tally,
+        "core_share": statistics.mean(shares) if shares else None,
     }
+    if shares:
+        print(
+            f"share of a core the games got: mean {statistics.mean(shares):.2f}, "
+            f"min {min(shares):.2f} (the think time is wall time)"
+        )
     if tally["decisions"]:
         print(
             f"improve mode: {tally['samples'] / tally['decisions']:.1f} paired samples a "
@@ -184,6 +191,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for search_side in sides:
             before = len(times)
             tally: dict[str, int] = {}
+            wall, cpu = time.perf_counter(), time.process_time()
             score, how = play(
                 args.game,
                 args.seed + k,
@@ -198,6 +206,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 base,
                 tally,
             )
+            # the share of a core this game got (the clock is wall time: on a loaded machine a
+            # decision of `think` seconds gets only this share of them)
+            core_share = (time.process_time() - cpu) / max(1e-9, time.perf_counter() - wall)
             scores.append(score)
             endings[how] = endings.get(how, 0) + 1
             if args.jsonl:
@@ -217,6 +228,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     "how": how,
                     "times": [round(t, 4) for t in mine],
                     "improve": tally,
+                    "core_share": round(core_share, 3),
                 }
                 with open(args.jsonl, "a", encoding="utf-8") as out:
                     out.write(json.dumps(line) + "\n")
