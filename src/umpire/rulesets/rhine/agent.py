@@ -743,11 +743,11 @@ class RhineScripted:
         near = self._near.get(h)
         if near is None:
             away = w.distances_from(h)
-            near = self._near[h] = min((away[e] for e in enemy), default=6)
+            near = self._near[h] = min(map(away.__getitem__, enemy), default=6)
         s = 1.0 * terrain - 0.5 * abs(near - 2)
         spearhead = self._near.get("spearhead")
         if spearhead is None:
-            spearhead = self._near["spearhead"] = min((w.column(e) for e in enemy), default=99)
+            spearhead = self._near["spearhead"] = min(map(w.column, enemy), default=99)
         if col is None:
             col = w.column(h)
         if col > spearhead:
