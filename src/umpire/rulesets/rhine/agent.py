@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import operator
 import random
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from fractions import Fraction
 from typing import Any
@@ -78,6 +79,20 @@ def listed_moves(legal: Sequence[Action]) -> Iterator[tuple[str, Sequence[MoveCh
         if a.kind == "move":
             by_unit.setdefault(a.unit or "", []).append((a.cell or "", a.option or ""))
     yield from by_unit.items()
+
+
+def nato_near(
+    w: World, pos: Mapping[str, str | None], rings: Mapping[str, frozenset[str]]
+) -> Mapping[str, int]:
+    """How many NATO units stand within 2 hexes of each hex (``rings``: each hex's hexes
+    within 2), each unit's ring counted at once (in C); hexes near none are not listed.
+    The loop it replaces is ``tests/rhine/test_agent_counts.plain_near``."""
+    near: Counter[str] = Counter()
+    units = w.units
+    for u, p in pos.items():
+        if p and units[u].side == "nato":
+            near.update(rings[p])
+    return near
 
 
 def own_moves(
@@ -494,11 +509,7 @@ class RhineScripted:
             rings = {h: frozenset(n for n in w.ids if w.distance(h, n) <= 2) for h in w.ids}
             static = _STATIC[("refugee", id(w))] = (w, road_hexes, rings)
         _, road_hexes, rings = static
-        near: dict[str, int] = {}  # NATO units within 2 hexes of each hex
-        for u, p in board.pos.items():
-            if p and w.units[u].side == "nato":
-                for n in rings[p]:
-                    near[n] = near.get(n, 0) + 1
+        near = nato_near(w, board.pos, rings)
 
         def v(a: Action) -> float:
             h = a.cell or ""

@@ -1,0 +1,72 @@
+"""The scripted player's counts taken in C (issue 13, speed) equal its plain loops.
+
+* Refugees (rhine.admin.refugees: the Pact places refugee markers on empty NATO-controlled
+  hexes): the scripted Pact prefers hexes near NATO units; how many NATO units stand within
+  2 hexes of each hex is compared with a plain count at every refugee decision of whole
+  games of both scenarios, and on made-up positions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from umpire.core.game import Game
+from umpire.play import LazyActions
+from umpire.rulesets.rhine import RULESET
+from umpire.rulesets.rhine import agent as A
+from umpire.rulesets.rhine.agent import RhineScripted
+from umpire.rulesets.rhine.model import World, world_for
+
+
+def plain_near(
+    w: World, pos: Mapping[str, str | None], rings: Mapping[str, frozenset[str]]
+) -> dict[str, int]:
+    near: dict[str, int] = {}
+    for u, p in pos.items():
+        if p and w.units[u].side == "nato":
+            for n in rings[p]:
+                near[n] = near.get(n, 0) + 1
+    return near
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seeds"), [("autobahn-gap", (80, 81)), ("kinzig-valley", (82,))]
+)
+def test_nato_near_is_the_plain_count_over_whole_games(
+    scenario: str, seeds: tuple[int, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    quick = A.nato_near
+    asked: list[Any] = []
+
+    def both(
+        w: World, pos: Mapping[str, str | None], rings: Mapping[str, frozenset[str]]
+    ) -> Mapping[str, int]:
+        got = quick(w, pos, rings)
+        assert dict(got) == plain_near(w, pos, rings)
+        for h in w.ids:
+            assert got.get(h, 0) == plain_near(w, pos, rings).get(h, 0)
+        asked.append(pos)
+        return got
+
+    monkeypatch.setattr(A, "nato_near", both)
+    for seed in seeds:
+        game = Game(RULESET, scenario, seed)
+        agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
+        while not game.is_over:
+            side = game.to_act
+            assert side is not None
+            game.apply(agents[side].choose(game.view(side), LazyActions(game)))
+    assert asked  # the refugee decisions were made
+
+
+def test_nato_near_is_the_plain_count_on_made_up_positions() -> None:
+    w = world_for("kinzig-valley")
+    rings = {h: frozenset(n for n in w.ids if w.distance(h, n) <= 2) for h in w.ids}
+    rng = random.Random(14)
+    for _ in range(100):
+        pos = {u: rng.choice([*w.ids, None]) for u in w.units}
+        assert dict(A.nato_near(w, pos, rings)) == plain_near(w, pos, rings)
