@@ -294,3 +294,72 @@ def test_roe_2_the_leader_on_the_spot_authorises_all_fire() -> None:
     assert combat.roe_problem(s, unit, [rifleman], "cell-1") is None
     rifleman.x = 2.0 + 8.0  # 8 in. from the team leader at (2, 3)
     assert "bookgun.roe.2" in str(combat.roe_problem(s, unit, [rifleman], "cell-1"))
+
+
+def test_a_room_is_searched_once_a_turn() -> None:
+    """bookgun.search (spec §4.7: "1d6, 4-6 = the room is searched (one roll per room per
+    turn)"): once one unit has rolled for a room, no other unit may roll for it that turn; the
+    next turn it may (if the roll failed)."""
+    from umpire.rulesets.bookgun.ruleset import Search
+
+    for seed in range(1, 40):
+        s = _state()
+        s.card, s.flow.stack = "2-clubs", []  # a black card: the army's
+        for i, cell in enumerate(("cell-1", "cell-2", "group-hq")):
+            _place(s, cell, 20.0, 30.0 + 2 * i)  # nobody of theirs in the teahouse
+        for fid, unit in (("a-r", "team-a"), ("b-r", "team-b")):
+            f = s.figures[fid]
+            f.x, f.y, f.room = 5.5, 24.0 if unit == "team-a" else 26.0, "A1"
+        kind = Search()
+        options = list(kind.options(s, "army"))
+        assert {(a.unit, a.option) for a in options} == {("team-a", "A1"), ("team-b", "A1")}
+        s.rng = RandomStream(seed)
+        kind.resolve(s, "army", next(a for a in options if a.unit == "team-a"))
+        s.card, s.flow.stack = "3-clubs", []
+        assert not any(a.option == "A1" for a in kind.options(s, "army"))
+        if "A1" not in s.searched:
+            s.flow.turn += 1
+            s.acted.clear()
+            assert any(a.option == "A1" for a in kind.options(s, "army"))
+            return
+    raise AssertionError("every search succeeded")
+
+
+def test_a_thrown_grenade_takes_no_extra_reload_marker() -> None:
+    """bookgun.fire.reload (spec §4.1 procedure step 5: 1 marker on the unit, +1 if it moved, +1
+    prone, "+1 for an RPG or recoilless rifle"): a hand grenade is neither, so a still,
+    standing unit that threw one takes the single marker (an RPG round takes two)."""
+    s = _state()
+    _place(s, "team-a", 10.0, 2.0)
+    _place(s, "cell-1", 10.0, 6.5)
+    s.units["cell-1"].moved = True
+    unit, thrower = s.units["team-a"], s.figures["a-r"]
+    shots = combat.plan_shots(s, unit, [thrower], s.units["cell-1"], True)
+    assert [x.blast for x in shots] == ["grenade"]
+    combat.resolve_fire(s, unit, [thrower], "cell-1", True)
+    assert thrower.grenades == 1
+    assert unit.reload == world(s).tables.fire_mods.reload_base == 1
+
+
+def test_a_column_charging_along_a_road_rolls_the_charge_on_road_dice() -> None:
+    """bookgun.move.chart (spec §3.8, p.14: column "charge 3/5, charge on road 4/6"): an army
+    column on the main street charging an enemy up the street rolls 4D6; off the road, or in
+    open order, 3D6 (column) or 4D6 (open order)."""
+    from umpire.rulesets.bookgun.ruleset import charge
+
+    def charge_dice(x: float, formation: str) -> int:
+        s = _state()
+        _place(s, "team-a", 16.0, 4.0)
+        for i, f in enumerate(s.unit_figures(s.units["team-a"])):
+            f.x, f.y = x + (i % 2), 4.0 + (i // 2)
+        _place(s, "cell-1", 16.0, 14.0, facing=270.0)
+        for i, f in enumerate(s.unit_figures(s.units["cell-1"])):
+            f.x, f.y = x + (i % 2), 14.0 + (i // 2)
+        s.units["team-a"].formation = formation
+        events = charge(s, s.units["team-a"], s.units["cell-1"])
+        rolls = [e for e in events if e.get("kind") == "roll"]
+        return len(rolls[0]["dice"])
+
+    assert charge_dice(16.5, "column") == 4  # on the main street (x 15-19): charge on road
+    assert charge_dice(30.0, "column") == 3  # across country
+    assert charge_dice(16.5, "open") == 4  # open order has no road column: its charge dice

@@ -928,10 +928,10 @@ def resolve_fire(
     for s in shots:
         f = state.figures[s.firer]
         if s.blast:
-            extra_reload = max(
-                extra_reload,
-                w.tables.weapons.types.get(s.blast, w.tables.weapons.types["rpg"]).reload_extra,
-            )
+            # spec §4.1 step 5: +1 for an RPG or recoilless rifle - not for a thrown grenade
+            # (no row of its own in the weapons table: no extra marker)
+            kind = w.tables.weapons.types.get(s.blast)
+            extra_reload = max(extra_reload, kind.reload_extra if kind is not None else 0)
             events += blast_at(state, f, unit, target, s)
             continue
         chance = HitsUnder(

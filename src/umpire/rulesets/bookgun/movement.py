@@ -663,7 +663,20 @@ def _keeps_medium(state: BookGunState, unit: Unit, start: Vec, dest: Vec) -> boo
     return not w.touches_water(start, dest)
 
 
-def charge_reach(w: World, unit: Unit) -> int:
+def charge_reach(w: World, unit: Unit, start: Vec | None = None, goal: Vec | None = None) -> int:
+    """The unit's charge dice (bookgun.move.chart): the "charge on road" column (column 4/6,
+    p.14) for a column charging from a road to a point on it (house: as road movement, start
+    and end on a road), else the charge column."""
+    if (
+        start is not None
+        and goal is not None
+        and unit.formation == "column"
+        and w.on_road(start)
+        and w.on_road(goal)
+    ):
+        road = dice_for(w, unit, "charge_road")
+        if road > 0:
+            return road
     return dice_for(w, unit, "charge")
 
 

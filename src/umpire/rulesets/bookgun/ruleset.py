@@ -1216,6 +1216,8 @@ class Search(_CardKind):
                 {f.room for f in state.fit_figures(u) if f.room and f.room not in state.searched}
             )
             for r in rooms:
+                if f"{state.flow.turn}:{r}" in state.search_rolls:
+                    continue  # one roll per room per turn (spec §4.7)
                 if not any(
                     f.side != side and f.present and f.side != "civilians"
                     for f in room_figures(state, r)
@@ -1229,6 +1231,7 @@ class Search(_CardKind):
         events: list[Event] = []
         need = world(state).tables.search.need
         unit.moved = True
+        state.search_rolls.append(f"{state.flow.turn}:{room}")
         if Test(
             6,
             need,
@@ -1454,17 +1457,20 @@ class Charge(_CardKind):
 
     def targets(self, state: S, unit: Unit) -> list[Unit]:
         w = world(state)
-        dice = w.tables.mount.charge_dice if unit.aboard is not None else charge_reach(w, unit)
-        if dice <= 0:  # no charge column (bicycles, p.14)
-            return []
-        reach = 6 * dice + w.tables.command.charge_stop
-        out = []
         c = centre(state, unit)
+        out = []
         for e in known_enemies(state, unit.side):
             if not combat.targetable(e):
                 continue
-            d = min(dist(c, f.pos) for f in state.unit_figures(e))
-            if d <= reach:
+            near = min(state.unit_figures(e), key=lambda f: dist(c, f.pos))
+            dice = (
+                w.tables.mount.charge_dice
+                if unit.aboard is not None
+                else charge_reach(w, unit, c, near.pos)
+            )
+            if dice <= 0:  # no charge column (bicycles, p.14)
+                continue
+            if dist(c, near.pos) <= 6 * dice + w.tables.command.charge_stop:
                 out.append(e)
         return out
 
@@ -1569,11 +1575,6 @@ def charge(state: S, unit: Unit, target: Unit, dice: int | None = None) -> list[
     events: list[Event] = []
     from umpire.rulesets.bookgun.chances import movement_roll
 
-    faces = movement_roll(
-        charge_reach(w, unit) if dice is None else dice,
-        "bookgun.move.charge",
-        f"{unit.name} charges",
-    ).sample(state.rng, events)
     start = centre(state, unit)
     troom = unit_room(state, target)
     if troom is not None:
@@ -1585,6 +1586,11 @@ def charge(state: S, unit: Unit, target: Unit, dice: int | None = None) -> list[
     else:
         near = min(state.unit_figures(target), key=lambda f: dist(start, f.pos))
         goal, stop = near.pos, w.tables.command.charge_stop
+    faces = movement_roll(
+        charge_reach(w, unit, start, goal) if dice is None else dice,
+        "bookgun.move.charge",
+        f"{unit.name} charges",
+    ).sample(state.rng, events)
     need = max(0.0, dist(start, goal) - stop)
     go = min(float(sum(faces)), need)
     t = go / dist(start, goal) if dist(start, goal) > 0 else 0.0
@@ -2103,6 +2109,9 @@ class BookGun(FlowRules[S], RulesetBase[S]):
             "markers": markers,
             "searched": list(state.searched),
             "breaches": [dict(b) for b in state.breaches],
+            # rooms whose doors are locked to this side: it sees the enemy hold the building
+            # (bookgun.building.doors) - what its HE at a door names (door_fire)
+            "locked_doors": sorted(combat.locked_doors(state, player)) if player in SIDES else [],
             "cache_found": state.cache_found,
             "acted": [a for a in state.acted if a not in hidden_units],
             "pending": top.to_dict() if isinstance(top, Pending) and top.side == player else None,

@@ -146,6 +146,8 @@ class BookGunState:
     cache_chosen: bool = False
     cache_found: bool = False
     searched: list[str] = field(default_factory=list)
+    # bookgun.search (spec §4.7): rooms rolled for, as "turn:room" - one roll a room a turn
+    search_rolls: list[str] = field(default_factory=list)
     commander: str | None = None
     commander_chosen: bool = False
     ied: list[float] | None = None
