@@ -759,45 +759,79 @@ def _heli_answer(
 
     hostile = enemy_occ | zone  # a hex entered in either counts one (rhine.heli.path)
     avoid = enemy_air | friendly_ew
-    # Dijkstra on (hostile hexes crossed, hexes flown), each pair as one number (crossed *
-    # span + flown: no flight is longer than the limit, so numbers order as the pairs do),
-    # ties going to the hex id first in order
+    out = flights(world, origin, tuple(entry or ()), limit, hostile, avoid, enemy_occ, nojoin)
+    if len(_ANSWERS) > 2048:
+        _ANSWERS.clear()
+    _ANSWERS[answer_key] = out
+    return out
+
+
+def flights(
+    world: World,
+    origin: str,
+    entry: tuple[str, ...],
+    limit: int,
+    hostile: frozenset[str],
+    avoid: frozenset[str],
+    enemy_occ: frozenset[str],
+    nojoin: frozenset[str],
+) -> tuple[MoveOption, ...]:
+    """rhine.heli.*: the flights from ``origin`` (or from off the map through ``entry``) of
+    at most ``limit`` hexes, never into ``avoid`` (the enemy's air range, friendly EW-marked
+    stacks), each by the route crossing the fewest ``hostile`` hexes (enemy-held or in an
+    EZOC: rhine.heli.path, house), then the fewest hexes; ending neither in an enemy hex nor
+    in one of ``nojoin``. A Dijkstra on (hostile hexes crossed, hexes flown), each pair as one
+    number (crossed * span + flown: no flight is longer than the limit, so numbers order as
+    the pairs do), ties going to the hex id first in order; the hexes reached at each number
+    are kept together (every step adds at least 1, so a number's hexes are all known when it
+    is the least left) and taken in hex-id order, as a heap of (number, hex) pops them (the
+    heap's version is ``tests/rhine/test_flights.plain_flights``)."""
     span = limit + 1
     best: dict[str, int] = {origin: 0}
     parent: dict[str, str] = {}
-    queue: list[tuple[int, str]] = [(0, origin)]
+    buckets: dict[int, list[str]] = {0: [origin]}
+    codes: list[int] = [0]
     done: set[str] = set()
     pop, push = heapq.heappop, heapq.heappush
     neighbours = world.neighbours
-    while queue:
-        code, h = pop(queue)
-        if h in done:
-            continue
-        done.add(h)
+    while codes:
+        code = pop(codes)
+        batch = buckets.pop(code)
+        batch.sort()
         flown = code % span + 1
         if flown > limit:
-            continue  # no neighbour is within the limit
+            done.update(batch)  # no neighbour is within the limit
+            continue
         crossed = code - code % span  # the hostile hexes crossed, times span
-        nxt = (entry or ()) if h == OFF else neighbours[h]
-        for n in nxt:
-            if n in avoid:
+        plain_key = crossed + flown
+        hostile_key = plain_key + span
+        for h in batch:
+            if h in done:
                 continue
-            key = crossed + span + flown if n in hostile else crossed + flown
-            known = best.get(n)
-            if known is not None and known <= key:
-                continue
-            best[n] = key
-            parent[n] = h
-            push(queue, (key, n))
+            done.add(h)
+            nxt = entry if h == OFF else neighbours[h]
+            for n in nxt:
+                if n in avoid:
+                    continue
+                key = hostile_key if n in hostile else plain_key
+                known = best.get(n)
+                if known is not None and known <= key:
+                    continue
+                best[n] = key
+                parent[n] = h
+                queued = buckets.get(key)
+                if queued is None:
+                    buckets[key] = [n]
+                    push(codes, key)
+                else:
+                    queued.append(n)
     out: list[MoveOption] = []
+    make = tuple.__new__  # a MoveOption made as the named tuple's own __new__ makes it
     # each hex's route (the virtual entry hex left out), walked once: a hex's parent is
     # settled before it, so its route is its parent's and itself
     routes: dict[str, tuple[str, ...]] = {origin: () if origin == OFF else (origin,)}
     for h, code in best.items():
-        hk = code // span
-        if h in (origin, OFF):
-            continue
-        if h in enemy_occ:
+        if h in (origin, OFF) or h in enemy_occ:
             continue  # may overfly, never end in, enemy hexes
         if h in nojoin:
             continue  # an empty hex always takes one unit; nojoin holds the friendly refusals
@@ -809,11 +843,8 @@ def _heli_answer(
         route = routes[at]
         for c in reversed(chain):
             route = routes[c] = route + (c,)
-        out.append(MoveOption(h, "heli", float(hk), route))
-    if len(_ANSWERS) > 2048:
-        _ANSWERS.clear()
-    _ANSWERS[answer_key] = tuple(out)
-    return _ANSWERS[answer_key]
+        out.append(make(MoveOption, (h, "heli", float(code // span), route)))
+    return tuple(out)
 
 
 def heli_loss_test(world: World, enemy_air: bool, crossed: bool, city: bool, unit: str) -> Test:
