@@ -31,6 +31,7 @@ import resource
 import time
 from typing import Any
 
+import umpire.play
 from umpire.agents.base import make_agent
 from umpire.analysis.simulate import (
     RECYCLE_GROWTH_MB,
@@ -73,10 +74,19 @@ def loop_cpu(job: Job, games: int) -> dict[bool, tuple[float, int, int]]:
         game = new_game(job.game_id, seed=seed, options=dict(job.options))
         game.record.players = dict(players)
         agents = {side: make_agent(kind, ruleset_id, side, seed) for side, kind in players.items()}
-        with quiet_collector() if quiet else contextlib.nullcontext():
-            start = time.process_time()
-            play_out(game, agents)
-            spent[quiet][0] += time.process_time() - start
+        # play_out plays under core.collector's quiet collector itself: the default-collector
+        # games are played with it switched off (umpire.play.quiet_collector: a no-op)
+        names = vars(umpire.play)
+        saved = names["quiet_collector"]
+        if not quiet:
+            names["quiet_collector"] = contextlib.nullcontext
+        try:
+            with quiet_collector() if quiet else contextlib.nullcontext():
+                start = time.process_time()
+                play_out(game, agents)
+                spent[quiet][0] += time.process_time() - start
+        finally:
+            names["quiet_collector"] = saved
         spent[quiet][1] += len(game.record.actions)
         spent[quiet][2] += 1
     return {k: (float(v[0]), int(v[1]), int(v[2])) for k, v in spent.items()}
