@@ -60,36 +60,53 @@ def _plain_react(
     return Action("no_react"), "no reaction worth a token"
 
 
-@pytest.mark.parametrize("shortlist", [agent_module.REACTION_SHORTLIST, 1000])
-@pytest.mark.parametrize("scenario", scenario_ids())
-def test_bounded_reactions_are_the_planned_ones(
-    scenario: str, shortlist: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(agent_module, "REACTION_SHORTLIST", shortlist)
+def _play(scenario: str, seeds: tuple[int, ...], monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Play scripted games, checking the player's reaction at every window against the plain
+    search; how many windows, reactions taken, reactors bounded and reactors not planned."""
     pruned = SevenDaysScripted._react
-    windows: list[Any] = []
-    skipped = {"n": 0}
     bound = SevenDaysScripted._reaction_bound
+    seen = {"windows": 0, "reacted": 0, "bounded": 0, "skipped": 0}
 
     def counting(world: World, reactor: Any, activator: Any, moving: bool) -> float:
-        most = bound.__func__(SevenDaysScripted, world, reactor, activator, moving)  # type: ignore[attr-defined]
-        if most < REACTION_WORTH:
-            skipped["n"] += 1
-        return float(most)
+        most = float(bound.__func__(SevenDaysScripted, world, reactor, activator, moving))  # type: ignore[attr-defined]
+        seen["bounded"] += 1
+        seen["skipped"] += most < REACTION_WORTH
+        return most
 
     def checking(self: SevenDaysScripted, world: World, state: SevenDaysState) -> Action:
         want = _plain_react(self, world, state)
         got = pruned(self, world, state)
         assert (got, self.last_reason) == want
-        windows.append(got)
+        seen["windows"] += 1
+        seen["reacted"] += got.kind == "react"
         return got
 
-    monkeypatch.setattr(SevenDaysScripted, "_reaction_bound", staticmethod(counting))
-    monkeypatch.setattr(SevenDaysScripted, "_react", checking)
-    for seed in (41, 42):
-        game = umpire.new_game(f"sevendays/{scenario}", seed=seed)
-        players = {s: make_agent("scripted", "sevendays", s, seed) for s in ("nato", "pact")}
-        play_out(game, players)
-    assert len(windows) > 5
-    assert any(a.kind == "react" for a in windows)  # reactions were taken, not only declined
-    assert skipped["n"] > 0  # some reactors were never planned
+    with monkeypatch.context() as patch:
+        patch.setattr(SevenDaysScripted, "_reaction_bound", staticmethod(counting))
+        patch.setattr(SevenDaysScripted, "_react", checking)
+        for seed in seeds:
+            game = umpire.new_game(f"sevendays/{scenario}", seed=seed)
+            players = {s: make_agent("scripted", "sevendays", s, seed) for s in ("nato", "pact")}
+            play_out(game, players)
+    return seen
+
+
+@pytest.mark.parametrize("scenario", scenario_ids())
+def test_bounded_reactions_are_the_planned_ones(
+    scenario: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _play(scenario, (41, 42), monkeypatch)
+    assert seen["windows"] > 5 and seen["reacted"] > 0
+
+
+def test_every_bounded_reactor_is_planned_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no nearest units kept apart (the shortlist is then the ATGM carriers, each
+    bounded before it is planned), over every scenario: the same choices, and reactors left
+    unplanned."""
+    monkeypatch.setattr(agent_module, "REACTION_SHORTLIST", 0)
+    total = {"windows": 0, "reacted": 0, "bounded": 0, "skipped": 0}
+    for scenario in scenario_ids():
+        for key, n in _play(scenario, (43,), monkeypatch).items():
+            total[key] += n
+    assert total["windows"] > 20 and total["reacted"] > 0
+    assert total["bounded"] > 0 and total["skipped"] > 0

@@ -778,11 +778,17 @@ class SevenDaysScripted:
         # the likeliest reactors: ATGM carriers (long reach, +1 to react) and the nearest
         # units; weighing every unit on the table costs more than it gains
         shortlist = _shortlist(world, reactors(state, activator), activator)
-        # each reaction's worth bounded before it is planned (no sight line read): one whose
-        # bound is below REACTION_WORTH, or no more than the best found so far, could not be
-        # chosen (a reaction below the worth is never taken, and only a strictly better one
-        # replaces the best), so it is not planned; the others in the shortlist's order
-        bounds = [self._reaction_bound(world, u, activator, moving) for u in shortlist]
+        # the farther ATGM carriers' reactions (past the nearest REACTION_SHORTLIST units)
+        # are bounded before they are planned (no sight line read): one whose bound is below
+        # REACTION_WORTH, or no more than the best found so far, could not be chosen (a
+        # reaction below the worth is never taken, and only a strictly better one replaces
+        # the best), so it is not planned. The nearest are planned as they are (the rules'
+        # own search for a possible reaction has most often planned them already)
+        bounds = [math.inf] * min(REACTION_SHORTLIST, len(shortlist))
+        bounds += [
+            self._reaction_bound(world, u, activator, moving)
+            for u in shortlist[REACTION_SHORTLIST:]
+        ]
         worth = [u for u, most in zip(shortlist, bounds, strict=True) if most >= REACTION_WORTH]
         if worth:
             prefetch_between(world, worth, [activator], reaction=True)
