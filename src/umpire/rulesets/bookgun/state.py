@@ -67,6 +67,10 @@ class Unit:
     marker: str | None = None
     status: str = OK
     reload: int = 0
+    # bookgun.fire.reload (spec §4.1 step 5, markers per weapon group): the markers on the
+    # unit's heavy weapons (RPG, recoilless rifle, gun: a row with reload_extra); ``reload`` is
+    # its other weapons'
+    reload_heavy: int = 0
     moved: bool = False
     fired: bool = False
     fought: bool = False
@@ -210,6 +214,7 @@ class BookGunState:
                     "cache_chosen",
                     "cache_found",
                     "searched",
+                    "search_rolls",
                     "commander",
                     "commander_chosen",
                     "ied",
@@ -245,6 +250,7 @@ class BookGunState:
             cache_chosen=d["cache_chosen"],
             cache_found=d["cache_found"],
             searched=d["searched"],
+            search_rolls=d.get("search_rolls", []),  # saves from before it was kept
             commander=d["commander"],
             commander_chosen=d["commander_chosen"],
             ied=d["ied"],
