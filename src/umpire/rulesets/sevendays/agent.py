@@ -48,9 +48,7 @@ from umpire.rulesets.sevendays.odds import shot_odds
 from umpire.rulesets.sevendays.orbat import UnitProfile
 from umpire.rulesets.sevendays.reactions import (
     reaction_option,
-    reaction_score,
     reactors,
-    recce_score,
 )
 from umpire.rulesets.sevendays.ruleset import SevenDays
 from umpire.rulesets.sevendays.scenario import load_nation, side_orbat
@@ -738,37 +736,6 @@ class SevenDaysScripted:
 
         return score_of
 
-    @classmethod
-    def _reaction_bound(cls, world: World, reactor: Unit, activator: Unit, moving: bool) -> float:
-        """The most :meth:`_react` can value ``reactor``'s reaction shot at ``activator``, from
-        the facts that cost little: the best odds any of its kinds could give
-        (:meth:`_odds_bound`: the easiest situation, clear sight and no infantry close) and
-        the lowest score the reaction could need (rules sevendays.reaction.target,
-        .tokens_markers, .recce: the activator's cover as known without the sight line, an
-        ATGM's -1 if the reactor has one, the cherry picker's +1 left out); ``inf`` for a shot
-        planned another way (AA, mortar), ``-inf`` when no shot is possible."""
-        kinds = world.shot_kinds(reactor) or ("gun",)
-        out = markers = -math.inf
-        for kind in kinds:
-            o, m = cls._odds_bound(
-                world, reactor, activator, kind, reaction=True, target_moving=moving
-            )
-            out, markers = max(out, o), max(markers, m)
-        if out == -math.inf:
-            return -math.inf
-        if out == math.inf or markers == math.inf:
-            return math.inf
-        if "recce" in world.profile(reactor).traits:
-            need = recce_score(reactor.markers)
-        else:
-            house = world.house.reaction_tokens_and_markers
-            extra = reactor.tokens + reactor.markers if house else 0
-            need = reaction_score(
-                world.is_foot(activator), world.in_cover(activator), "atgm" in kinds, extra
-            )
-        p_react = max(0.0, min(1.0, (7 - need) / 6))
-        return p_react * (out + 0.3 * markers / (world.profile(activator).morale or 5))
-
     def _react(self, world: World, state: SevenDaysState) -> Action:
         act = state.flow.activation
         assert act is not None
@@ -778,23 +745,8 @@ class SevenDaysScripted:
         # the likeliest reactors: ATGM carriers (long reach, +1 to react) and the nearest
         # units; weighing every unit on the table costs more than it gains
         shortlist = _shortlist(world, reactors(state, activator), activator)
-        # the farther ATGM carriers' reactions (past the nearest REACTION_SHORTLIST units)
-        # are bounded before they are planned (no sight line read): one whose bound is below
-        # REACTION_WORTH, or no more than the best found so far, could not be chosen (a
-        # reaction below the worth is never taken, and only a strictly better one replaces
-        # the best), so it is not planned. The nearest are planned as they are (the rules'
-        # own search for a possible reaction has most often planned them already)
-        bounds = [math.inf] * min(REACTION_SHORTLIST, len(shortlist))
-        bounds += [
-            self._reaction_bound(world, u, activator, moving)
-            for u in shortlist[REACTION_SHORTLIST:]
-        ]
-        worth = [u for u, most in zip(shortlist, bounds, strict=True) if most >= REACTION_WORTH]
-        if worth:
-            prefetch_between(world, worth, [activator], reaction=True)
-        for reactor, most in zip(shortlist, bounds, strict=True):
-            if most < REACTION_WORTH or most <= best[0]:
-                continue
+        prefetch_between(world, shortlist, [activator], reaction=True)
+        for reactor in shortlist:
             option = reaction_option(world, state, activator, reactor, moving)
             if option is None or option.plan is None:
                 continue
