@@ -318,19 +318,25 @@ def test_personality_weights_move_the_terms() -> None:
 
 
 @pytest.mark.parametrize(
-    ("spec", "preset", "think"),
+    ("spec", "preset", "think", "mode"),
     [
-        ("search", "balanced", 1.0),
-        ("search:aggressive", "aggressive", 1.0),
-        ("search:cautious@0.25", "cautious", 0.25),
-        ("search@2", "balanced", 2.0),
+        # Seven Days' default for search (balanced) is the improve mode (docs/search-ai.md,
+        # "Which mode is the default"); a named personality keeps the tree search
+        ("search", "balanced", 1.0, "improve"),
+        ("search:aggressive", "aggressive", 1.0, "tree"),
+        ("search:cautious@0.25", "cautious", 0.25, "tree"),
+        ("search@2", "balanced", 2.0, "improve"),
+        # the tree search, asked for by name
+        ("search:tree", "balanced", 1.0, "tree"),
+        ("search:tree@2", "balanced", 2.0, "tree"),
     ],
 )
-def test_agent_specs(spec: str, preset: str, think: float) -> None:
+def test_agent_specs(spec: str, preset: str, think: float, mode: str) -> None:
     agent = make_agent(spec, "sevendays", "nato", 1)
     assert isinstance(agent, SearchAgent)
     assert agent.personality.name == preset and agent.settings.think == think
-    assert agent.name == f"search:{preset}"
+    assert agent.settings.mode == mode
+    assert agent.name == f"search:{preset}" + ("+improve" if mode == "improve" else "")
 
 
 @pytest.mark.parametrize("spec", ["search:reckless", "search:balanced@soon", "search@0"])

@@ -58,8 +58,8 @@ def make_agent(kind: str, ruleset: str, side: str, seed: int, think: float | Non
 def _make_agent(kind: str, ruleset: str, side: str, seed: int, think: float | None) -> Agent:
     salt = sum(ord(c) for c in side) * 7919
     if kind == "search" or kind.startswith(("search:", "search@")):
-        from umpire.agents.search import DEFAULT_THINK, SearchAgent, Settings
-        from umpire.agents.search.agent import default_mode, parse_search_spec
+        from umpire.agents.search import DEFAULT_THINK, SearchAgent
+        from umpire.agents.search.agent import default_mode, parse_search_spec, settings_for
         from umpire.agents.search.support import why_not_searchable
 
         spec = parse_search_spec(kind)
@@ -67,13 +67,13 @@ def _make_agent(kind: str, ruleset: str, side: str, seed: int, think: float | No
         if refused:
             raise UmpireError(refused)
         chosen = spec.think if spec.think is not None else think
-        mode = spec.mode or default_mode(ruleset)
+        mode = spec.mode or default_mode(ruleset, spec.preset)
         return SearchAgent(
             side,
             seed,
             spec.preset,
             DEFAULT_THINK if chosen is None else chosen,
-            settings=Settings(mode=mode),
+            settings=settings_for(ruleset, mode),
         )
     if kind == "random":
         return RandomAgent(seed * 1_000_003 + salt)
