@@ -385,3 +385,19 @@ def test_with_markers_on_the_rifles_only_the_loaded_rpg_fires() -> None:
     assert combat.plan_shots(s, cell, [rpg], s.units["team-a"], False) == []  # not his rifle
     cell.reload_heavy = 1  # both groups reloading: nobody fires
     assert fire_group(s, cell) == []
+
+
+def test_roe_1_fire_only_when_fired_upon_and_only_at_that_firer() -> None:
+    """bookgun.roe.1 (spec §3.3, p.7: Weapons Hold - "fire only when fired upon, only at that
+    firer, only if spotted"): the fire team the cell shot at may fire back; the other fire team,
+    not fired upon, may not."""
+    s = _state()
+    s.world_memo = world_for(load_scenario("market-day").model_copy(update={"roe": 1}), None)
+    _place(s, "team-a", 10.0, 3.0)
+    _place(s, "team-b", 20.0, 3.0)
+    _place(s, "cell-1", 14.0, 12.0, facing=270.0)
+    cell = s.units["cell-1"]
+    cell.spotted, cell.fired_at = True, ["team-a"]
+    a, b = s.units["team-a"], s.units["team-b"]
+    assert combat.roe_problem(s, a, s.fit_figures(a), "cell-1") is None
+    assert "bookgun.roe.1" in str(combat.roe_problem(s, b, s.fit_figures(b), "cell-1"))

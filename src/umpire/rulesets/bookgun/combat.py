@@ -534,7 +534,8 @@ def _roe(
                         f"bookgun.roe.{roe}",
                         f"civilians near the line of fire under ROE {roe}",
                     )
-    if roe == 1 and not (target.spotted and fired_on(target, "army", state)):
+    # p.7: "fire only when fired upon, only at that firer" - the firing unit itself was shot at
+    if roe == 1 and not (target.spotted and unit.id in target.fired_at + target.fired_at_last):
         return ("bookgun.roe.1", "ROE 1: fire only back at a spotted unit that fired on us")
     if roe == 2:
         lead = state.leader_of(unit)
