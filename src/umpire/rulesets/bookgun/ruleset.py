@@ -135,15 +135,11 @@ def fire_group(state: S, unit: Unit) -> list[list[Figure]]:
         return []
     if unit.id in state.acted:
         return []
+    if unit.reload > 0 and not combat.relaxed(
+        state, "bookgun.fire.reload", f"{unit.name} fires with a reload marker on it"
+    ):
+        return []
     figs = [f for f in combat.firing_figures(state, unit) if f.id not in state.acted]
-    if unit.reload > 0:
-        if combat.reload_kept(state):
-            # markers on the unit's weapons but its heavy ones (spec §4.1 step 5): those fire
-            figs = [f for f in figs if combat.heavy_ready(state, unit, f)]
-        else:  # the rule switched to advise/off: noted, and everyone may fire
-            combat.relaxed(
-                state, "bookgun.fire.reload", f"{unit.name} fires with a reload marker on it"
-            )
     if not figs:
         return []
     lead = state.leader_of(unit)
@@ -1715,15 +1711,8 @@ class Fire(_CardKind):
                     if len(groups) > 1 or len(g) == 1 and state.leader_of(u) is None
                     else ()
                 )
-                # only heavy weapons loaded (bookgun.fire.reload): an RPG fires as a blast
-                heavy_only = (
-                    u.reload > 0
-                    and combat.reload_kept(state)
-                    and not any(f.role == "gun" for f in g)
-                )
                 for t in combat.fire_targets(state, u, g):
-                    if not (heavy_only and t in state.units):
-                        out.append(Action("fire", unit=u.id, target=t, units=single))
+                    out.append(Action("fire", unit=u.id, target=t, units=single))
                     if any(f.grenades or (f.second and f.rounds) for f in g) and t in state.units:
                         tgt = state.units[t]
                         if any(s.blast for s in combat.plan_shots(state, u, g, tgt, True)):
@@ -2065,7 +2054,6 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "formation": u.formation,
                 "status": u.status,
                 "reload": u.reload,
-                "reload_heavy": u.reload_heavy,
                 "moved": u.moved,
                 "fired": u.fired,
                 "moved_last": u.moved_last,
