@@ -259,16 +259,58 @@ def playable(
     enemies = [u for u in state.alive(other(side)) if not u.hidden and not world.is_helicopter(u)]
     for card_id in sorted(set(cards["hands"][side])):
         card = deck[card_id]
-        if card.when in ("response", "removal") or (only is not None and card_id not in only):
+        if only is not None and card_id not in only:
             continue
-        if card.when == "start" and phase != "swap":
-            continue
-        if card.when != "start" and phase == "swap":
-            continue
-        if card.when == "initiative" and not (phase == "activate" and flow.initiative == side):
-            continue
-        out += _plays(world, state, side, card, enemies)
+        if _open(state, side, card):
+            out += _plays(world, state, side, card, enemies)
     return out
+
+
+def _open(state: SevenDaysState, side: str, card: Card) -> bool:
+    """Whether ``card`` may be played at ``side``'s decision in this phase (not as an answer,
+    not at a removal; the rescue and off-board decisions are settled before)."""
+    phase = state.flow.phase
+    if card.when in ("response", "removal"):
+        return False
+    if card.when == "start" or phase == "swap":
+        return card.when == "start" and phase == "swap"
+    if card.when == "initiative":
+        return phase == "activate" and state.flow.initiative == side
+    return True
+
+
+def communications_refusal(
+    world: World, state: SevenDaysState, side: str, action: Action
+) -> IllegalActionError | None:
+    """Why a Communications play is illegal, or ``None`` (sevendays.cards.communications, book
+    p22-23): the card gives the unit a single move action, so it takes every point an ordinary
+    normal move of that unit takes (:func:`check_move`), not only the menu's short list; with a
+    command token spent, the same for an enemy unit the player can see."""
+    cards = state.cards
+    refused = refuse_play(state, side, action)
+    card_id, _, extra = (action.option or "").partition("|")
+    if cards is None or cards["chain"] or card_id != "communications" or extra not in ("", "enemy"):
+        return refused
+    if str(state.flow.phase) in ("rescue", "off_board"):
+        return refused
+    card = load_deck().cards[card_id]
+    if card_id not in cards["hands"][side] or not _open(state, side, card):
+        return refused
+    unit = state.units.get(action.unit or "")
+    if unit is None or action.point is None or action.target is not None or not unit.alive:
+        return refused
+    if extra == "enemy":
+        # the enemy units the menu offers: seen (not a hidden marker), on the ground
+        if state.flow.pools[side] <= 0 or unit.side == side or unit.hidden:
+            return refused
+        if world.is_helicopter(unit):
+            return refused
+    elif unit.side != side:
+        return refused
+    why = check_move(world, state, unit, "normal", action.point)
+    if why is not None:
+        return IllegalActionError(f"{unit.name}: {why.reason}", why.rule)
+    return None
 
 
 def _plays(
@@ -602,7 +644,10 @@ def _bombard_one(
     events = [about(target, log[0], f"{card.name} on {target.marker}: d10 {struck.faces[0]}")]
     if not struck.success:
         return events
-    events += add_markers(world, state, target, 1, rule, card.name, off_board=off_board)
+    riding = target.status == Status.EMBARKED  # Divisional Artillery on a passenger
+    events += add_markers(
+        world, state, target, 1, rule, card.name, off_board=off_board, embarked=riding
+    )
     in_play = target.alive or (off_board and target.status == Status.RESERVE)
     if in_play and not world.is_vehicle(target):
         # off the table a unit has no terrain around it: it converts as in the open (ours)
@@ -678,7 +723,17 @@ def _effect(
     if cid == "against_all_odds":
         return _against_all_odds(world, state, state.units[action.unit or ""], rule)
     if cid == "divisional_artillery":
-        grounded = [u for u in state.alive(other(side)) if not world.is_helicopter(u)]
+        # every enemy unit on the table, passengers too: only *dismounted* infantry and support
+        # take the additional marker (book p22-23), so a unit riding in a transport is rolled
+        # for and takes the single marker (the card is no shot, sevendays.transport.capacity)
+        enemy = other(side)
+        grounded = [
+            u
+            for u in state.units.values()
+            if u.side == enemy
+            and u.status in (Status.ACTIVE, Status.EMBARKED)
+            and not world.is_helicopter(u)
+        ]
         shelled = _bombard(world, state, card, grounded, heavy=BOMBARDMENTS[cid])
         # off-board units: their owner chooses, unit by unit, the roll or staying off this turn
         stack = state.flow.core.stack

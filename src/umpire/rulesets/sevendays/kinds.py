@@ -258,6 +258,12 @@ class Card(Kind):
     def check(self, state: SevenDaysState, side: str, action: Action) -> None:
         if state.cards is None:
             raise IllegalActionError("no cards are in play in this game", self.rule)
+        if (action.option or "").partition("|")[0] == "communications":
+            # sevendays.cards.communications: any legal move action, not only the menu's points
+            refusal = cards.communications_refusal(world_of(state), state, side, action)
+            if refusal is not None:
+                raise refusal
+            return
         if action not in set(self.options(state, side)):
             raise cards.refuse_play(state, side, action)
 

@@ -55,16 +55,22 @@ def add_markers(
     why: str,
     *,
     off_board: bool = False,
+    embarked: bool = False,
 ) -> list[Event]:
     """Put ``count`` morale markers on ``unit``; remove it when they reach its morale value.
 
     When its owner holds Against All Odds the unit is not removed yet: it is *doomed* (out of
     play, not yet a loss) and the owner is offered the card once the action that doomed it has
     resolved (see ``cards.offer_rescue``). ``off_board``: the unit waits off the table (a
-    reserve taking the Divisional Artillery roll)."""
+    reserve taking the Divisional Artillery roll); ``embarked``: the unit rides in a transport
+    (the same card's roll on a passenger)."""
     if count <= 0 or world.is_helicopter(unit):
         return []  # sevendays.air.helicopter: helicopters carry no morale markers
-    if not (unit.alive or (off_board and unit.status == Status.RESERVE)):
+    if not (
+        unit.alive
+        or (off_board and unit.status == Status.RESERVE)
+        or (embarked and unit.status == Status.EMBARKED)
+    ):
         return []
     unit.markers += count
     events = [

@@ -134,7 +134,8 @@ class SevenDays(RulesetBase[SevenDaysState]):
     meta = RulesetMeta(
         id="sevendays",
         # 0.4: issue 15 corrections (cards, Capture, provenance): docs/rules/sevendays.md
-        version="0.4",
+        # 0.5: the review's findings (Communications, Divisional Artillery, extra tokens)
+        version="0.5",
         title="Seven Days to the River Rhine",
         players=("nato", "pact"),
         chance="sampled",

@@ -134,13 +134,19 @@ def enter_reserve(state: SevenDaysState, unit: Unit) -> list[Event]:
 
 
 def extra_tokens(world: World, state: SevenDaysState, side: str) -> tuple[int, list[Event]]:
-    """The defender's extra tokens (Capture, published): a d6 per unit on the table."""
+    """The defender's extra tokens (Capture, published): a d6 per unit on the tabletop, a
+    unit riding in a transport included (as the token pool counts it, sevendays.tokens.pool)."""
     need = world.scenario.spec.extra_tokens.get(side)  # type: ignore[call-overload]
     if need is None:
         return 0, []
     events: list[Event] = []
+    on_table = sum(
+        1
+        for u in state.units.values()
+        if u.side == side and (u.status == "active" or u.status == "embarked")
+    )
     extra = extra_tokens_roll(
-        len(state.alive(side)),
+        on_table,
         need,
         lambda faces, extra: (
             f"{side.upper()} rolls {len(faces)}d6 {list(faces)} for extra tokens, "
