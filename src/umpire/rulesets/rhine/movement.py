@@ -164,7 +164,10 @@ class MoveKind(ActionKind[ST]):
             state.status[u] = "exited"
             return [
                 note(
-                    "exit", f"{u} leaves the map westward from {frm}", "rhine.scenario.exit", unit=u
+                    "exit",
+                    f"{u} leaves the map westward from {path[-1] if path else frm}",
+                    "rhine.scenario.exit",
+                    unit=u,
                 )
             ]
         enter(state, u, path)

@@ -447,12 +447,23 @@ def _ground_answer(
     exit_col = world.exit_column if side == "pact" else None
     exit_open = exit_col is not None
     exit_hexes = _exit_hexes(world) if exit_open else frozenset()
-    if exit_open and start is not None and world.column(start) == exit_col and budget >= 1:
+    # leaving the map is leaving the hex (rhine.zoc.nonrecon, rhine.zoc.recon): from an enemy
+    # zone only at night or by recon, for the zone's extra MP
+    leave_cost = world.tables.tec.ezoc_cost
+    may_leave_zone = night or recon
+    if exit_open and start is not None and world.column(start) == exit_col:
         # rhine.scenario.exit: 1 MP from where it stands
-        dests.append("exit")
-        cells.append(origin)
-        costs.append(1.0)
-        exit_open = False
+        if start not in zone:
+            if budget >= 1:
+                dests.append("exit")
+                cells.append(origin)
+                costs.append(1.0)
+                exit_open = False
+        elif may_leave_zone and 1 + leave_cost <= budget:
+            dests.append("exit")
+            cells.append(origin)
+            costs.append(1 + leave_cost)
+            exit_open = False
     # not the hexes it stands in or enters from, nor (rhine.stack.nato) those it may not end
     # the phase in
     left_out = nojoin | {OFF, start} if start is not None else nojoin | {OFF}
@@ -464,13 +475,18 @@ def _ground_answer(
         dests.append(h)
         cells.append(cell)
         costs.append(spent)
-        if exit_open and h in exit_hexes and spent + 1 <= budget:
+        if exit_open and h in exit_hexes and not cell & 1:
             # the first cell in the exit column within budget is the cheapest exit
-            # (rhine.scenario.exit: 1 MP more)
-            dests.append("exit")
-            cells.append(cell)
-            costs.append(spent + 1)
-            exit_open = False
+            # (rhine.scenario.exit: 1 MP more), not one where the unit must stop
+            # (rhine.zoc.nonrecon), nor out of an enemy zone by day unless recon
+            exit_cost = spent + 1
+            if h in zone:
+                exit_cost = exit_cost + leave_cost if may_leave_zone else budget + 1
+            if exit_cost <= budget:
+                dests.append("exit")
+                cells.append(cell)
+                costs.append(exit_cost)
+                exit_open = False
     make = tuple.__new__  # a MoveOption made as the named tuple's own __new__ makes it
     if paths:
         out = [
