@@ -79,3 +79,27 @@ def test_exit_note_names_the_hex_left_rhine_scenario_exit() -> None:
     assert world(s).column(left) == world(s).exit_column
     assert left != "0302"
 
+
+# -- F3: stacking during a retreat (spec 3.12.7) -------------------------------------------------
+def test_nato_retreat_obeys_stacking_on_the_way_rhine_retreat_stacking() -> None:
+    """rhine.retreat.stacking (spec 3.12.7): "stacking limits apply during and at the end of
+    the retreat (both sides)". The 11 ACR may not share a hex with 3 AD (spec 3.8: NATO units of
+    one division), so a two-hex retreat from 0705 may not pass through 3 AD's hexes."""
+    s = board(
+        {
+            "N-11-SQ1": "0705",
+            "N-3-TB1": "0604",
+            "N-3-TB2": "0605",
+            "N-3-MI1": "0606",
+            "P-79-TR1": "0805",
+        }
+    )
+    w = world(s)
+    occ = R.occupancy(w, s)
+    assert not any(R.can_join(w, occ, h, ["N-11-SQ1"]) for h in ("0604", "0605", "0606"))
+    paths = R.retreat_options(w, s, ["N-11-SQ1"], "0705", ["0805"], 2)
+    assert all(p[0] not in ("0604", "0605", "0606") for p in paths)
+    # with 3 AD gone those hexes are open on the way again
+    s = board({"N-11-SQ1": "0705", "P-79-TR1": "0805"})
+    paths = R.retreat_options(world(s), s, ["N-11-SQ1"], "0705", ["0805"], 2)
+    assert any(p[0] == "0605" for p in paths)

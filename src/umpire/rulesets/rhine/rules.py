@@ -1189,28 +1189,26 @@ def retreat_options(
     length: int,
 ) -> list[tuple[str, ...]]:
     """rhine.retreat.*: paths of ``length`` hexes, each farther from every hex of
-    ``away_from``, never into enemy units, obeying stacking (Pact: on the way too), into an
-    EZOC only if no other path exists. Empty when the units cannot retreat."""
+    ``away_from``, never into enemy units, obeying stacking on the way and at the end (both
+    sides: rhine.retreat.stacking, spec 3.12.7), into an EZOC only if no other path exists.
+    Empty when the units cannot retreat."""
     side = world.units[units[0]].side
     occ = occupancy(world, board)
     zone = ezoc(world, occ, side)
 
-    def ok(h: str, final: bool) -> bool:
+    def ok(h: str) -> bool:
         here = occ.get(h, [])
         if here and world.units[here[0]].side != side:
             return False
-        return not ((final or side == "pact") and not can_join(world, occ, h, units))
+        return can_join(world, occ, h, units)
 
     paths: list[tuple[str, ...]] = [(start,)]
-    for step in range(length):
-        final = step == length - 1
+    for _ in range(length):
         nxt = []
         for p in paths:
             last = p[-1]
             for n in world.neighbours[last]:
-                if all(world.distance(n, a) > world.distance(last, a) for a in away_from) and ok(
-                    n, final
-                ):
+                if all(world.distance(n, a) > world.distance(last, a) for a in away_from) and ok(n):
                     nxt.append(p + (n,))
         paths = nxt
     clean = [p for p in paths if not any(h in zone for h in p[1:])]
