@@ -10,6 +10,7 @@ from umpire.rulesets.rhine import RULESET
 from umpire.rulesets.rhine import rules as R
 from umpire.rulesets.rhine.ruleset import world
 from umpire.rulesets.rhine.state import RhineState
+from umpire.rulesets.rhine.victory import victory_points
 
 
 def _phase(s: RhineState, phase: str, **order: str) -> RhineState:
@@ -103,3 +104,64 @@ def test_nato_retreat_obeys_stacking_on_the_way_rhine_retreat_stacking() -> None
     s = board({"N-11-SQ1": "0705", "P-79-TR1": "0805"})
     paths = R.retreat_options(world(s), s, ["N-11-SQ1"], "0705", ["0805"], 2)
     assert any(p[0] == "0605" for p in paths)
+
+
+# -- F5: the Pact helicopter and full Pact stacks (spec 3.8) -----------------------------------
+def test_pact_helicopter_may_not_fly_through_a_full_pact_stack_rhine_stack_pact() -> None:
+    """rhine.stack.pact (spec 3.8): at most 2 Pact units per hex, "applies at all times,
+    including during movement"; a unit of no division "counts against the limit"
+    (rhine.stack.independent). So P-AAB may neither end in nor fly through 1005, where two 79 GTD
+    units stand."""
+    s = board(
+        {
+            "P-AAB": "1105",
+            "P-79-TR1": "1005",
+            "P-79-TR2": "1005",
+            "N-3-TB1": "0806",
+            "N-3-TB2": "0804",
+        }
+    )
+    flights = [o for o in R.move_options(world(s), s, "P-AAB", 1) if o.mode == "heli"]
+    assert flights
+    assert all("1005" not in o.path for o in flights)
+    assert "1006" in {o.dest for o in flights}  # reached round the stack
+    # with one unit in 1005 the helicopter may fly over it (it could even stop there)
+    s = board({"P-AAB": "1105", "P-79-TR1": "1005", "N-3-TB1": "0806", "N-3-TB2": "0804"})
+    flights = [o for o in R.move_options(world(s), s, "P-AAB", 1) if o.mode == "heli"]
+    assert any("1005" in o.path[1:-1] for o in flights)
+
+
+# -- F6: the Pact heliborne unit may exit (spec 5.7, 5.9) ---------------------------------------
+def test_pact_heliborne_unit_may_exit_the_map_rhine_scenario_exit() -> None:
+    """rhine.scenario.exit (spec 5.7): "a Pact unit in a column-01 hex may leave the map";
+    spec 5.9 scores each exited Pact unit of strength 3 or more. P-AAB (strength 3) flies to
+    column 01 and leaves (its unlimited MA covers the 1 MP)."""
+    s = board({"P-AAB": "0105"}, turn=2)
+    assert "exit" in dests(s, "P-AAB", "heli")
+    s = _phase(board({"P-AAB": "0605"}, turn=2), "pact_1")
+    assert world(s).units["P-AAB"].strength >= 3
+    act = Action("move", unit="P-AAB", cell="exit", option="heli")
+    assert act in set(RULESET.legal_actions(s))
+    before = victory_points(s)["exits"]
+    RULESET.apply(s, act)
+    assert s.status["P-AAB"] == "exited" and s.pos["P-AAB"] is None
+    assert victory_points(s)["exits"] > before
+
+
+def test_pact_helicopter_exit_after_crossing_enemy_hexes_rolls_for_loss_rhine_heli_loss() -> None:
+    """rhine.heli.loss (spec 3.11.4): "after each heliborne move, if the unit entered any
+    enemy-occupied or EZOC hex during the move ... roll 1d6 once"; leaving the map is such a
+    move. With NATO in 0101, 0103, 0106 and 0109 every other column-01 hex is in its zone, so
+    the flight off the map crosses a hostile hex and rolls once, with the +1 for crossing."""
+    s = _phase(board({"P-AAB": "0105", "N-3-TB1": "0205"}, turn=2), "pact_1")
+    exits = [o for o in R.move_options(world(s), s, "P-AAB", 2) if o.dest == "exit"]
+    assert len(exits) == 1 and exits[0].cost == 0  # it stands in column 01: nothing crossed
+    ring = {"N-3-TB1": "0101", "N-3-TB2": "0103", "N-3-MI1": "0106", "N-3-MI2": "0109"}
+    s = _phase(board({"P-AAB": "0306", **ring}, turn=2), "pact_1")
+    (out,) = [o for o in R.move_options(world(s), s, "P-AAB", 2) if o.dest == "exit"]
+    assert out.cost >= 1  # every column-01 hex it may reach is in NATO's zone
+    events = RULESET.apply(s, Action("move", unit="P-AAB", cell="exit", option="heli"))
+    rolls = [e for e in events if e.get("rule") == "rhine.heli.loss"]
+    assert rolls and "+1" in rolls[0].text
+    assert s.status["P-AAB"] in ("exited", "eliminated")
+    assert (s.status["P-AAB"] == "eliminated") == any(e["kind"] == "eliminated" for e in events)

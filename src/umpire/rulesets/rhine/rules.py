@@ -747,6 +747,10 @@ def _heli_answer(
 
     hostile = enemy_occ | zone  # a hex entered in either counts one (rhine.heli.path)
     avoid = enemy_air | friendly_ew
+    if side == "pact":
+        # rhine.stack.pact: at all times, during movement too: never through a stack it
+        # could not join
+        avoid = avoid | nojoin
     # Dijkstra on (hostile hexes crossed, hexes flown), each pair as one number (crossed *
     # span + flown: no flight is longer than the limit, so numbers order as the pairs do),
     # ties going to the hex id first in order
@@ -798,6 +802,22 @@ def _heli_answer(
         for c in reversed(chain):
             route = routes[c] = route + (c,)
         out.append(MoveOption(h, "heli", float(hk), route))
+    if side == "pact" and world.exit_column is not None:
+        # rhine.scenario.exit: from the column-01 hex it may stand in reached crossing the
+        # fewest hostile hexes (its start included; the first hex id of equals); 1 MP more
+        exit_hexes = _exit_hexes(world)
+        at_edge = [
+            (code, h)
+            for h, code in best.items()
+            if h in exit_hexes
+            and h not in enemy_occ
+            and (h == origin or h not in nojoin)
+            and code % span + 1 <= limit
+        ]
+        if at_edge:
+            code, h = min(at_edge)
+            route = routes.get(h, (origin,))
+            out.append(MoveOption("exit", "heli", float(code // span), route))
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
     _ANSWERS[answer_key] = tuple(out)
