@@ -8,7 +8,7 @@ from tests.rhine.helpers import board, dests
 from umpire.core.actions import Action
 from umpire.rulesets.rhine import RULESET
 from umpire.rulesets.rhine import rules as R
-from umpire.rulesets.rhine.ruleset import world
+from umpire.rulesets.rhine.ruleset import ENGINE, check_victory, world
 from umpire.rulesets.rhine.state import RhineState
 from umpire.rulesets.rhine.victory import victory_points
 
@@ -165,3 +165,104 @@ def test_pact_helicopter_exit_after_crossing_enemy_hexes_rolls_for_loss_rhine_he
     assert rolls and "+1" in rolls[0].text
     assert s.status["P-AAB"] in ("exited", "eliminated")
     assert (s.status["P-AAB"] == "eliminated") == any(e["kind"] == "eliminated" for e in events)
+
+
+# -- F2: a garrisoned hex never changes control by overflight (spec 3.3, 3.11.4) ----------------
+def test_overflight_never_takes_an_enemy_held_hex_rhine_control_change() -> None:
+    """rhine.control.change (spec 3.3, house): a hex comes under a side's control when one of
+    its units "enters or passes through it"; read (reconstructed) so that a hex holding enemy
+    units never changes control by being passed over (rhine.heli.ignore lets a helicopter
+    pass through enemy-occupied hexes): the garrison still holds it. The landing hex and the
+    empty hexes flown over change control as before. Every neighbour of 0205 is NATO-held, so
+    the flight crosses N-HS-W's 0204; without the reading the Pact would hold all of Westburg
+    (sudden death, spec 5.8)."""
+    s = board(
+        {
+            "P-AAB": "0203",
+            "N-HS-W": "0204",
+            "N-3-MI2": "0305",
+            "N-3-TB1": "0306",
+            "N-3-TB2": "0206",
+            "N-3-MI1": "0106",
+            "N-11-SQ1": "0105",
+        }
+    )
+    _phase(s, "pact_1")
+    (flight,) = [
+        o for o in R.move_options(world(s), s, "P-AAB", 1) if o.dest == "0205" and o.mode == "heli"
+    ]
+    assert "0204" in flight.path
+    assert s.control["0204"] == "nato"
+    RULESET.apply(s, Action("move", unit="P-AAB", cell="0205", option="heli"))
+    assert s.control["0204"] == "nato"  # the garrison still holds it
+    if s.status["P-AAB"] == "on":
+        assert s.control["0205"] == "pact"  # the landing hex is taken
+    check_victory(s)
+    assert s.outcome is None  # no sudden death
+
+
+def test_empty_hexes_flown_over_change_control_rhine_control_change() -> None:
+    """rhine.control.change (spec 3.3): the empty hexes a flight passes through come under the
+    flyer's control, as the ground move's hexes do."""
+    s = _phase(board({"P-AAB": "0605"}, turn=2), "pact_1")
+    (flight,) = [
+        o for o in R.move_options(world(s), s, "P-AAB", 2) if o.dest == "0305" and o.mode == "heli"
+    ]
+    assert len(flight.path) >= 3
+    RULESET.apply(s, Action("move", unit="P-AAB", cell="0305", option="heli"))
+    assert all(s.control[h] == "pact" for h in flight.path[1:])
+
+
+# -- F4: attacks by part of the eligible units are listed (spec 3.12.1) -------------------------
+def _five_next_to_0705() -> RhineState:
+    s = board(
+        {
+            "N-3-MI1": "0705",
+            "P-79-TR1": "0805",
+            "P-79-TR2": "0805",
+            "P-27-TR": "0804",
+            "P-27-MRR1": "0804",
+            "P-39-TR": "0706",
+        },
+        turn=4,
+    )
+    return _phase(s, "pact_1", pact="fight-move")
+
+
+def test_attack_by_part_of_the_eligible_units_is_listed_rhine_combat_one_hex() -> None:
+    """rhine.combat.one_hex (spec 3.12.1): "Attackers may come from any number of adjacent
+    hexes; not every unit in an attacking hex has to join." Five Pact units stand next to
+    0705: an attack by the two of 0805 alone is listed, as is one by a single unit."""
+    s = _five_next_to_0705()
+    listed = {a.units for a in RULESET.legal_actions(s) if a.kind == "attack" and a.cell == "0705"}
+    assert ("P-79-TR1", "P-79-TR2") in listed
+    assert ("P-79-TR1",) in listed
+    assert len(listed) > 1
+
+
+def test_every_accepted_small_attack_is_listed_rhine_combat_one_hex() -> None:
+    """rhine.combat.one_hex (spec 3.12.1): every grouping of the units next to the defending
+    hex that the check accepts is offered (for up to six eligible units, where every subset is
+    listed)."""
+    import itertools
+
+    from umpire.core.errors import IllegalActionError
+
+    s = _five_next_to_0705()
+    listed = {
+        frozenset(a.units)
+        for a in RULESET.legal_actions(s)
+        if a.kind == "attack" and a.cell == "0705" and a.units
+    }
+    units = ["P-79-TR1", "P-79-TR2", "P-27-TR", "P-27-MRR1", "P-39-TR"]
+    accepted = 0
+    for k in range(1, len(units) + 1):
+        for g in itertools.combinations(units, k):
+            act = Action("attack", cell="0705", units=g)
+            try:
+                ENGINE.check(s, act)
+            except IllegalActionError:
+                continue
+            accepted += 1
+            assert frozenset(g) in listed, g
+    assert accepted >= 16

@@ -1107,22 +1107,39 @@ def _units_at(board: Board, h: str) -> list[str]:
 
 
 def attack_groups(
-    world: World, candidates: Sequence[str], switches: RuleSwitches = ENFORCE_ALL
+    world: World,
+    candidates: Sequence[str],
+    switches: RuleSwitches = ENFORCE_ALL,
+    pos: Mapping[str, str | None] | None = None,
 ) -> list[tuple[str, ...]]:
-    """The attacking groups offered for one defending hex: every subset when there are few
-    candidates, else the whole set, each hex's units and the whole set less each hex
-    (any other valid subset is accepted when submitted)."""
+    """The attacking groups offered for one defending hex (rhine.combat.one_hex: any number
+    of adjacent hexes, not every unit of a hex has to join): every subset when there are up
+    to ``ALL_GROUPS_UP_TO`` candidates; else the whole set, each unit alone, each hex's units
+    and the whole set less each hex (``pos``: where each candidate stands; without it every
+    candidate counts as its own hex). Any other valid subset is accepted when submitted."""
     if not candidates:
         return []
-    if len(candidates) <= 4:
+    if len(candidates) <= ALL_GROUPS_UP_TO:
         groups = [
             tuple(c)
             for k in range(1, len(candidates) + 1)
             for c in itertools.combinations(candidates, k)
         ]
     else:
-        groups = [tuple(candidates)]
+        by_hex: dict[str | None, list[str]] = {}
+        for u in candidates:
+            by_hex.setdefault(pos.get(u) if pos is not None else u, []).append(u)
+        whole = tuple(candidates)
+        found = [whole]
+        found.extend((u,) for u in candidates)
+        for here in by_hex.values():
+            found.append(tuple(here))
+            found.append(tuple(u for u in candidates if u not in here))
+        groups = list(dict.fromkeys(g for g in found if g))
     return [g for g in groups if heliborne_ok(world, g, switches)]
+
+
+ALL_GROUPS_UP_TO = 6  # 63 groups at most
 
 
 def heliborne_ok(world: World, units: Sequence[str], switches: RuleSwitches = ENFORCE_ALL) -> bool:
