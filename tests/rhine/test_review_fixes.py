@@ -8,7 +8,7 @@ from tests.rhine.helpers import board, dests
 from umpire.core.actions import Action
 from umpire.rulesets.rhine import RULESET
 from umpire.rulesets.rhine import rules as R
-from umpire.rulesets.rhine.ruleset import ENGINE, check_victory, world
+from umpire.rulesets.rhine.ruleset import ENGINE, admin_end, check_victory, world
 from umpire.rulesets.rhine.state import RhineState
 from umpire.rulesets.rhine.victory import victory_points
 
@@ -266,3 +266,106 @@ def test_every_accepted_small_attack_is_listed_rhine_combat_one_hex() -> None:
             accepted += 1
             assert frozenset(g) in listed, g
     assert accepted >= 16
+
+
+# -- F9: the administrative phase in the specification's order (spec 3.4 step 6) ---------------
+def test_admin_phase_order_rhine_sequence_turn() -> None:
+    """spec 3.4 step 6: "refugees; remove EW, air and used CS markers from the map; artillery
+    attrition; optional helicopter attrition; optional artillery ammunition" (Autobahn Gap
+    plays both optional rules)."""
+    s = board({"N-3-TB1": "0605"}, turn=3)
+    w = world(s)
+    assert w.switches.get("heli_attrition") and w.switches.get("ammunition")
+    for m in s.cs:
+        m.status = "used"
+    s.ew = {"N-3-TB1": 1}
+    s.air_markers = ["0101"]
+    s.losses["nato"] = 4
+    order: list[str] = []
+    for e in admin_end(s):
+        rule = e.get("rule")
+        if rule and rule.startswith("rhine.admin.") and (not order or order[-1] != rule):
+            order.append(rule)
+    assert order == [
+        "rhine.admin.clear",
+        "rhine.admin.artillery_attrition",
+        "rhine.admin.heli_attrition",
+        "rhine.admin.ammo",
+    ]
+    assert s.ew == {} and s.air_markers == []
+    assert not any(m.status == "used" for m in s.cs)
+    # the marker lost to attrition is not rolled for ammunition
+    lost = [m for m in s.cs if m.side == "nato" and m.type == "artillery" and m.status == "lost"]
+    assert len(lost) == 1
+
+
+# -- F10-F13: readings kept, pinned ---------------------------------------------------------------
+def test_nato_stacking_checked_at_the_end_of_each_move_rhine_stack_nato() -> None:
+    """rhine.stack.nato (spec 3.8: NATO stacking "checked only at the end of each phase"). Our
+    reading (reconstructed): checked at the end of each move, so no phase can end over-stacked;
+    a move into a full 3 AD hex is refused until a unit has left it."""
+    s = _phase(
+        board({"N-3-TB1": "0505", "N-3-TB2": "0405", "N-3-MI1": "0405", "N-3-MI2": "0405"}),
+        "nato_1",
+    )
+    assert "0405" not in dests(s, "N-3-TB1")
+    RULESET.apply(s, Action("move", unit="N-3-MI2", cell="0305", option="normal"))
+    assert "0405" in dests(s, "N-3-TB1")
+    # a NATO unit may still pass through the full hex on its way (end of move only)
+    s = board({"N-3-TB1": "0505", "N-3-TB2": "0405", "N-3-MI1": "0405", "N-3-MI2": "0405"})
+    w = world(s)
+    through = [o for o in R.move_options(w, s, "N-3-TB1", 1, paths=True) if "0405" in o.path[1:-1]]
+    assert through
+
+
+def test_bridge_does_not_cancel_the_river_modifier_rhine_tec_chart() -> None:
+    """rhine.tec.chart (spec 4.3, minor river: "bridge: no MP cost when moving along the road
+    across it; no combat effect"). Our reading (reconstructed): the bridge itself has no combat
+    effect, so the river's -1 still applies to an attack across the road bridge 0709|0609,
+    exactly as across a plain river hexside."""
+    s = board({"P-79-MRR": "0709", "N-3-MI1": "0609"})
+    w = world(s)
+    edge = frozenset(("0609", "0709"))
+    assert w.rivers.get(edge) is not None and edge in w.road_edges
+    fig = R.combat_figures(w, s, "pact", "0609", ["P-79-MRR"], ["N-3-MI1"])
+    terrain = [m for m in fig.drms if m.rule == "rhine.drm.terrain"]
+    assert [m.value for m in terrain] == [-1] and "river" in terrain[0].why
+
+
+def test_heliborne_unit_in_enemy_air_range_has_no_move_rhine_heli_forbidden() -> None:
+    """rhine.heli.forbidden (spec 3.11.4) with rhine.unit.ma ("heliborne unlimited"): our
+    reading (reconstructed) is that a heliborne unit moves only by helicopter, so in enemy air
+    range it has no move at all (not a ground move instead)."""
+    s = _phase(board({"N-101-AAB": "0305"}, turn=2), "nato_1")
+    assert [a for a in RULESET.legal_actions(s) if a.kind == "move" and a.unit == "N-101-AAB"]
+    s.air_holder, s.air_markers = "pact", ["0505"]
+    s.memo.clear()
+    assert not [a for a in RULESET.legal_actions(s) if a.kind == "move" and a.unit == "N-101-AAB"]
+
+
+def test_ammunition_roll_of_one_is_back_next_turn_rhine_admin_ammo() -> None:
+    """rhine.admin.ammo (spec 3.13: "returns to the pool after 1d6 turns (Pact)"). Our reading
+    (reconstructed): a marker used on turn t with a roll r is ready at the start of turn t + r,
+    so a roll of 1 brings it back next turn, as without the optional rule."""
+    from umpire.core.rng import RandomStream
+
+    seen: dict[int, int] = {}
+    for seed in range(40):
+        s = board({}, turn=2)
+        s.rng = RandomStream(seed)
+        m = next(m for m in s.cs if m.side == "pact" and m.type == "artillery")
+        m.status = "used"
+        admin_end(s)
+        seen[m.back] = seed
+    assert sorted(seen) == [3, 4, 5, 6, 7, 8]  # rolls 1..6
+    s = board({}, turn=2)
+    s.rng = RandomStream(seen[3])
+    m = next(m for m in s.cs if m.side == "pact" and m.type == "artillery")
+    m.status = "used"
+    admin_end(s)
+    assert m.status == "resting" and m.back == 3
+    from umpire.rulesets.rhine.turn import on_turn_begin
+
+    s.flow.turn = 3
+    on_turn_begin(s)
+    assert m.status == "ready"
