@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from tests.rhine.helpers import board, dests
 from umpire.core.actions import Action
+from umpire.core.flow import Pending
 from umpire.rulesets.rhine import RULESET
 from umpire.rulesets.rhine import rules as R
-from umpire.rulesets.rhine.ruleset import ENGINE, admin_end, check_victory, world
+from umpire.rulesets.rhine.ruleset import ENGINE, admin_end, apply_result, check_victory, world
 from umpire.rulesets.rhine.state import RhineState
 from umpire.rulesets.rhine.victory import victory_points
 
@@ -369,3 +370,224 @@ def test_ammunition_roll_of_one_is_back_next_turn_rhine_admin_ammo() -> None:
     s.flow.turn = 3
     on_turn_begin(s)
     assert m.status == "ready"
+
+
+# -- implemented but untested (review list) -------------------------------------------------------
+def _combat(s: RhineState, attacker: str, target: str, units: list[str], frm: list[str]) -> None:
+    s.combat = {
+        "attacker": attacker,
+        "target": target,
+        "units": units,
+        "from": frm,
+        "defenders": s.units_at(target),
+        "momentum": False,
+        "todo": [],
+    }
+
+
+def test_ae_eliminates_every_attacker_rhine_crt_results() -> None:
+    """rhine.crt.results (spec 3.12.6): AE, "all attacking units are eliminated"."""
+    s = _phase(
+        board({"P-79-TR1": "0805", "P-79-TR2": "0805", "P-27-TR": "0804", "N-3-MI1": "0705"}),
+        "pact_1",
+        pact="fight-move",
+    )
+    _combat(s, "pact", "0705", ["P-79-TR1", "P-27-TR"], ["0805", "0804"])
+    apply_result(s, "AE")
+    assert s.status["P-79-TR1"] == s.status["P-27-TR"] == "eliminated"
+    assert s.status["P-79-TR2"] == "on" and s.status["N-3-MI1"] == "on"  # not in the attack
+    assert s.losses["pact"] == 2
+
+
+def test_ar_retreats_each_attacking_hex_away_from_the_defender_rhine_crt_results() -> None:
+    """rhine.crt.results (spec 3.12.6): AR, the attackers retreat one hex; rhine.retreat.path
+    (spec 3.12.7): away from the enemy they fought, the units of each hex together."""
+    s = _phase(
+        board({"P-79-TR1": "0805", "P-79-TR2": "0805", "P-27-TR": "0604", "N-3-MI1": "0705"}),
+        "pact_1",
+        pact="fight-move",
+    )
+    _combat(s, "pact", "0705", ["P-79-TR1", "P-79-TR2", "P-27-TR"], ["0805", "0604"])
+    apply_result(s, "AR")
+    w = world(s)
+    for _ in range(6):
+        top = s.flow.stack[-1] if s.flow.stack else None
+        if not (isinstance(top, Pending) and top.stage == "retreat"):
+            break
+        RULESET.apply(s, RULESET.legal_actions(s)[0])
+    for u, was in (("P-79-TR1", "0805"), ("P-79-TR2", "0805"), ("P-27-TR", "0604")):
+        now = s.pos[u]
+        assert now is not None and now != was
+        assert w.distance(now, "0705") > w.distance(was, "0705")
+    assert s.pos["P-79-TR1"] == s.pos["P-79-TR2"]  # one hex's units retreat together
+    assert s.pos["N-3-MI1"] == "0705"
+
+
+def test_nato_may_decline_the_advance_rhine_advance() -> None:
+    """rhine.advance (spec 3.12.8): "The Pact must advance at least one unit; NATO may
+    choose": after a NATO DE the empty advance is offered and keeps the units in place."""
+    s = _phase(board({"N-3-TB1": "0605", "P-79-TR1": "0705"}), "nato_1", nato="fight-move")
+    _combat(s, "nato", "0705", ["N-3-TB1"], ["0605"])
+    apply_result(s, "DE")
+    top = s.flow.stack[-1]
+    assert isinstance(top, Pending) and top.stage == "advance"
+    offered = RULESET.legal_actions(s)
+    assert Action("advance", units=()) in offered
+    assert Action("advance", units=("N-3-TB1",)) in offered
+    RULESET.apply(s, Action("advance", units=()))
+    assert s.pos["N-3-TB1"] == "0605"
+
+
+def test_momentum_once_per_unit_per_turn_rhine_momentum() -> None:
+    """rhine.momentum (spec 3.12.9): a unit may make a momentum attack only once per game
+    turn: units that already did are not offered another; a new turn clears the record."""
+    from umpire.rulesets.rhine.attacks import push_momentum
+    from umpire.rulesets.rhine.turn import on_turn_begin
+
+    def offered(s: RhineState) -> list[str]:
+        depth = len(s.flow.stack)
+        push_momentum(s, "pact", ["P-79-TR1", "P-79-TR2"])
+        if len(s.flow.stack) == depth:
+            return []
+        top = s.flow.stack.pop()
+        assert isinstance(top, Pending) and top.stage == "momentum"
+        return list(top.data["units"])
+
+    s = _phase(
+        board({"P-79-TR1": "0805", "P-79-TR2": "0805", "N-3-MI1": "0705"}),
+        "pact_1",
+        pact="fight-move",
+    )
+    assert offered(s) == ["P-79-TR1", "P-79-TR2"]
+    s.momentum_used = ["P-79-TR1"]
+    assert offered(s) == ["P-79-TR2"]
+    s.momentum_used = ["P-79-TR1", "P-79-TR2"]
+    assert offered(s) == []
+    s.flow.turn = 2
+    on_turn_begin(s)
+    assert s.momentum_used == []
+
+
+def test_ew_tie_leaves_no_holder_and_no_bonus_next_turn_rhine_ew_roll() -> None:
+    """rhine.ew.roll (spec 3.7): "last turn's EW holder adds a third of a d6"; a tie leaves no
+    holder, so the next contest gives nobody the bonus. Seed 7 ties on turn 2 (the Pact's
+    5 + 2 against NATO's 7)."""
+    from umpire.core.rng import RandomStream
+    from umpire.rulesets.rhine.air_ew import ew_begin
+
+    s = board({}, turn=2)
+    s.rng = RandomStream(7)
+    s.ew_holder = "pact"
+    texts = [e.text for e in ew_begin(s)]
+    assert any("holder's bonus" in t for t in texts)  # the Pact held EW last turn
+    assert "tied" in texts[-1]
+    assert s.ew_holder is None and s.ew_to_place == 0
+    s.flow.turn = 3
+    texts = [e.text for e in ew_begin(s)]
+    assert not any("bonus" in t for t in texts)
+    assert [t.split(" rolls ")[0] for t in texts if " rolls " in t] == ["Pact", "NATO"]
+
+
+def test_column_movement_bans_rhine_move_column() -> None:
+    """rhine.move.column (spec 3.11.2): not allowed if the path enters an EZOC hex, an
+    enemy-controlled city or a hex within enemy air range; so no column move ends in or passes
+    through one."""
+    s = board({"P-79-TR1": "0805", "N-3-TB1": "0503"})
+    w = world(s)
+    zone = R.ezoc(w, R.occupancy(w, s), "pact")
+    column = [o for o in R.move_options(w, s, "P-79-TR1", 1, paths=True) if o.mode == "column"]
+    normal = [o for o in R.move_options(w, s, "P-79-TR1", 1, paths=True) if o.mode == "normal"]
+    assert column and any(o.dest in zone for o in normal)
+    assert not any(zone & set(o.path) for o in column)
+    # an enemy-controlled city (Mittelstadt 0605 is NATO's at the start)
+    s = board({"P-79-TR1": "0805"})
+    w = world(s)
+    assert w.is_city("0605") and s.control["0605"] == "nato"
+    column = [o for o in R.move_options(w, s, "P-79-TR1", 1, paths=True) if o.mode == "column"]
+    assert column and not any("0605" in o.path for o in column)
+    # enemy air range: a NATO air marker 6+ hexes off covers part of the way west
+    s = board({"P-79-TR1": "1005"})
+    s.air_holder, s.air_markers = "nato", ["0205"]
+    s.memo.clear()
+    w = world(s)
+    covered = R.air_range(w, s, "nato")
+    assert "1005" not in covered
+    column = [o for o in R.move_options(w, s, "P-79-TR1", 1, paths=True) if o.mode == "column"]
+    assert column and not any(covered & set(o.path) for o in column)
+    normal = [o for o in R.move_options(w, s, "P-79-TR1", 1, paths=True) if o.mode == "normal"]
+    assert any(o.dest in covered for o in normal)
+
+
+def test_helicopter_loss_roll_in_play_rhine_heli_loss() -> None:
+    """rhine.heli.loss (spec 3.11.4): one d6 after a flight that landed in a city; +2 if the
+    enemy holds air superiority this turn, +2 for the city; eliminated on a modified 6+."""
+    s = _phase(board({"P-AAB": "0905"}, turn=2), "pact_1")
+    s.air_holder = "nato"  # NATO's markers are all off the map: no air range to avoid
+    s.air_markers = []
+    s.memo.clear()
+    w = world(s)
+    assert w.is_city("0605")
+    events = RULESET.apply(s, Action("move", unit="P-AAB", cell="0605", option="heli"))
+    rolls = [e for e in events if e.get("rule") == "rhine.heli.loss" and e["kind"] == "roll"]
+    assert len(rolls) == 1
+    text = rolls[0].text
+    assert "+2" in text and "city" in text and "air" in text and "+1" not in text
+    total = rolls[0]["result"]
+    assert (s.status["P-AAB"] == "eliminated") == (total >= 6)
+
+
+def test_victory_levels_rhine_victory_scenario() -> None:
+    """rhine.victory.scenario (spec 5.9, thresholds of the scenario file): at the end of the
+    last turn the VP total gives Pact decisive, Pact marginal, draw or NATO victory."""
+    s = board({})
+    w = world(s)
+    v = w.spec.victory
+    s.flow.turn = len(w.turns)
+    for c in s.control:
+        s.control[c] = "nato"
+    cases = [
+        (v.pact_decisive, ("pact", "decisive")),
+        (v.pact_marginal, ("pact", "marginal")),
+        (v.draw, ("draw", "draw")),
+        (v.draw - 1, ("nato", "victory")),
+    ]
+    for total, (winner, level) in cases:
+        s.outcome = None
+        s.losses = {"nato": total * v.per_nato_losses, "pact": 0}
+        assert victory_points(s)["total"] == total
+        check_victory(s)
+        assert s.outcome is not None
+        assert (s.outcome["winner"], s.outcome["level"]) == (winner, level)
+    s.outcome = None
+    s.flow.turn = len(w.turns) - 1
+    check_victory(s)
+    assert s.outcome is None  # not before the last turn
+
+
+def test_reinforcement_may_enter_a_turn_later_rhine_reinf_entry() -> None:
+    """rhine.reinf.entry (spec 3.10): reinforcements enter in their owner's movement phase of
+    the listed turn through a listed edge hex, "or one turn later": P-39-TR (turn 4) is not
+    offered before turn 4, may stay off the map on turn 4, and is offered again on turn 5;
+    an entry hex held by the enemy is not offered."""
+
+    def entries(s: RhineState) -> set[str]:
+        s.memo.clear()
+        return {
+            a.cell or ""
+            for a in RULESET.legal_actions(s)
+            if a.kind == "move" and a.unit == "P-39-TR"
+        }
+
+    units = {"N-3-TB1": "1205"}
+    s = _phase(board(units, turn=3), "pact_1")
+    s.status["P-39-TR"] = "waiting"
+    assert not entries(s)
+    s = _phase(board(units, turn=4), "pact_1")
+    s.status["P-39-TR"] = "waiting"
+    on_turn_4 = entries(s)
+    assert on_turn_4 and "1205" not in on_turn_4
+    RULESET.apply(s, Action("end_phase"))  # it does not enter on turn 4
+    assert s.status["P-39-TR"] == "waiting"
+    s.flow.turn = 5  # the same game, a turn later
+    _phase(s, "pact_1")
+    assert entries(s) == on_turn_4
