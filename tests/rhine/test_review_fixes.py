@@ -591,3 +591,30 @@ def test_reinforcement_may_enter_a_turn_later_rhine_reinf_entry() -> None:
     s.flow.turn = 5  # the same game, a turn later
     _phase(s, "pact_1")
     assert entries(s) == on_turn_4
+
+
+def test_attack_groups_with_many_candidates_rhine_combat_one_hex() -> None:
+    """rhine.combat.one_hex (spec 3.12.1), listing with more than six eligible attackers: the
+    whole set, each unit alone, each hex's units and the whole set less each hex are offered."""
+    w = world(board({}))
+    near = sorted(w.neighbours["0705"])
+    stacks = {
+        near[0]: ["P-79-TR1", "P-79-TR2"],
+        near[1]: ["P-27-TR", "P-27-MRR1"],
+        near[2]: ["P-39-TR", "P-39-MRR"],
+        near[3]: ["P-79-MRR"],
+    }
+    units = {u: h for h, us in stacks.items() for u in us}
+    s = _phase(board({"N-3-MI1": "0705", **units}, turn=4), "pact_1", pact="fight-move")
+    listed = {
+        frozenset(a.units)
+        for a in RULESET.legal_actions(s)
+        if a.kind == "attack" and a.cell == "0705" and a.units
+    }
+    everyone = frozenset(units)
+    assert len(everyone) == 7 and everyone in listed
+    for u in units:
+        assert frozenset([u]) in listed
+    for here in stacks.values():
+        assert frozenset(here) in listed
+        assert everyone - frozenset(here) in listed
