@@ -33,8 +33,12 @@ def plain_destinations(
     left_out: frozenset[str],
     exit_hexes: frozenset[str] | None,
     budget: float,
+    zone: frozenset[str] = frozenset(),
+    zone_exit: float | None = None,
 ) -> tuple[list[str], list[int], list[float]]:
-    """Cell by cell, in the order settled (the loop ``rules.destinations`` replaces)."""
+    """Cell by cell, in the order settled (the loop ``rules.destinations`` replaces): the
+    exit not from a cell where the unit must stop, nor from a zone hex unless it may leave
+    one (for ``zone_exit`` MP more)."""
     ids = hex_numbers(world)[1]
     dests: list[str] = []
     cells: list[int] = []
@@ -48,11 +52,15 @@ def plain_destinations(
         dests.append(h)
         cells.append(cell)
         costs.append(spent)
-        if exit_open and exit_hexes is not None and h in exit_hexes and spent + 1 <= budget:
-            dests.append("exit")
-            cells.append(cell)
-            costs.append(spent + 1)
-            exit_open = False
+        if exit_open and exit_hexes is not None and h in exit_hexes and not cell & 1:
+            cost = spent + 1
+            if h in zone:
+                cost = budget + 1 if zone_exit is None else cost + zone_exit
+            if cost <= budget:
+                dests.append("exit")
+                cells.append(cell)
+                costs.append(cost)
+                exit_open = False
     return dests, cells, costs
 
 
@@ -81,7 +89,7 @@ def test_destinations_are_the_plain_loops_over_whole_games(
         got = quick(*args)
         assert got == plain_destinations(*args)
         exits += "exit" in got[0]
-        world, firsts, settled, left_out, exit_hexes, budget = args
+        world, firsts, settled, left_out, exit_hexes, budget, zone, zone_exit = args
         # the same search with other hexes left out and another exit column
         ids = world.ids
         other_out = frozenset(rng.sample(ids, rng.randint(0, 12))) | left_out
@@ -89,7 +97,12 @@ def test_destinations_are_the_plain_loops_over_whole_games(
         column = frozenset(h for h in ids if world.column(h) == col)
         assert column
         for variant in ((other_out, exit_hexes), (left_out, column), (other_out, column)):
-            again = (world, firsts, settled, variant[0], variant[1], budget)
+            again = (world, firsts, settled, variant[0], variant[1], budget, zone, zone_exit)
+            assert quick(*again) == plain_destinations(*again)
+        # and with other zone hexes, which may or may not be left
+        other_zone = frozenset(rng.sample(ids, rng.randint(0, 40)))
+        for leave in (None, 1.0):
+            again = (world, firsts, settled, left_out, column, budget, other_zone, leave)
             assert quick(*again) == plain_destinations(*again)
         asked.append(args)
         return got

@@ -34,8 +34,11 @@ def plain_flights(
     avoid: frozenset[str],
     enemy_occ: frozenset[str],
     nojoin: frozenset[str],
+    exit_hexes: frozenset[str] | None = None,
 ) -> tuple[R.MoveOption, ...]:
-    """The heap's version: (cost, hex) popped in order, each hex's route walked back."""
+    """The heap's version: (cost, hex) popped in order, each hex's route walked back; the
+    exit (rhine.scenario.exit) from the exit-column hex reached crossing the fewest hostile
+    hexes, then flying the fewest, then first by hex id."""
     span = limit + 1
     best: dict[str, int] = {origin: 0}
     parent: dict[str, str] = {}
@@ -70,6 +73,23 @@ def plain_flights(
         if origin == R.OFF:
             route.pop()
         out.append(R.MoveOption(h, "heli", float(code // span), tuple(reversed(route))))
+    if exit_hexes is not None:
+        edge = sorted(
+            (code, h)
+            for h, code in best.items()
+            if h in exit_hexes
+            and h not in enemy_occ
+            and (h == origin or h not in nojoin)
+            and code % span < limit
+        )
+        if edge:
+            code, h = edge[0]
+            route = [h]
+            while route[-1] != origin:
+                route.append(parent[route[-1]])
+            if origin == R.OFF:
+                route.pop()
+            out.append(R.MoveOption("exit", "heli", float(code // span), tuple(reversed(route))))
     return tuple(out)
 
 
@@ -86,13 +106,38 @@ def test_flights_are_the_heaps_over_whole_games(
     def both(*args: Any) -> tuple[R.MoveOption, ...]:
         got = quick(*args)
         assert got == plain_flights(*args)
-        world, origin, entry, limit, hostile, avoid, enemy_occ, nojoin = args
+        world, origin, entry, limit, hostile, avoid, enemy_occ, nojoin, exits = args
         ids = world.ids
         # the same flight with other hexes hostile, avoided or refused, and a shorter limit
         more = frozenset(rng.sample(ids, 20))
-        other = (world, origin, entry, rng.randint(1, 12), hostile | more, avoid, enemy_occ, nojoin)
+        other = (
+            world,
+            origin,
+            entry,
+            rng.randint(1, 12),
+            hostile | more,
+            avoid,
+            enemy_occ,
+            nojoin,
+            exits,
+        )
         assert quick(*other) == plain_flights(*other)
-        other = (world, origin, entry, limit, hostile, avoid | more - {origin}, enemy_occ, more)
+        other = (
+            world,
+            origin,
+            entry,
+            limit,
+            hostile,
+            avoid | more - {origin},
+            enemy_occ,
+            more,
+            exits,
+        )
+        assert quick(*other) == plain_flights(*other)
+        # the same flight with an exit column where the game has none, or another one
+        col = world.column(rng.choice(ids))
+        column = frozenset(h for h in ids if world.column(h) == col)
+        other = (world, origin, entry, limit, hostile, avoid, enemy_occ, nojoin, column)
         assert quick(*other) == plain_flights(*other)
         asked.append(args)
         return got

@@ -1,7 +1,8 @@
-"""The administrative phase (rhine.sequence.turn): refugees rolled and placed by the Pact in
-empty NATO-controlled hexes (rhine.admin.refugees), then the optional helicopter attrition
-and ammunition rules, the EW, air and used support markers off the map (rhine.admin.clear),
-cumulative artillery attrition (rhine.admin.artillery_attrition) and the victory check."""
+"""The administrative phase (rhine.sequence.turn), in the order of spec 3.4 step 6: refugees
+rolled and placed by the Pact in empty NATO-controlled hexes (rhine.admin.refugees), the EW,
+air and used support markers off the map (rhine.admin.clear), cumulative artillery attrition
+(rhine.admin.artillery_attrition), then the optional helicopter attrition and ammunition
+rules; then the victory check."""
 
 from __future__ import annotations
 
@@ -124,41 +125,21 @@ def admin_end(state: ST) -> list[Event]:
     events: list[Event] = []
     turn = state.flow.turn
     state.refugees_to_place = 0
-    # helicopter attrition and ammunition (optional), then markers off the map
+    # spec 3.4 step 6, in its order (refugees came first, in admin_begin): EW, air and used
+    # support markers off the map; artillery attrition; the optional helicopter attrition; the
+    # optional ammunition rule. Used markers stay "used" until those rules say where they go.
     from umpire.core.chance import Roll, Test
 
-    for m in state.cs:
-        if m.status != "used":
-            continue
-        if m.type == "helicopter" and w.switches.get("heli_attrition"):
-            lost = Test(
-                6,
-                w.tables.attrition.heli_loss_on,
-                "rhine.admin.heli_attrition",
-                keep="sum",
-                text=f"helicopter attrition {m.id}: a 6 on d6 loses it for good",
-            ).sample(state.rng, events)
-            if lost:
-                m.status = "lost"
-                continue
-        if m.type == "artillery" and w.switches.get("ammunition"):
-            div = (
-                w.tables.attrition.ammo_pact_divisor
-                if m.side == "pact"
-                else w.tables.attrition.ammo_nato_divisor
-            )
-            faces = Roll(
-                1, 6, "rhine.admin.ammo", f"ammunition {m.id}: back in d6/{div} turns, rounded up"
-            ).sample(state.rng, events)
-            m.status = "resting"
-            m.back = turn + -(-faces[0] // div)
-            continue
-        m.status = "ready"
     state.ew = {}
     state.air_markers = []
     events.append(
         note("clear", "EW, air and used support markers leave the map", "rhine.admin.clear")
     )
+    ammunition = bool(w.switches.get("ammunition"))
+    # the loser's pick (house, rhine.scenario.attrition_choice): a marker in the pool before
+    # one kept off it (a used marker counts as back in the pool unless the ammunition rule
+    # may keep it off)
+    in_pool = ("ready",) if ammunition else ("ready", "used")
     # artillery attrition (cumulative)
     for side in SIDES:
         per = w.tables.attrition.losses_per_marker[side]  # type: ignore[index]
@@ -177,7 +158,8 @@ def admin_end(state: ST) -> list[Event]:
                 counts[m.nation] = counts.get(m.nation, 0) + 1
             nation = max(sorted(counts), key=lambda n: counts[n])
             victim = sorted(
-                (m for m in pool if m.nation == nation), key=lambda m: (m.status != "ready", m.id)
+                (m for m in pool if m.nation == nation),
+                key=lambda m: (m.status not in in_pool, m.id),
             )[0]
             victim.status = "lost"
             events.append(
@@ -188,5 +170,37 @@ def admin_end(state: ST) -> list[Event]:
                     "rhine.admin.artillery_attrition",
                 )
             )
+    # optional helicopter attrition
+    if w.switches.get("heli_attrition"):
+        for m in state.cs:
+            if m.status != "used" or m.type != "helicopter":
+                continue
+            lost = Test(
+                6,
+                w.tables.attrition.heli_loss_on,
+                "rhine.admin.heli_attrition",
+                keep="sum",
+                text=f"helicopter attrition {m.id}: a 6 on d6 loses it for good",
+            ).sample(state.rng, events)
+            if lost:
+                m.status = "lost"
+    # optional ammunition
+    if ammunition:
+        for m in state.cs:
+            if m.status != "used" or m.type != "artillery":
+                continue
+            div = (
+                w.tables.attrition.ammo_pact_divisor
+                if m.side == "pact"
+                else w.tables.attrition.ammo_nato_divisor
+            )
+            faces = Roll(
+                1, 6, "rhine.admin.ammo", f"ammunition {m.id}: back in d6/{div} turns, rounded up"
+            ).sample(state.rng, events)
+            m.status = "resting"
+            m.back = turn + -(-faces[0] // div)
+    for m in state.cs:
+        if m.status == "used":
+            m.status = "ready"
     events += check_victory(state)
     return events

@@ -92,7 +92,7 @@ class AttackKind(ActionKind[ST]):
         out = []
         for target, cands in attack_targets(state, side, only).items():
             defenders = state.units_at(target)
-            for g in R.attack_groups(w, cands, switches_in(state.options)):
+            for g in R.attack_groups(w, cands, switches_in(state.options), state.pos):
                 fig = R.combat_figures(w, state, side, target, g, defenders)
                 if fig.column is not None:
                     a = _ATTACKS.get((target, g))

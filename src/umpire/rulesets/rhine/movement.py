@@ -159,13 +159,25 @@ class MoveKind(ActionKind[ST]):
         events: list[Event] = []
         path = [h for h in opt.path if h != state.pos[u]]
         if opt.dest == "exit":
+            if opt.mode == "heli" and opt.cost > 0:
+                # rhine.heli.loss: a flight that crossed enemy hexes or zones on its way off
+                # the map rolls as any other (it ends in no city)
+                test = R.heli_loss_test(w, state.air_holder == R.other(side), True, False, u)
+                if test.sample(state.rng, events):
+                    enter(state, u, path)
+                    events.append(eliminate(state, u, "helicopter loss roll", "rhine.heli.loss"))
+                    return events
             enter(state, u, path)
             state.pos[u] = None
             state.status[u] = "exited"
             return [
+                *events,
                 note(
-                    "exit", f"{u} leaves the map westward from {frm}", "rhine.scenario.exit", unit=u
-                )
+                    "exit",
+                    f"{u} leaves the map westward from {path[-1] if path else frm}",
+                    "rhine.scenario.exit",
+                    unit=u,
+                ),
             ]
         enter(state, u, path)
         rule = {"column": "rhine.move.column", "heli": "rhine.heli.ignore"}.get(

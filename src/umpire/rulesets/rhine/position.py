@@ -70,11 +70,18 @@ def eliminate(state: RhineState, unit: str, why: str, rule: str) -> Event:
 
 def enter(state: RhineState, unit: str, path: Iterable[str]) -> None:
     """Move a unit along ``path``; every hex entered comes under its side's control
-    (rhine.control.change)."""
-    side = world(state).units[unit].side
+    (rhine.control.change), except a hex holding enemy units, which a helicopter may pass
+    over (rhine.heli.ignore) but never takes: its garrison still holds it (reconstructed)."""
+    units = world(state).units
+    side = units[unit].side
+    path = list(path)
+    held: set[str] = set()
+    if len(path) > 1:
+        held = {h for u, h in state.pos.items() if h is not None and units[u].side != side}
     last = None
     for h in path:
-        state.control[h] = side
+        if h not in held:
+            state.control[h] = side
         last = h
     if last is not None:
         state.pos[unit] = last

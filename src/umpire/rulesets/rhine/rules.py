@@ -449,17 +449,35 @@ def _ground_answer(
     exit_col = world.exit_column if side == "pact" else None
     exit_open = exit_col is not None
     exit_hexes = _exit_hexes(world) if exit_open else frozenset()
-    if exit_open and start is not None and world.column(start) == exit_col and budget >= 1:
+    # leaving the map is leaving the hex (rhine.zoc.nonrecon, rhine.zoc.recon): from an enemy
+    # zone only at night or by recon, for the zone's extra MP
+    leave_cost = world.tables.tec.ezoc_cost
+    may_leave_zone = night or recon
+    if exit_open and start is not None and world.column(start) == exit_col:
         # rhine.scenario.exit: 1 MP from where it stands
-        dests.append("exit")
-        cells.append(origin)
-        costs.append(1.0)
-        exit_open = False
+        if start not in zone:
+            if budget >= 1:
+                dests.append("exit")
+                cells.append(origin)
+                costs.append(1.0)
+                exit_open = False
+        elif may_leave_zone and 1 + leave_cost <= budget:
+            dests.append("exit")
+            cells.append(origin)
+            costs.append(1 + leave_cost)
+            exit_open = False
     # not the hexes it stands in or enters from, nor (rhine.stack.nato) those it may not end
     # the phase in
     left_out = nojoin | {OFF, start} if start is not None else nojoin | {OFF}
     found = destinations(
-        world, firsts, settled, left_out, exit_hexes if exit_open else None, budget
+        world,
+        firsts,
+        settled,
+        left_out,
+        exit_hexes if exit_open else None,
+        budget,
+        zone,
+        leave_cost if may_leave_zone else None,
     )
     dests += found[0]
     cells += found[1]
@@ -507,11 +525,15 @@ def destinations(
     left_out: frozenset[str],
     exit_hexes: frozenset[str] | None,
     budget: float,
+    zone: frozenset[str] = frozenset(),
+    zone_exit: float | None = None,
 ) -> tuple[list[str], list[Cell], list[float]]:
     """The destinations of a ground search, in the order settled: the hexes of its ``firsts``
     (the cheapest cell of each hex) but those ``left_out``, the cell each is reached by and
     its cost; with ``exit_hexes`` (the exit column's, rhine.scenario.exit) the exit right
-    after the first of them within 1 MP of ``budget``, at 1 MP more. Each step is taken over
+    after the first of them within 1 MP of ``budget``, at 1 MP more: never from a cell where
+    the unit must stop (rhine.zoc.nonrecon), and from a hex of the enemy's ``zone`` only
+    when ``zone_exit`` (the extra MP to leave it, rhine.zoc.*) is given. Each step is taken over
     all cells at once (in C); the loop it replaces is ``tests/rhine/test_answer_shortcuts``'s
     ``plain_destinations``."""
     hexes = list(map(cell_hexes(world).__getitem__, firsts))
@@ -522,11 +544,17 @@ def destinations(
     if exit_hexes is not None:
         in_column = map(exit_hexes.__contains__, dests)
         for i in itertools.compress(range(len(dests)), in_column):
-            spent = costs[i]
-            if spent + 1 <= budget:
+            if cells[i] & 1:
+                continue  # it must stop there
+            spent = costs[i] + 1
+            if dests[i] in zone:
+                if zone_exit is None:
+                    continue
+                spent += zone_exit
+            if spent <= budget:
                 dests.insert(i + 1, "exit")
                 cells.insert(i + 1, cells[i])
-                costs.insert(i + 1, spent + 1)
+                costs.insert(i + 1, spent)
                 break
     return dests, cells, costs
 
@@ -743,6 +771,7 @@ def _heli_answer(
         )
     answer_key = (
         "heli",
+        side,
         world,
         origin,
         tuple(entry or ()),
@@ -759,7 +788,16 @@ def _heli_answer(
 
     hostile = enemy_occ | zone  # a hex entered in either counts one (rhine.heli.path)
     avoid = enemy_air | friendly_ew
-    out = flights(world, origin, tuple(entry or ()), limit, hostile, avoid, enemy_occ, nojoin)
+    exit_hexes = None
+    if side == "pact":
+        # rhine.stack.pact: at all times, during movement too: never through a stack it
+        # could not join
+        avoid = avoid | nojoin
+        if world.exit_column is not None:
+            exit_hexes = _exit_hexes(world)
+    out = flights(
+        world, origin, tuple(entry or ()), limit, hostile, avoid, enemy_occ, nojoin, exit_hexes
+    )
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
     _ANSWERS[answer_key] = out
@@ -775,17 +813,20 @@ def flights(
     avoid: frozenset[str],
     enemy_occ: frozenset[str],
     nojoin: frozenset[str],
+    exit_hexes: frozenset[str] | None = None,
 ) -> tuple[MoveOption, ...]:
-    """rhine.heli.*: the flights from ``origin`` (or from off the map through ``entry``) of
-    at most ``limit`` hexes, never into ``avoid`` (the enemy's air range, friendly EW-marked
-    stacks), each by the route crossing the fewest ``hostile`` hexes (enemy-held or in an
-    EZOC: rhine.heli.path, house), then the fewest hexes; ending neither in an enemy hex nor
-    in one of ``nojoin``. A Dijkstra on (hostile hexes crossed, hexes flown), each pair as one
-    number (crossed * span + flown: no flight is longer than the limit, so numbers order as
-    the pairs do), ties going to the hex id first in order; the hexes reached at each number
-    are kept together (every step adds at least 1, so a number's hexes are all known when it
-    is the least left) and taken in hex-id order, as a heap of (number, hex) pops them (the
-    heap's version is ``tests/rhine/test_flights.plain_flights``)."""
+    """rhine.heli.*: the flights from ``origin`` (or from off the map through ``entry``) of at
+    most ``limit`` hexes, never into ``avoid`` (the enemy's air range, friendly EW-marked
+    stacks), each by the route crossing the fewest ``hostile`` hexes (enemy-held or in an EZOC:
+    rhine.heli.path, house), then the fewest hexes; ending neither in an enemy hex nor in one of
+    ``nojoin``; with ``exit_hexes`` (the exit column's, rhine.scenario.exit) also the exit, from
+    the one of them it may stand in reached crossing the fewest hostile hexes (its start
+    included; the first hex id of equals), for 1 MP more. A Dijkstra on (hostile hexes crossed,
+    hexes flown), each pair as one number (crossed * span + flown: no flight is longer than the
+    limit, so numbers order as the pairs do), ties going to the hex id first in order; the hexes
+    reached at each number are kept together (every step adds at least 1, so a number's hexes
+    are all known when it is the least left) and taken in hex-id order, as a heap of (number,
+    hex) pops them (the heap's version is ``tests/rhine/test_flights.plain_flights``)."""
     span = limit + 1
     best: dict[str, int] = {origin: 0}
     parent: dict[str, str] = {}
@@ -844,6 +885,18 @@ def flights(
         for c in reversed(chain):
             route = routes[c] = route + (c,)
         out.append(make(MoveOption, (h, "heli", float(code // span), route)))
+    if exit_hexes is not None:
+        at_edge = [
+            (code, h)
+            for h, code in best.items()
+            if h in exit_hexes
+            and h not in enemy_occ
+            and (h == origin or h not in nojoin)
+            and code % span + 1 <= limit
+        ]
+        if at_edge:
+            code, h = min(at_edge)
+            out.append(make(MoveOption, ("exit", "heli", float(code // span), routes[h])))
     return tuple(out)
 
 
@@ -1130,22 +1183,39 @@ def _units_at(board: Board, h: str) -> list[str]:
 
 
 def attack_groups(
-    world: World, candidates: Sequence[str], switches: RuleSwitches = ENFORCE_ALL
+    world: World,
+    candidates: Sequence[str],
+    switches: RuleSwitches = ENFORCE_ALL,
+    pos: Mapping[str, str | None] | None = None,
 ) -> list[tuple[str, ...]]:
-    """The attacking groups offered for one defending hex: every subset when there are few
-    candidates, else the whole set, each hex's units and the whole set less each hex
-    (any other valid subset is accepted when submitted)."""
+    """The attacking groups offered for one defending hex (rhine.combat.one_hex: any number
+    of adjacent hexes, not every unit of a hex has to join): every subset when there are up
+    to ``ALL_GROUPS_UP_TO`` candidates; else the whole set, each unit alone, each hex's units
+    and the whole set less each hex (``pos``: where each candidate stands; without it every
+    candidate counts as its own hex). Any other valid subset is accepted when submitted."""
     if not candidates:
         return []
-    if len(candidates) <= 4:
+    if len(candidates) <= ALL_GROUPS_UP_TO:
         groups = [
             tuple(c)
             for k in range(1, len(candidates) + 1)
             for c in itertools.combinations(candidates, k)
         ]
     else:
-        groups = [tuple(candidates)]
+        by_hex: dict[str | None, list[str]] = {}
+        for u in candidates:
+            by_hex.setdefault(pos.get(u) if pos is not None else u, []).append(u)
+        whole = tuple(candidates)
+        found = [whole]
+        found.extend((u,) for u in candidates)
+        for here in by_hex.values():
+            found.append(tuple(here))
+            found.append(tuple(u for u in candidates if u not in here))
+        groups = list(dict.fromkeys(g for g in found if g))
     return [g for g in groups if heliborne_ok(world, g, switches)]
+
+
+ALL_GROUPS_UP_TO = 6  # 63 groups at most
 
 
 def heliborne_ok(world: World, units: Sequence[str], switches: RuleSwitches = ENFORCE_ALL) -> bool:
@@ -1232,28 +1302,26 @@ def retreat_options(
     length: int,
 ) -> list[tuple[str, ...]]:
     """rhine.retreat.*: paths of ``length`` hexes, each farther from every hex of
-    ``away_from``, never into enemy units, obeying stacking (Pact: on the way too), into an
-    EZOC only if no other path exists. Empty when the units cannot retreat."""
+    ``away_from``, never into enemy units, obeying stacking on the way and at the end (both
+    sides: rhine.retreat.stacking, spec 3.12.7), into an EZOC only if no other path exists.
+    Empty when the units cannot retreat."""
     side = world.units[units[0]].side
     occ = occupancy(world, board)
     zone = ezoc(world, occ, side)
 
-    def ok(h: str, final: bool) -> bool:
+    def ok(h: str) -> bool:
         here = occ.get(h, [])
         if here and world.units[here[0]].side != side:
             return False
-        return not ((final or side == "pact") and not can_join(world, occ, h, units))
+        return can_join(world, occ, h, units)
 
     paths: list[tuple[str, ...]] = [(start,)]
-    for step in range(length):
-        final = step == length - 1
+    for _ in range(length):
         nxt = []
         for p in paths:
             last = p[-1]
             for n in world.neighbours[last]:
-                if all(world.distance(n, a) > world.distance(last, a) for a in away_from) and ok(
-                    n, final
-                ):
+                if all(world.distance(n, a) > world.distance(last, a) for a in away_from) and ok(n):
                     nxt.append(p + (n,))
         paths = nxt
     clean = [p for p in paths if not any(h in zone for h in p[1:])]

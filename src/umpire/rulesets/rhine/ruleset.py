@@ -170,7 +170,7 @@ class Rhine(RulesetBase[RhineState]):
 
     meta = RulesetMeta(
         id="rhine",
-        version="0.2",
+        version="0.3",
         title="7 Days to the Rhine (operational)",
         players=SIDES,
         chance="sampled",
