@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from umpire.core.deck import Deck
@@ -30,19 +31,54 @@ CHANCE_KEYS = ("dice", "faces", "card", "cards")
 PILE_KEYS = ("deck", "pile", "draw_pile")
 
 
+# values of these exact types hold no stream, deck or pile: skipped without further checks
+# (the web table marks the state before and after every action; issue 19)
+_PLAIN = frozenset({str, int, float, bool, type(None), tuple, list, frozenset, set, bytes})
+
+
 def _fields(obj: Any) -> Iterator[Any]:
     """The values an object holds one level down (dataclass fields, attributes, mapping values)."""
     if isinstance(obj, Mapping):
         yield from obj.values()
     elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            yield getattr(obj, f.name, None)
+        for name in _field_names(type(obj)):
+            yield getattr(obj, name, None)
     elif hasattr(obj, "__dict__"):
         yield from vars(obj).values()
 
 
+@lru_cache(maxsize=256)
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _stream_shaped(value: Any) -> bool:
+    if type(value) is dict:  # a dict's keys are distinct: the set test without the set
+        return len(value) == 2 and "seed" in value and "state" in value
     return isinstance(value, Mapping) and set(value) == {"seed", "state"}
+
+
+# types met so far whose values can be neither a stream, a saved stream nor a deck (a unit's
+# record, a flow state...): skipped at once from then on
+_OPAQUE: set[type] = set()
+
+
+def _item_mark(item: Any, marks: list[Any]) -> None:
+    """Add ``item``'s mark, if it is a stream (live or saved) or a deck."""
+    kind = type(item)
+    if kind in _PLAIN or kind in _OPAQUE:
+        return
+    if not issubclass(kind, (RandomStream, Mapping, Deck)):
+        _OPAQUE.add(kind)
+        return
+    if kind is RandomStream:  # its position, as to_dict()["state"][1] gives it, hashed
+        marks.append(hash(item._rng.getstate()[1]))
+    elif isinstance(item, RandomStream):  # a subclass: through its own to_dict
+        marks.append(hash(tuple(item.to_dict()["state"][1])))
+    elif _stream_shaped(item):
+        marks.append(hash(repr(item["state"])))
+    elif isinstance(item, Deck):
+        marks.append(len(item.pile))
 
 
 def chance_mark(state: Any) -> tuple[Any, ...]:
@@ -51,18 +87,18 @@ def chance_mark(state: Any) -> tuple[Any, ...]:
     nothing."""
     marks: list[Any] = []
     for value in _fields(state):
-        for item in (value, *(_fields(value) if isinstance(value, Mapping) else ())):
-            if isinstance(item, RandomStream):
-                marks.append(hash(tuple(item.to_dict()["state"][1])))
-            elif _stream_shaped(item):
-                marks.append(hash(repr(item["state"])))
-            elif isinstance(item, Deck):
-                marks.append(len(item.pile))
-        if isinstance(value, Mapping):
-            for key in PILE_KEYS:
-                pile = value.get(key)
-                if isinstance(pile, list):
-                    marks.append(len(pile))
+        _item_mark(value, marks)
+        kind = type(value)
+        if kind in _PLAIN or kind in _OPAQUE or not isinstance(value, Mapping):
+            continue
+        for item in value.values():
+            kind = type(item)
+            if kind not in _PLAIN and kind not in _OPAQUE:  # most are one or the other
+                _item_mark(item, marks)
+        for key in PILE_KEYS:
+            pile = value.get(key)
+            if isinstance(pile, list):
+                marks.append(len(pile))
     return tuple(marks)
 
 
