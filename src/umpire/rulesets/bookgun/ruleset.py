@@ -2321,10 +2321,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         return BookGunState.from_dict(data)
 
     def clone(self, state: S) -> S:
-        twin = BookGunState.from_dict(state.to_dict())
-        twin.world_memo = state.world_memo
-        twin.setup_events = list(state.setup_events)
-        return twin
+        return state.clone()  # a structural copy (state.py), not a to_dict round trip
 
     def summary(self, state: S) -> dict[str, Any]:
         figs = state.figures.values()

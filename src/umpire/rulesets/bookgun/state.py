@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from umpire.core.deck import Deck
 from umpire.core.events import Event
-from umpire.core.flow import FlowState
+from umpire.core.flow import FlowState, Pending, SecretCommit, plain_copy
 from umpire.core.rng import RandomStream
 
 SIDES = ("army", "insurgents")
@@ -188,6 +188,16 @@ class BookGunState:
     def on_table(self, unit: Unit) -> bool:
         return unit.status != OUT and bool(self.unit_figures(unit)) and unit.arrives is None
 
+    def clone(self) -> BookGunState:
+        """An independent copy for search and play-on: every mutable part copied structurally
+        (no ``to_dict``/``deepcopy`` round trip), the scenario's world shared (built once from
+        the scenario and never changed in play) and the set-up events shared one by one (an
+        event is immutable). How each field is copied is in :data:`_STATE_COPIERS` (the plain
+        fields by their declared type); a field whose type it cannot copy stops the import."""
+        twin = object.__new__(BookGunState)
+        twin.__dict__.update({name: copy(self.__dict__[name]) for name, copy in _STATE_COPIERS})
+        return twin
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "scenario": self.scenario,
@@ -258,3 +268,123 @@ class BookGunState:
             over=d["over"],
             breaches=d.get("breaches", []),
         )
+
+
+# -- clone: a structural copy of the mutable parts ------------------------------------------
+# The copy of each field is chosen once, at import, from the field's declared type: a scalar
+# (str, int, float, bool, None and unions of them) is shared, a JSON container (list, dict of
+# scalars, lists and dicts) is copied by ``plain_copy``; the fields holding objects say how
+# they are copied in ``_OBJECT_COPIERS``. A field of any other type (a new object kind) makes
+# the import fail until it is added there, so a field added later cannot be shared by mistake
+# (tests/bookgun/test_clone.py checks every field at run time as well).
+
+T = TypeVar("T")
+_SCALARS = frozenset({"str", "int", "float", "bool", "None"})
+_JSON_WORDS = _SCALARS | {"list", "dict", "Any"}
+
+
+def _words(annotation: object) -> list[str]:
+    text = str(annotation)
+    for mark in "[],|":
+        text = text.replace(mark, " ")
+    return text.split()
+
+
+def _scalar(annotation: object) -> bool:
+    return all(word in _SCALARS for word in _words(annotation))
+
+
+def _plain(annotation: object) -> bool:
+    return all(word in _JSON_WORDS for word in _words(annotation))
+
+
+def _share(value: T) -> T:
+    return value
+
+
+def _record_copier(cls: type[T]) -> Callable[[T], T]:
+    """A copier for a record of ``cls`` (a figure, a unit, a marker): its attributes copied
+    at once, the containers among them (lists of ids) copied again so none is shared."""
+    containers: list[str] = []
+    for f in fields(cls):  # type: ignore[arg-type]
+        if _scalar(f.type):
+            continue
+        if not _plain(f.type):
+            raise TypeError(f"{cls.__name__}.{f.name}: {f.type} - say how clone copies it")
+        containers.append(f.name)
+    new = object.__new__
+
+    if not containers:
+
+        def copy_flat(item: T) -> T:
+            twin = new(cls)
+            twin.__dict__.update(item.__dict__)
+            return twin
+
+        return copy_flat
+
+    def copy(item: T) -> T:
+        twin = new(cls)
+        attrs = twin.__dict__
+        attrs.update(item.__dict__)
+        for name in containers:
+            attrs[name] = plain_copy(attrs[name])
+        return twin
+
+    return copy
+
+
+_copy_figure = _record_copier(Figure)
+_copy_unit = _record_copier(Unit)
+_copy_marker = _record_copier(Marker)
+
+
+def _copy_flow(flow: FlowState) -> FlowState:
+    stack: list[Pending | SecretCommit] = []
+    for d in flow.stack:
+        if isinstance(d, Pending):
+            stack.append(Pending(d.side, d.kinds, d.stage, plain_copy(d.data)))
+        else:
+            stack.append(
+                SecretCommit(d.sides, d.kinds, d.stage, plain_copy(d.committed), plain_copy(d.data))
+            )
+    return FlowState(flow.turn, flow.phase, flow.stage, flow.active, stack, flow.over)
+
+
+def _copy_deck(deck: Deck) -> Deck:
+    return Deck(
+        list(deck.pile),
+        list(deck.discard),
+        {side: list(hand) for side, hand in deck.hands.items()},
+        deck.reshuffles,
+    )
+
+
+_OBJECT_COPIERS: dict[str, Callable[[Any], Any]] = {
+    "rng": RandomStream.clone,
+    "flow": _copy_flow,
+    "deck": _copy_deck,
+    "casualties": _copy_deck,
+    "figures": lambda table: {k: _copy_figure(v) for k, v in table.items()},
+    "units": lambda table: {k: _copy_unit(v) for k, v in table.items()},
+    "markers": lambda table: {k: _copy_marker(v) for k, v in table.items()},
+    "setup_events": list,  # the list copied, each (immutable) event shared
+    "world_memo": _share,  # the scenario's world (terrain, buildings, tables): read only
+}
+
+
+def _state_copiers() -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    out: list[tuple[str, Callable[[Any], Any]]] = []
+    for f in fields(BookGunState):
+        if f.name in _OBJECT_COPIERS:
+            out.append((f.name, _OBJECT_COPIERS[f.name]))
+        elif _scalar(f.type):
+            out.append((f.name, _share))
+        elif _plain(f.type):
+            out.append((f.name, plain_copy))
+        else:
+            raise TypeError(f"BookGunState.{f.name}: {f.type} - say how clone copies it")
+    return tuple(out)
+
+
+_STATE_COPIERS = _state_copiers()
