@@ -203,10 +203,30 @@ class Table:
         return found
 
     def road_at(self, x: float, y: float) -> Road | None:
-        for road in self.roads:
-            if road.distance(x, y) <= road.width / 2 + 1e-6:
+        """The first road (in table order) whose centre line is within half its width of
+        (x, y). Only the roads whose bounding box, widened by more than half the road's
+        width, holds the point are measured: a point outside that box is farther than half
+        the width from every point of the line (a wide table has many roads; issue 19)."""
+        for road, x0, y0, x1, y1 in self._road_boxes():
+            if x0 <= x <= x1 and y0 <= y <= y1 and road.distance(x, y) <= road.width / 2 + 1e-6:
                 return road
         return None
+
+    def _road_boxes(self) -> list[tuple[Road, float, float, float, float]]:
+        """Each road with its line's bounding box widened by half its width and a margin
+        (made once per tuple of roads)."""
+        memo: tuple[tuple[Road, ...], list[tuple[Road, float, float, float, float]]] | None = (
+            self.__dict__.get("_road_box_memo")
+        )
+        if memo is not None and memo[0] is self.roads:
+            return memo[1]
+        boxes = []
+        for road in self.roads:
+            x0, y0, x1, y1 = road.line.bounds
+            reach = road.width / 2 + 1e-3
+            boxes.append((road, x0 - reach, y0 - reach, x1 + reach, y1 + reach))
+        self.__dict__["_road_box_memo"] = (self.roads, boxes)
+        return boxes
 
     # -- movement --------------------------------------------------------------------------
     def entries(self, start: Vec, end: Vec) -> list[Entry]:
@@ -235,7 +255,14 @@ class Table:
         here = self.areas_at(ax, ay)
         found: list[Entry] = []
         segment: LineString | None = None
+        # Area.touches_segment's box test, written out: a wide table has many areas, most of
+        # them far from a move (issue 19)
+        lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
+        lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
         for area in areas:
+            x0, y0, x1, y1 = area.bbox
+            if hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
+                continue
             if area in here or not area.touches_segment(ax, ay, bx, by):
                 continue
             if segment is None:

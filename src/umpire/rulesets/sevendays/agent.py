@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from itertools import compress, repeat
 from operator import is_not
@@ -707,6 +708,16 @@ class SevenDaysScripted:
         radius = world.house.objective_radius
         areas_at = world.table.areas_at
         near_only = keep_off <= 0.0 and not vehicle
+        # the enemy counts only when the nearest is nearer than ``reach``: only the foes
+        # within ``reach`` (and a margin) in x of a place are measured (foes sorted by x, a
+        # window found by bisection). A foe outside the window is farther than ``reach``
+        # (its distance is at least its gap in x), so when the nearest in the window is
+        # nearer than ``reach`` it is the nearest of all, and otherwise neither penalty
+        # below applies, as when measuring every foe (issue 19: a wide table)
+        reach = max(keep_off, 6.0 if vehicle else 0.0)
+        by_x = sorted(foes)
+        xs = [f[0] for f in by_x]
+        window = reach + 1e-6
 
         def score_of(point: tuple[float, float]) -> float:
             place = places.get(point)
@@ -727,7 +738,11 @@ class SevenDaysScripted:
                 score += 4.0
             if near_only:
                 return score
-            nearest = min(map(dist, repeat(point), foes))
+            px = point[0]
+            near = by_x[bisect_left(xs, px - window) : bisect_right(xs, px + window)]
+            if not near:
+                return score
+            nearest = min(map(dist, repeat(point), near))
             if nearest < keep_off:
                 score -= (keep_off - nearest) * 2
             if vehicle and nearest < 6:

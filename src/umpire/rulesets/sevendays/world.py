@@ -6,6 +6,7 @@ Rule modules take ``(world, state, ...)``: the world never changes during a game
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from itertools import compress
 from operator import ne
 from typing import TYPE_CHECKING, NamedTuple, cast
@@ -15,7 +16,13 @@ from umpire.geometry.table import Area, Table, Vec
 from umpire.rulesets.sevendays.config import HouseRules
 from umpire.rulesets.sevendays.orbat import UnitProfile, UnitType
 from umpire.rulesets.sevendays.scenario import Scenario
-from umpire.rulesets.sevendays.state import UNIT_FIELDS, SevenDaysState, Unit, unit_place
+from umpire.rulesets.sevendays.state import (
+    UNIT_FIELDS,
+    SevenDaysState,
+    Unit,
+    places_of,
+    unit_place,
+)
 
 if TYPE_CHECKING:
     from shapely.geometry.base import BaseGeometry
@@ -60,7 +67,7 @@ class _LiveIndex:
     __slots__ = ("key", "uids", "places", "index", "enemies")
 
     def __init__(
-        self, key: int, uids: list[str], places: list[tuple[object, ...]], index: UnitIndex
+        self, key: int, uids: list[str], places: Sequence[tuple[object, ...]], index: UnitIndex
     ) -> None:
         self.key = key
         self.uids = uids
@@ -153,8 +160,12 @@ class World:
             if live.key == key:
                 return live
         units = list(state.units.values())
-        places = list(map(unit_place, units))
-        uids = [p[0] for p in places]
+        # the places as the arrangement was numbered (state.geometry above), if still kept
+        known = places_of(key)
+        places = known if known is not None and len(known) == len(units) else None
+        if places is None:
+            places = tuple(map(unit_place, units))
+        uids = list(state.units)  # the units by uid, in table order: each place's uid
         same = next((i for i, live in enumerate(lives) if live.uids == uids), None)
         if same is None:
             live = _LiveIndex(key, uids, places, self._index_of(units))
