@@ -13,6 +13,11 @@ one legal action): mean, p95 and max, and p95 as a multiple of the ``--think`` b
 ``--from-jsonl FILE`` reports a run from those lines, so a run stopped at a deadline still
 counts.
 
+``--clock cpu`` measures the think time (and the decision times reported) in this process's
+CPU seconds instead of wall seconds: on a loaded machine the run then takes longer instead of
+giving the search a fraction of its budget (the search on the clock it would have on a core of
+its own). The default, ``wall``, is how it plays a person.
+
 ``--against-think S`` plays the search against itself at another think time (e.g. 4 s against
 1 s). A long run is not a unit test; pin it to one core (``taskset -c N``) and keep ``--json``
 output for the README.
@@ -25,6 +30,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -56,29 +62,40 @@ def play(
     prior: float = 0.25,
     base: Settings | None = None,
     tally: dict[str, int] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[float, str]:
-    """One game; the search's score in it (1 / 0.5 / 0) and how it ended."""
+    """One game; the search's score in it (1 / 0.5 / 0) and how it ended. ``clock``: what the
+    search's think time is measured on (wall time, or this process's CPU time)."""
     game = umpire.new_game(game_id, seed=seed)
     ruleset_id = game.ruleset.meta.id
     players: dict[str, Agent] = {}
     for side in game.ruleset.meta.players:
         if side == search_side:
             players[side] = SearchAgent(
-                side, seed, preset, think=think, settings=replace(base or Settings(), prior=prior)
+                side,
+                seed,
+                preset,
+                think=think,
+                settings=replace(base or Settings(), prior=prior),
+                clock=clock,
             )
         elif against_think is not None:
-            players[side] = SearchAgent(side, seed + 1, preset, think=against_think)
+            players[side] = SearchAgent(side, seed + 1, preset, think=against_think, clock=clock)
         else:
             players[side] = make_agent(opponent, ruleset_id, side, seed)
     while game.to_act is not None and len(game.record.actions) < max_actions:
         side = game.to_act
         legal = LazyActions(game)
-        start = time.perf_counter()
+        start = clock()
         action = players[side].choose(game.view(side), legal)
-        spent = time.perf_counter() - start
+        spent = clock() - start
         if side == search_side and len(legal) > 1:
             times.append(spent)
             result = getattr(players[side], "last_result", None)
+            if tally is not None and result is not None:
+                # playouts a decision (tree: iterations; improve: candidates x paired samples)
+                tally["searched"] = tally.get("searched", 0) + 1
+                tally["playouts"] = tally.get("playouts", 0) + result.iterations
             if tally is not None and result is not None and result.method == "improve":
                 # the improve mode: its paired samples, and whether it changed the scripted move
                 tally["decisions"] = tally.get("decisions", 0) + 1
@@ -107,7 +124,7 @@ def summarise(path: str) -> dict[str, Any]:
     shares = [float(g["core_share"]) for g in games if "core_share" in g]
     tally = {
         k: sum(int(g.get("improve", {}).get(k, 0)) for g in games)
-        for k in ("decisions", "samples", "changed")
+        for k in ("decisions", "samples", "changed", "searched", "playouts")
     }
     seeds = sorted({int(g["seed"]) for g in games})
     n = len(scores)
@@ -131,11 +148,17 @@ def summarise(path: str) -> dict[str, Any]:
         "p95_over_budget": _p95(times) / float(first["think"]),
         "improve": tally,
         "core_share": statistics.mean(shares) if shares else None,
+        "clock": first.get("clock", "wall"),
     }
     if shares:
         print(
             f"share of a core the games got: mean {statistics.mean(shares):.2f}, "
             f"min {min(shares):.2f} (the think time is wall time)"
+        )
+    if tally["searched"]:
+        print(
+            f"playouts: {tally['playouts'] / tally['searched']:.1f} a decision "
+            f"({tally['searched']} decisions searched)"
         )
     if tally["decisions"]:
         print(
@@ -170,6 +193,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--mode", default=Settings.mode, help="tree | improve")
     parser.add_argument("--candidates", type=int, default=Settings.candidates)
     parser.add_argument("--horizon", type=int, default=Settings.horizon)
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="think time in wall seconds (as in play) or in this process's CPU seconds (a "
+        "loaded machine then slows the run down instead of weakening the search)",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--jsonl",
@@ -205,6 +235,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 args.prior,
                 base,
                 tally,
+                time.process_time if args.clock == "cpu" else time.perf_counter,
             )
             # the share of a core this game got (the clock is wall time: on a loaded machine a
             # decision of `think` seconds gets only this share of them)
@@ -229,6 +260,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     "times": [round(t, 4) for t in mine],
                     "improve": tally,
                     "core_share": round(core_share, 3),
+                    "clock": args.clock,
                 }
                 with open(args.jsonl, "a", encoding="utf-8") as out:
                     out.write(json.dumps(line) + "\n")
@@ -264,6 +296,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "decision_p95_s": _p95(times),
         "decision_max_s": max(times, default=0.0),
         "p95_over_budget": _p95(times) / args.think,
+        "clock": args.clock,
         "wall_s": time.perf_counter() - started,
     }
     if args.json:

@@ -104,6 +104,7 @@ def _screen(
     keep: int,
     rng: random.Random,
     stop: Callable[[], bool] | None = None,
+    clock: Clock = time.perf_counter,
 ) -> tuple[list[Action], Any, float]:
     """The hint and the ``keep - 1`` other actions that score best one step ahead on one
     shared determinisation (ties: the menu's order).
@@ -119,9 +120,9 @@ def _screen(
         return [hint, *(a for a in options if a != hint)], None, 0.0
     ruleset = view.ruleset
     side = view.side
-    began = time.perf_counter()
+    began = clock()
     base = view.determinise(random.Random(rng.getrandbits(64)))
-    drawing = time.perf_counter() - began
+    drawing = clock() - began
     scored: list[tuple[float, int, Action]] = []
     order = list(enumerate(options))
     if stop is not None:
@@ -185,6 +186,7 @@ def improve(
         settings.candidates,
         rng,
         (lambda: clock() >= screen_until) if timed else None,
+        clock,
     )
     values: dict[Action, list[float]] = {a: [] for a in candidates}
     terms: dict[Action, list[Evaluation]] = {a: [] for a in candidates}
