@@ -509,14 +509,15 @@ class RhineScripted:
             rings = {h: frozenset(n for n in w.ids if w.distance(h, n) <= 2) for h in w.ids}
             static = _STATIC[("refugee", id(w))] = (w, road_hexes, rings)
         _, road_hexes, rings = static
-        near = nato_near(w, board.pos, rings)
-
-        def v(a: Action) -> float:
-            h = a.cell or ""
-            road = h in road_hexes
-            return near.get(h, 0) + (1.5 if road else 0) + self.rng.random() * 0.1
-
-        return max(legal, key=v)
+        near = nato_near(w, board.pos, rings).get
+        random = self.rng.random
+        # each hex's worth, in listed order (one draw each, as many as listed), and the first
+        # of the highest, as max(legal, key=...) takes it
+        values = [
+            near(h, 0) + (1.5 if h in road_hexes else 0) + random() * 0.1
+            for h in (a.cell or "" for a in legal)
+        ]
+        return legal[values.index(max(values))]
 
     def _movement(self, w: World, board: _Board, obs: Mapping[str, Any]) -> Action:
         """A decision of its own movement phase, from its observation: what the rules list

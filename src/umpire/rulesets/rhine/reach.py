@@ -382,6 +382,12 @@ def search(
     origin = index[origin_hex] * 2
     cells = 2 * len(ids)
     best = [INF] * cells
+    # a blocked hex's cells count as reached already at less than nothing, so that the test
+    # of a step against the cell's best cost refuses them too (no step costs less than
+    # nothing; the origin's own cell keeps 0.0: a step back into it is refused either way)
+    for h in blocked:
+        i = index[h] * 2
+        best[i] = best[i + 1] = -1.0
     best[origin] = 0.0
     parents = [-1] * cells
     done = bytearray(cells)
@@ -398,11 +404,11 @@ def search(
         done[origin] = 1
         settled[origin] = 0.0
         firsts.append(origin)
-        for n, nxt, step in entry_row:
+        for _, nxt, step in entry_row:
             total = 0.0 + step
             if total > budget:
                 break
-            if n in blocked or best[nxt] <= total:
+            if best[nxt] <= total:  # (a blocked hex's cells are never taken)
                 continue
             best[nxt] = total
             parents[nxt] = origin
@@ -427,12 +433,13 @@ def search(
             steps = rows[cell]
             if steps is None:
                 steps = rows[cell] = make(cell, kind)
-            for n, nxt, step in steps:
+            for _, nxt, step in steps:
                 total = spent0 + step
                 if total > budget:
                     break  # and so are the other steps of the row (cheapest first)
-                # a settled cell is passed over here too: its cost is at most spent0
-                if n in blocked or best[nxt] <= total:
+                # a settled cell is passed over here too: its cost is at most spent0; so is
+                # a blocked hex's (see above)
+                if best[nxt] <= total:
                     continue
                 best[nxt] = total
                 parents[nxt] = cell
