@@ -12,7 +12,12 @@ client re-sends its last submission, which must get 409 and change nothing.
     python3 bench/bench_server.py --games 20 --seconds 20 --profile /tmp/server.prof
 
 It also prints the server's CPU time per accepted action (from ``/proc``: a figure that the
-machine's other load disturbs much less than the latencies) and the load average. With ``--ai
+machine's other load disturbs much less than the latencies), the CPU time of this process (the
+clients, which share the machine's cores with the server), the load average, and the garbage
+collector's passes in the server during the timed window (count per generation, total and
+longest pause). The server runs as ``umpire serve`` runs it (``create_app(collector=True)``:
+rulesets loaded and frozen at start-up, the young generation collected less often); with
+``--collector default`` at CPython's default collector settings, to compare. With ``--ai
 N`` the server's AI also plays N games against itself (``--ai-kind``, ``--ai-delay`` seconds
 between its moves, the server's default 0.5) while the players' actions are timed: its think
 runs in the AI's own threads and must not show in the players' p95.
@@ -43,11 +48,27 @@ from typing import Any
 import httpx
 
 SERVER = """
-import cProfile, sys, uvicorn
+import cProfile, gc, inspect, json, signal, sys, time, uvicorn
 from pathlib import Path
 from umpire.server.main import create_app
 profile = cProfile.Profile() if sys.argv[3] else None
-app = create_app(Path(sys.argv[1]), ai_delay=float(sys.argv[4]))
+options = {}
+if "collector" in inspect.signature(create_app).parameters:  # a tree from before it: default
+    options["collector"] = sys.argv[5] == "server"
+app = create_app(Path(sys.argv[1]), ai_delay=float(sys.argv[4]), **options)
+paused = {"start": 0.0, "total": 0.0, "longest": 0.0, "count": [0, 0, 0]}
+def note(phase, info):  # the collector's passes in this process (its event loop included)
+    if phase == "start":
+        paused["start"] = time.perf_counter()
+    else:
+        took = time.perf_counter() - paused["start"]
+        paused["total"] += took
+        paused["longest"] = max(paused["longest"], took)
+        paused["count"][info["generation"]] += 1
+gc.callbacks.append(note)
+def report(*_):
+    Path(sys.argv[6]).write_text(json.dumps(paused))
+signal.signal(signal.SIGUSR1, report)
 if profile is not None:
     profile.enable()
 try:  # uvicorn re-raises the signal that stopped it: SIGINT, so that this finally runs
@@ -74,6 +95,22 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def collector_passes(pid: int, path: Path | None) -> dict[str, Any]:
+    """The server's collector passes so far (it writes them to ``path`` on SIGUSR1)."""
+    empty: dict[str, Any] = {"count": [0, 0, 0], "total": 0.0, "longest": 0.0}
+    if path is None:
+        return empty
+    path.unlink(missing_ok=True)
+    os.kill(pid, signal.SIGUSR1)
+    for _ in range(100):
+        try:
+            data: dict[str, Any] = json.loads(path.read_text())
+            return data
+        except (OSError, ValueError):
+            time.sleep(0.02)
+    return empty
 
 
 def load_average() -> str:
@@ -134,6 +171,7 @@ async def run(
     server_pid: int,
     ai_games: int = 0,
     ai_kind: str = "ai",
+    gc_file: Path | None = None,
 ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=games * 2, max_keepalive_connections=games * 2)
     sides = ("nato", "pact") if ruleset == "sevendays" else ("blue", "red")
@@ -155,6 +193,8 @@ async def run(
         accepted: dict[str, list[dict[str, Any]]] = {}
         duplicates: list[int] = []
         cpu_before = cpu_seconds(server_pid)
+        client_before = time.process_time()
+        gc_before = collector_passes(server_pid, gc_file)
         begin = time.monotonic()
         stop_at = begin + seconds
         started = time.perf_counter()
@@ -179,7 +219,16 @@ async def run(
         )
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds(server_pid) - cpu_before
+        client_cpu = time.process_time() - client_before
+        gc_after = collector_passes(server_pid, gc_file)
     return {
+        "client_cpu": client_cpu,
+        "gc": {
+            "count": [a - b for a, b in zip(gc_after["count"], gc_before["count"], strict=True)],
+            "total": gc_after["total"] - gc_before["total"],
+            "longest": gc_after["longest"],
+            "longest_before": gc_before["longest"],
+        },
         "latencies": [(at - begin, lat) for at, lat in latencies],
         "accepted": accepted,
         "duplicates": duplicates,
@@ -221,13 +270,28 @@ def main() -> None:
         help="the server's pause between AI actions (its default: a player sees them play out)",
     )
     parser.add_argument("--profile", help="run the server under cProfile and save the stats here")
+    parser.add_argument(
+        "--collector",
+        choices=("server", "default"),
+        default="server",
+        help="the server's garbage collector: as umpire serve sets it (server) or CPython's "
+        "default settings",
+    )
     args = parser.parse_args()
     ruleset, scenario = args.game.split("/")
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         port = free_port()
         env = dict(os.environ)
-        server_args = [str(db), str(port), args.profile or "", str(args.ai_delay)]
+        gc_file = Path(tmp) / "collector.json"
+        server_args = [
+            str(db),
+            str(port),
+            args.profile or "",
+            str(args.ai_delay),
+            args.collector,
+            str(gc_file),
+        ]
         proc = subprocess.Popen([sys.executable, "-c", SERVER, *server_args], env=env)
         url = f"http://127.0.0.1:{port}"
         try:
@@ -252,6 +316,7 @@ def main() -> None:
                     proc.pid,
                     args.ai,
                     args.ai_kind,
+                    gc_file,
                 )
             )
         finally:
@@ -296,6 +361,17 @@ def main() -> None:
     print(
         f"server CPU: {result['server_cpu']:.1f} s, {result['server_cpu'] / len(every) * 1000:.2f}"
         " ms per accepted action (its view, the action, re-sent copies and any AI games)"
+    )
+    print(
+        f"client CPU (this process, the {args.games} players): {result['client_cpu']:.1f} s, "
+        f"{result['client_cpu'] / len(every) * 1000:.2f} ms per accepted action"
+    )
+    passes = result["gc"]
+    print(
+        f"server's garbage collector ({args.collector}) in the timed window: passes by "
+        f"generation {passes['count']}, {passes['total'] * 1000:.0f} ms in all, longest "
+        f"{passes['longest'] * 1000:.1f} ms (longest before it, start-up included: "
+        f"{passes['longest_before'] * 1000:.1f} ms)"
     )
     if args.ai:
         print(

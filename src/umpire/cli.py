@@ -333,6 +333,7 @@ def battle(
 ) -> None:
     """Play a battle [RULESET/SCENARIO], AI vs AI by default, showing every activation and die
     roll. At a person's prompt: a number, 'help', 'map', 'why N', 'undo' or 'quit' (saves)."""
+    from umpire.core.collector import quiet_collector
     from umpire.core.game import new_game
     from umpire.core.switches import load_for as load_switches
     from umpire.core.switches import with_switches
@@ -372,7 +373,8 @@ def battle(
             # side may (each sees their own units on the map at their prompt); no person: all
             viewer = humans[0] if len(humans) == 1 else SPECTATOR if humans else None
             printer = EventPrinter(console, game, viewer, session.maps) if show else None
-            session.play(players, printer)
+            with quiet_collector():  # as play_out plays (issue 19: Rhine ~12 % less CPU)
+                session.play(players, printer)
         except (KeyboardInterrupt, QuitGame):
             where = record if record is not None else save_path(game.record)
             game.record.save(where)

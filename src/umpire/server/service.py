@@ -24,6 +24,7 @@ import itertools
 import json
 import logging
 import secrets
+import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -103,6 +104,9 @@ class Live:
     views_at: int = -1
     # log_json[viewer][i]: log entry i as ``viewer`` reads it (entry 0: the setup), JSON
     log_json: dict[str, list[str]] = field(default_factory=dict)
+    # costs[kind]: CPU seconds the last view ("view") or action ("act") of this game took
+    # (Service._quick: short work runs in the event loop)
+    costs: dict[str, float] = field(default_factory=dict)
 
     @property
     def index(self) -> int:
@@ -130,6 +134,19 @@ class Service:
     async def _work(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a game thread (the rules: views, actions, undo, loading)."""
         return await asyncio.get_running_loop().run_in_executor(self._game_pool, fn, *args)
+
+    async def _quick(self, live: Live, kind: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)``, a view or an action of ``live``'s game: in the event loop itself when
+        the same kind of work on this game last took less CPU than the interpreter's switch
+        interval, else (and the first time) in a game thread. A thread gains nothing for
+        work that short: the loop waits for the interpreter lock all the while anyway, as it
+        is handed over only after the switch interval, and the two hand-offs between threads
+        cost CPU and, on a busy machine, a wait for the OS scheduler each (issue 19). Work
+        that grew past the interval goes back to a thread the next time."""
+        last = live.costs.get(kind)
+        if last is not None and last < sys.getswitchinterval():
+            return _timed(live.costs, kind, fn, *args)
+        return await self._work(_timed, live.costs, kind, fn, *args)
 
     # -- catalogue -------------------------------------------------------------------------
     def rulesets(self) -> list[dict[str, Any]]:
@@ -554,7 +571,7 @@ class Service:
                 viewer = self.viewer(seat, live)
                 if len(live.log_json.get(viewer, ())) > live.index:  # every entry kept
                     return self._assemble(seat, live, core, viewer, since)
-            return await self._work(self._view_json, seat, live, since)
+            return await self._quick(live, "view", self._view_json, seat, live, since)
 
     async def wait(self, game_id: str, token: str, index: int, timeout: float) -> dict[str, Any]:
         """Return when the game's record differs from ``index`` actions (or after ``timeout``)."""
@@ -596,7 +613,7 @@ class Service:
             if not self._controls(seat, live, side):
                 raise ApiError(403, f"this link does not play {str(side).upper()}, to act now")
             assert side is not None
-            events = await self._work(self._play, live, index, action, side, seat)
+            events = await self._quick(live, "act", self._play, live, index, action, side, seat)
             viewer = self.viewer(seat, live)
             result = {
                 "index": live.index,
@@ -894,6 +911,15 @@ class Service:
         self._ai.shutdown()
         # a fresh (threadless until used) pool: an app started again over this service works
         self._game_pool = ThreadPoolExecutor(GAME_THREADS, thread_name_prefix="umpire-game")
+
+
+def _timed(costs: dict[str, float], kind: str, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)``, its CPU time (this thread's) kept as ``costs[kind]``."""
+    start = time.thread_time()
+    try:
+        return fn(*args)
+    finally:
+        costs[kind] = time.thread_time() - start
 
 
 def battle_report(game: Game) -> dict[str, Any]:
