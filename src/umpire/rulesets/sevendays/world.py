@@ -23,6 +23,7 @@ from umpire.rulesets.sevendays.state import (
     places_of,
     unit_place,
 )
+from umpire.rulesets.sevendays.tally import with_status
 
 if TYPE_CHECKING:
     from shapely.geometry.base import BaseGeometry
@@ -125,6 +126,8 @@ class World:
         self.sight_queue: list[tuple[Vec, Unit, bool]] = []
         self._live_indexes: list[_LiveIndex] = []
         self.index_min_units = INDEX_MIN_UNITS  # see holds()
+        # the table whose BP totals were worked out last, its size, the totals by side
+        self._bp_memo: tuple[dict[str, Unit], int, dict[str, int]] | None = None
 
     def unit_index(self, state: SevenDaysState) -> UnitIndex:
         """Grid indexes of the units of ``state`` (see :class:`UnitIndex`): the answer to
@@ -334,15 +337,28 @@ class World:
         return not profile.is_apc and profile.type is not UnitType.HELICOPTER
 
     def total_bp(self, state: SevenDaysState, side: str) -> int:
-        profiles = self.profiles
-        return sum(profiles[u.profile].bp for u in state.units.values() if u.side == side)
+        """The BP of every unit of ``side`` in ``state`` (whatever its status). Units are
+        only ever added to a table (a Reserves card), never taken out, and a unit keeps its
+        side and profile: the totals are worked out once per table and number of units (the
+        table held, so that it is not another one at the same address; issue 19)."""
+        units = state.units
+        memo = self._bp_memo
+        if memo is None or memo[0] is not units or memo[1] != len(units):
+            profiles = self.profiles
+            totals: dict[str, int] = {}
+            for u in units.values():
+                totals[u.side] = totals.get(u.side, 0) + profiles[u.profile].bp
+            memo = self._bp_memo = (units, len(units), totals)
+        return memo[2].get(side, 0)
 
     def lost_bp(self, state: SevenDaysState, side: str) -> int:
+        """The BP of the units of ``side`` destroyed or removed, from the tally of units by
+        status and side (tally.py) rather than a scan of every unit."""
         profiles = self.profiles
         return sum(
             profiles[u.profile].bp
-            for u in state.units.values()
-            if u.side == side and u.status in ("destroyed", "removed")
+            for status in ("destroyed", "removed")
+            for u in with_status(state, status, side)
         )
 
     def break_point(self, state: SevenDaysState, side: str) -> int:
