@@ -5,6 +5,7 @@ process's own settings are back. Games played over it are the games played elsew
 
 from __future__ import annotations
 
+import contextlib
 import gc
 from collections.abc import Iterator
 from pathlib import Path
@@ -99,3 +100,33 @@ def test_a_game_played_over_the_app_is_the_game_played_alone(
             events = alone.apply(action)
             assert got.json()["to_act"] == alone.to_act
             assert len(got.json()["events"]) <= len(events)
+
+
+def test_the_ai_worker_chooses_under_the_quiet_collector_and_puts_it_back(
+    plain_collector: tuple[int, int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from umpire.server import ai_worker
+
+    seen: list[tuple[int, int, int]] = []
+    start = ai_worker._start
+
+    def noted(move: ai_worker.Move) -> object:
+        seen.append(gc.get_threshold())
+        return start(move)
+
+    monkeypatch.setattr(ai_worker, "_start", noted)
+    players = {"nato": "ai", "pact": "ai"}
+    game = new_game("sevendays/meeting-engagement", seed=8)
+    assert game.to_act is not None
+    move = ai_worker.Move(
+        "collector-test", 1, "sevendays", "meeting-engagement", 8, {}, players, (), game.to_act
+    )
+    raw, _why = ai_worker.choose(move)
+    assert seen == [(collector.YOUNG, *collector.OLDER)]
+    assert gc.get_threshold() == plain_collector and gc.get_freeze_count() == 0
+    monkeypatch.setattr(ai_worker, "quiet_collector", contextlib.nullcontext)
+    again = ai_worker.Move(
+        "collector-test", 2, "sevendays", "meeting-engagement", 8, {}, players, (), game.to_act
+    )
+    assert ai_worker.choose(again)[0] == raw  # the same move at the default settings
+    assert seen[1] == plain_collector

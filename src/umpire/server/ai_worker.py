@@ -39,6 +39,7 @@ from umpire.agents.base import Agent, make_agent
 from umpire.agents.search import web as search_web
 from umpire.core import ruleset as ruleset_registry
 from umpire.core.actions import Action
+from umpire.core.collector import quiet_collector
 from umpire.core.game import Game
 from umpire.core.ruleset import get_ruleset
 from umpire.play import LazyActions
@@ -95,7 +96,13 @@ def _start(move: Move) -> _Kept:
 
 def choose(move: Move) -> tuple[dict[str, Any], Any]:
     """The AI's action for ``move.side`` (as a dict) and its agent's why event (``None``: it
-    gave none). Runs in a worker process; also callable in-process."""
+    gave none). Runs in a worker process; also callable in-process. The collector is kept
+    quiet meanwhile, as ``play_out`` keeps it (``umpire.core.collector``; same moves)."""
+    with quiet_collector():
+        return _choose(move)
+
+
+def _choose(move: Move) -> tuple[dict[str, Any], Any]:
     kept = _KEPT.get(move.game_id)
     if kept is not None:
         played = [a.to_dict() for a in kept.game.record.actions]
