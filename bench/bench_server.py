@@ -17,7 +17,11 @@ clients, which share the machine's cores with the server), the load average, and
 collector's passes in the server during the timed window (count per generation, total and
 longest pause). The server runs as ``umpire serve`` runs it (``create_app(collector=True)``:
 rulesets loaded and frozen at start-up, the young generation collected less often); with
-``--collector default`` at CPython's default collector settings, to compare. With ``--ai
+``--collector default`` at CPython's default collector settings, to compare. It also prints
+the p50/p95/p99 of the server-side handling of each action (from the app's first look at the
+request to its answer sent), which leaves out the time a request waits before the server's
+event loop reads it and the clients' own delays: on a loaded machine the round trip is mostly
+those. With ``--ai
 N`` the server's AI also plays N games against itself (``--ai-kind``, ``--ai-delay`` seconds
 between its moves, the server's default 0.5) while the players' actions are timed: its think
 runs in the AI's own threads and must not show in the players' p95.
@@ -56,7 +60,8 @@ options = {}
 if "collector" in inspect.signature(create_app).parameters:  # a tree from before it: default
     options["collector"] = sys.argv[5] == "server"
 app = create_app(Path(sys.argv[1]), ai_delay=float(sys.argv[4]), **options)
-paused = {"start": 0.0, "total": 0.0, "longest": 0.0, "count": [0, 0, 0]}
+paused = {"start": 0.0, "total": 0.0, "longest": 0.0, "count": [0, 0, 0],
+          "setting": "server" if options.get("collector") else "default"}
 def note(phase, info):  # the collector's passes in this process (its event loop included)
     if phase == "start":
         paused["start"] = time.perf_counter()
@@ -66,8 +71,21 @@ def note(phase, info):  # the collector's passes in this process (its event loop
         paused["longest"] = max(paused["longest"], took)
         paused["count"][info["generation"]] += 1
 gc.callbacks.append(note)
+handled = []  # seconds each POST .../actions spent in the app (its handling, no queueing)
+inner = app
+async def timed(scope, receive, send):
+    action = scope["type"] == "http" and scope["method"] == "POST"
+    if not (action and scope["path"].endswith("/actions")):
+        return await inner(scope, receive, send)
+    start = time.perf_counter()
+    try:
+        await inner(scope, receive, send)
+    finally:
+        handled.append(time.perf_counter() - start)
+app = timed
 def report(*_):
-    Path(sys.argv[6]).write_text(json.dumps(paused))
+    Path(sys.argv[6]).write_text(json.dumps({**paused, "handled": handled}))
+    handled.clear()
 signal.signal(signal.SIGUSR1, report)
 if profile is not None:
     profile.enable()
@@ -228,6 +246,8 @@ async def run(
             "total": gc_after["total"] - gc_before["total"],
             "longest": gc_after["longest"],
             "longest_before": gc_before["longest"],
+            "setting": gc_after.get("setting", "unknown"),
+            "handled": gc_after.get("handled", []),
         },
         "latencies": [(at - begin, lat) for at, lat in latencies],
         "accepted": accepted,
@@ -368,7 +388,7 @@ def main() -> None:
     )
     passes = result["gc"]
     print(
-        f"server's garbage collector ({args.collector}) in the timed window: passes by "
+        f"server's garbage collector ({passes['setting']}) in the timed window: passes by "
         f"generation {passes['count']}, {passes['total'] * 1000:.0f} ms in all, longest "
         f"{passes['longest'] * 1000:.1f} ms (longest before it, start-up included: "
         f"{passes['longest_before'] * 1000:.1f} ms)"
@@ -385,6 +405,14 @@ def main() -> None:
                 f"p95 {q(values, 0.95):.1f} ms, p99 {q(values, 0.99):.1f} ms, "
                 f"mean {statistics.fmean(values) * 1000:.1f} ms"
             )
+    handled = passes["handled"]
+    if handled:
+        print(
+            f"server-side handling of POST .../actions in the window ({len(handled)}, from the "
+            f"app's first look at the request to its answer sent: no queueing before it): p50 "
+            f"{q(handled, 0.5):.1f} ms, p95 {q(handled, 0.95):.1f} ms, "
+            f"p99 {q(handled, 0.99):.1f} ms"
+        )
     print(f"re-sent submissions: {len(dup)}, all refused with 409: {all(c == 409 for c in dup)}")
     print(f"games whose stored record differs from what was accepted: {lost}; gaps: {doubled}")
     ok = lost == 0 and doubled == 0 and all(c == 409 for c in dup)

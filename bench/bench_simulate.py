@@ -92,6 +92,37 @@ def loop_cpu(job: Job, games: int) -> dict[bool, tuple[float, int, int]]:
     return {k: (float(v[0]), int(v[1]), int(v[2])) for k, v in spent.items()}
 
 
+def outside_cpu(job: Job, games: int) -> tuple[float, float, int]:
+    """CPU seconds of ``games`` calls of simulate's own ``play_game`` (what a worker runs for
+    each game) and, of that, the seconds inside ``play_out`` (the rules and the players),
+    under simulate's collector: the rest is what ``simulate`` adds to a game besides the
+    engine (the new game, the agents, noting the first player, the summary and the row)."""
+    import umpire.analysis.simulate as simulate
+
+    inside = [0.0]
+    real_play_out = simulate.play_out
+
+    def timed_play_out(*args: Any, **kwargs: Any) -> Any:
+        start = time.process_time()
+        try:
+            return real_play_out(*args, **kwargs)
+        finally:
+            inside[0] += time.process_time() - start
+
+    players = job.players()
+    simulate.play_out = timed_play_out  # type: ignore[assignment]
+    total = 0.0
+    try:
+        with quiet_collector():
+            for index, seed in enumerate(game_seeds(job.seed, games)):
+                start = time.process_time()
+                simulate.play_game(job.game_id, job.options, players, index, seed)
+                total += time.process_time() - start
+    finally:
+        simulate.play_out = real_play_out  # type: ignore[assignment]
+    return total, inside[0], games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="sevendays/meeting-engagement")
@@ -161,6 +192,14 @@ def main() -> None:
                     f"({decisions / args.games:.0f} decisions a game) = {per / plain:.2f}x the "
                     f"default-collector loop's, {per / quiet:.2f}x the quiet loop's"
                 )
+    if args.loop_games:
+        total, inside, games = outside_cpu(Job(args.game, n=1, seed=args.seed + 2), args.loop_games)
+        print(
+            f"simulate's own work a game, outside the engine ({games} games of seed "
+            f"{args.seed + 2} in this process: new game, agents, first player, summary, row): "
+            f"{(total - inside) / games * 1000:.2f} ms of {total / games * 1000:.1f} ms "
+            f"({(total - inside) / total * 100:.1f} %)"
+        )
     where = "largest worker process" if peak_kb else "no child process ran"
     print(
         f"peak RSS, {where}: {peak_kb / 1024:.0f} MB (target < 150 MB); worker processes "
