@@ -81,13 +81,19 @@ def _bodies(
 def _bodies_near(
     world: World, state: SevenDaysState, firer: Unit, target: Unit, a: Vec, b: Vec, reach: float
 ) -> tuple[list[Vec], list[Vec]]:
-    """:func:`_bodies`, less (maybe) the bodies ``reach`` or more from the segment a-b: what
+    """:func:`_bodies`, less the bodies ``reach`` or more from the segment a-b: what
     :func:`_sight` reads of them, since such a body neither cuts the centre line nor touches
-    a ray (it asks for bodies nearer than ``reach`` only). With the unit index, only the
-    index's cells along the line are visited (``GridIndex.along``), not every cell of the
-    line's bounding box; the bodies kept are those of :func:`_bodies` nearer than ``reach``,
-    in the same order."""
-    if not (world.holds(state, firer) and world.holds(state, target)):
+    a ray (it asks for bodies nearer than ``reach`` only); the bodies kept are those of
+    :func:`_bodies` nearer than ``reach``, in the same order.
+
+    The bodies of the arrangement are listed once (:func:`_body_list`) and each is tested
+    against the line's box, then by a cross product, then by its exact distance: measured
+    cheaper than visiting the unit index's cells along the line (``GridIndex.along``) on
+    tables of 52 and 104 units as well as small ones, a long line across a wide table
+    crossing many cells (issue 19). A firer or target that is not the state's own unit of
+    its uid (a copy standing in for it) is answered by :func:`_bodies`."""
+    units = state.units
+    if units.get(firer.uid) is not firer or units.get(target.uid) is not target:
         return _bodies(world, state, firer, target, a, b, reach)
     x0, x1 = (a[0], b[0]) if a[0] <= b[0] else (b[0], a[0])
     y0, y1 = (a[1], b[1]) if a[1] <= b[1] else (b[1], a[1])
@@ -105,16 +111,16 @@ def _bodies_near(
     # is as far from the segment: ruled out by a cross product before the exact distance
     wide = reach * (1.0 + 1e-9) + 1e-9
     far = wide * wide * (dx * dx + dy * dy)
-    for _, x, y, p in world.unit_index(state).bodies.along(ax, ay, b[0], b[1], reach):
-        if p.uid in skip or not (x0 <= x <= x1 and y0 <= y <= y1):
+    for uid, x, y, wreck, body_side in _body_list(world, state):
+        if not (x0 <= x <= x1 and y0 <= y <= y1) or uid in skip:
             continue
         cross = dx * (y - ay) - dy * (x - ax)
         if cross * cross > far or segment_point_distance(a, b, (x, y)) >= reach:
             continue
-        if p.wreck:
+        if wreck or body_side != side:
             blocking.append((x, y))
-        elif p.alive and p.ground_vehicle:
-            (obscuring if p.side == side else blocking).append((x, y))
+        else:
+            obscuring.append((x, y))
     return blocking, obscuring
 
 
