@@ -334,6 +334,8 @@ def check_resample(scenario: str, seed: int) -> None:
             assert dump(state) == truth, f"{where}: resample changed the game"
             assert_nothing_shared(state, twin)
             assert RULESET.observation(twin, side) == seen, where
+            if RULESET.to_act(state) == side:  # its own menu does not hang on what it cannot see
+                assert RULESET.legal_actions(twin) == RULESET.legal_actions(state), where
             hidden = _hidden_units(state, side) | _hidden_units(twin, side)
             found = _differences(data, twin.to_dict(), hidden)
             assert found <= REDRAWN[side], f"{where}: {sorted(found - REDRAWN[side])}"
