@@ -757,6 +757,10 @@ def _enemy_foot_close(
 
 
 def _foot_close(world: World, state: SevenDaysState, firer: Unit, known_only: bool) -> bool:
+    if state.units.get(firer.uid) is firer:
+        # the arrangement's foot units, listed once: measured cheaper than the unit index's
+        # cells around the firer on tables of 52 and 104 units too (issue 19)
+        return _foot_close_listed(world, state, firer, known_only)
     if world.holds(state, firer):
         # only the units within close range, from the unit index (a friend farther away than
         # the nearest enemy within close range cannot change the answer)
@@ -787,7 +791,14 @@ def _foot_close_listed(world: World, state: SevenDaysState, firer: Unit, known_o
     nearest_friend = math.inf
     fx, fy = firer.x, firer.y
     me, side = firer.uid, firer.side
+    # a foot unit farther than close range in x or y is farther than close range: it is
+    # neither an enemy within close range nor a friend nearer than one (the answer is the
+    # same without it, as the unit index's box around the firer leaves it out)
+    reach = CLOSE_RANGE + 1e-6  # (a margin for the rounding of the box's edges)
+    x0, x1, y0, y1 = fx - reach, fx + reach, fy - reach, fy + reach
     for uid, foot_side, hidden, x, y in _foot_list(world, state):
+        if not (x0 <= x <= x1 and y0 <= y <= y1):
+            continue
         if uid == me or (known_only and hidden and foot_side != side):
             continue  # (a marker: the firer's side does not know what it is)
         d = math.hypot(x - fx, y - fy)
