@@ -153,6 +153,8 @@ class _Bits:
     around: list[int]
     rows: dict[tuple[int, ...], tuple[Step, ...]]
     moves: dict[tuple[int, ...], tuple[Move, ...]]
+    # each hex's going-on cell and its neighbours' (what a change of its marks makes stale)
+    stale: dict[str, tuple[int, ...]]
     recent: list[Table] = field(default_factory=list)  # the latest tables made, newest first
 
 
@@ -164,7 +166,9 @@ def _bits(world: World) -> _Bits:
         _, ids = hex_numbers(world)
         bit = {h: 1 << i for i, h in enumerate(ids)}
         around = [sum(bit[n] for n in world.neighbours[h]) for h in ids[:-1]] + [0]
-        return _Bits(bit, around, {}, {})
+        index = hex_numbers(world)[0]
+        stale = {h: tuple(2 * index[n] for n in (h, *world.neighbours[h])) for h in ids[:-1]}
+        return _Bits(bit, around, {}, {}, stale)
 
     found: _Bits = _per_map(_BITS, world, make)
     return found
@@ -229,34 +233,34 @@ def table(
             if n not in marked:  # nothing added entering it
                 out.append(made)
                 continue
+            # the step out of a hex outside a zone and out of one in a zone, each summed in
+            # step_cost's order (the zone left, the zone entered, refugees, air range)
             n_zone = n in zone
-            costs = []
-            for h_zone in (False, True):
-                step = base
-                if h_zone:
-                    step += ezoc_cost
-                if n_zone:
-                    step += ezoc_cost
-                if n in refugees:
-                    step += refugee_cost
-                if n in enemy_air:
-                    step += air_cost
-                costs.append(step)
-            out.append((n, 2 * index[n], 2 * index[n] + 1, costs[0], costs[1], ends, n_zone))
+            out_cost, zone_cost = base, base + ezoc_cost
+            if n_zone:
+                out_cost += ezoc_cost
+                zone_cost += ezoc_cost
+            if n in refugees:
+                out_cost += refugee_cost
+                zone_cost += refugee_cost
+            if n in enemy_air:
+                out_cost += air_cost
+                zone_cost += air_cost
+            out.append((n, made[1], made[2], out_cost, zone_cost, ends, n_zone))
         return tuple(out)
 
     # a row reads only which of its hex's neighbours are in a zone, hold refugees or lie in
     # the enemy's air range, and the moves out of it also whether the hex is in a zone and
     # the unit is recon: rows are shared by every table that marks them alike (most hexes'
     # surroundings do not change when a unit moves), found by those marks as bits
-    bit = shared.bit
-    zone_bits = sum(bit[h] for h in zone)
-    refugee_bits = sum(bit[h] for h in refugees)
-    air_bits = sum(bit[h] for h in enemy_air)
+    bit = shared.bit.__getitem__
+    zone_bits = sum(map(bit, zone))
+    refugee_bits = sum(map(bit, refugees))
+    air_bits = sum(map(bit, enemy_air))
     around = shared.around
     rows = shared.rows
     moves = shared.moves
-    in_zone = [h in zone for h in ids]
+    in_zone = list(map(zone.__contains__, ids))
 
     def make(cell: int, kind: int) -> Row:
         """The moves out of a hex's going-on ``cell`` for a search of ``kind``."""
@@ -321,11 +325,11 @@ def table(
     else:
         kept = (list(last.moves[0]), list(last.moves[1]), list(last.moves[2]))
         changed = (zone ^ last.zone) | (refugees ^ last.refugees) | (enemy_air ^ last.enemy_air)
-        neighbours = world.neighbours
-        for h in changed:
-            for n in (h, *neighbours[h]):
-                cell = 2 * index[n]
-                kept[0][cell] = kept[1][cell] = kept[2][cell] = None
+        # the going-on cells of the changed hexes and their neighbours, each once
+        stale = set().union(*map(shared.stale.__getitem__, changed))
+        day, night, recon = kept
+        for cell in stale:
+            day[cell] = night[cell] = recon[cell] = None
     found = _TABLES[key] = Table(kept, make, zone, refugees, enemy_air)
     shared.recent = [found, *shared.recent[:3]]
     return found
