@@ -144,6 +144,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+async def loop_lag(stop_at: float, lags: list[float], every: float = 0.005) -> None:
+    """How late the clients' own event loop wakes from a short sleep, until ``stop_at``: a
+    round trip's answer waits that long too before a client reads it (busy clients, or this
+    process not scheduled on a loaded machine)."""
+    while time.monotonic() < stop_at:
+        start = time.perf_counter()
+        await asyncio.sleep(every)
+        lags.append(time.perf_counter() - start - every)
+
+
 async def play(
     client: httpx.AsyncClient,
     game: dict[str, Any],
@@ -229,17 +239,21 @@ async def run(
             )
             r.raise_for_status()
             ai_made.append(r.json()["id"])
+        lags: list[float] = []
+        watch = asyncio.get_running_loop().create_task(loop_lag(stop_at, lags))
         await asyncio.gather(
             *(
                 play(client, g, stop_at, i, latencies, accepted, duplicates, think)
                 for i, g in enumerate(made)
             )
         )
+        watch.cancel()
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds(server_pid) - cpu_before
         client_cpu = time.process_time() - client_before
         gc_after = collector_passes(server_pid, gc_file)
     return {
+        "client_lag": lags,
         "client_cpu": client_cpu,
         "gc": {
             "count": [a - b for a, b in zip(gc_after["count"], gc_before["count"], strict=True)],
@@ -405,6 +419,12 @@ def main() -> None:
                 f"p95 {q(values, 0.95):.1f} ms, p99 {q(values, 0.99):.1f} ms, "
                 f"mean {statistics.fmean(values) * 1000:.1f} ms"
             )
+    lag = result["client_lag"]
+    if lag:
+        print(
+            f"clients' event loop, late waking from a {5:d} ms sleep ({len(lag)}): p50 "
+            f"{q(lag, 0.5):.1f} ms, p95 {q(lag, 0.95):.1f} ms, p99 {q(lag, 0.99):.1f} ms"
+        )
     handled = passes["handled"]
     if handled:
         print(
