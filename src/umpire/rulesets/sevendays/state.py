@@ -118,24 +118,7 @@ def arrangement_number(arrangement: tuple[object, ...]) -> int:
         if len(_ARRANGEMENTS) >= 1024:
             _ARRANGEMENTS.clear()
         found = _ARRANGEMENTS[arrangement] = next(_GEOMETRY)
-    if len(_PLACES_OF) >= _PLACES_KEPT:
-        _PLACES_OF.clear()
-    _PLACES_OF[found] = arrangement[0]  # type: ignore[assignment]
     return found
-
-
-# number -> the units' places of that arrangement, for the latest numbers asked for: the unit
-# index (World._live_for) reads a new arrangement's places here instead of reading every unit
-# again. A number is never given twice, so what it finds under a number is that arrangement's
-# places, whichever state (game, clone, a side's picture) it was numbered for (issue 19)
-_PLACES_OF: dict[int, tuple[tuple[object, ...], ...]] = {}
-_PLACES_KEPT = 64
-
-
-def places_of(number: int) -> tuple[tuple[object, ...], ...] | None:
-    """The units' places (``unit_place``, in table order) of the arrangement numbered
-    ``number``, if it was numbered lately (else None: read the units)."""
-    return _PLACES_OF.get(number)
 
 
 def copy_cards(cards: dict[str, Any] | None) -> dict[str, Any] | None:

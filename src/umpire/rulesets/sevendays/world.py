@@ -20,7 +20,6 @@ from umpire.rulesets.sevendays.state import (
     UNIT_FIELDS,
     SevenDaysState,
     Unit,
-    places_of,
     unit_place,
 )
 from umpire.rulesets.sevendays.tally import with_status
@@ -163,11 +162,10 @@ class World:
             if live.key == key:
                 return live
         units = list(state.units.values())
-        # the places as the arrangement was numbered (state.geometry above), if still kept
-        known = places_of(key)
-        places = known if known is not None and len(known) == len(units) else None
-        if places is None:
-            places = tuple(map(unit_place, units))
+        # read from the units themselves (not the places remembered when the arrangement was
+        # numbered: a field of a unit's place may change without a new number, e.g. an
+        # off-board unit's barred turn, tests/sevendays/test_index_places.py)
+        places = tuple(map(unit_place, units))
         uids = list(state.units)  # the units by uid, in table order: each place's uid
         same = next((i for i, live in enumerate(lives) if live.uids == uids), None)
         if same is None:
