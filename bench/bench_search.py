@@ -18,6 +18,9 @@ CPU seconds instead of wall seconds: on a loaded machine the run then takes long
 giving the search a fraction of its budget (the search on the clock it would have on a core of
 its own). The default, ``wall``, is how it plays a person.
 
+``--compare A.jsonl B.jsonl`` compares two runs on the games both played (same seed, the
+search on the same side): the mean paired difference of the score with a 95 % interval.
+
 ``--against-think S`` plays the search against itself at another think time (e.g. 4 s against
 1 s). A long run is not a unit test; pin it to one core (``taskset -c N``) and keep ``--json``
 output for the README.
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import time
@@ -37,7 +41,7 @@ from typing import Any
 import umpire
 from umpire.agents import make_agent
 from umpire.agents.search import SearchAgent, Settings
-from umpire.analysis.stats import wilson
+from umpire.analysis.stats import mean_sd, wilson
 from umpire.core.view import Agent
 from umpire.play import LazyActions
 
@@ -153,7 +157,8 @@ def summarise(path: str) -> dict[str, Any]:
     if shares:
         print(
             f"share of a core the games got: mean {statistics.mean(shares):.2f}, "
-            f"min {min(shares):.2f} (the think time is wall time)"
+            f"min {min(shares):.2f} (the think time is "
+            f"{'CPU' if report['clock'] == 'cpu' else 'wall'} time)"
         )
     if tally["searched"]:
         print(
@@ -176,10 +181,54 @@ def summarise(path: str) -> dict[str, Any]:
     return report
 
 
+def compare(first: str, second: str) -> dict[str, Any]:
+    """Two runs' ``--jsonl`` files compared game by game on the games both played (the same
+    seed with the search on the same side): the mean difference of the search's score (the
+    first run's less the second's) with a 95 % interval (normal approximation over the paired
+    games), so two modes or settings are compared on the same deals rather than by two
+    overlapping intervals."""
+    runs = []
+    for path in (first, second):
+        with open(path, encoding="utf-8") as lines:
+            games = [json.loads(line) for line in lines if line.strip()]
+        runs.append({(int(g["seed"]), str(g["search_side"])): float(g["score"]) for g in games})
+    both = sorted(runs[0].keys() & runs[1].keys())
+    if len(both) < 2:
+        raise SystemExit("fewer than two games played by both runs")
+    diffs = [runs[0][k] - runs[1][k] for k in both]
+    mean, sd = mean_sd(diffs)
+    half = 1.96 * sd / math.sqrt(len(diffs))
+    report = {
+        "first": first,
+        "second": second,
+        "paired_games": len(diffs),
+        "first_score": sum(runs[0][k] for k in both) / len(both),
+        "second_score": sum(runs[1][k] for k in both) / len(both),
+        "mean_difference": mean,
+        "ci95": [mean - half, mean + half],
+        "first_better": sum(d > 0 for d in diffs),
+        "second_better": sum(d < 0 for d in diffs),
+    }
+    print(
+        f"{len(diffs)} paired games: {report['first_score']:.2f} vs "
+        f"{report['second_score']:.2f}, difference {mean:+.3f} (95% {mean - half:+.3f} to "
+        f"{mean + half:+.3f}); the first better in {report['first_better']}, the second in "
+        f"{report['second_better']}"
+    )
+    return report
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("game", nargs="?", help="RULESET/SCENARIO")
     parser.add_argument("--from-jsonl", default=None, help="report a run from its --jsonl file")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar="JSONL",
+        default=None,
+        help="two runs' --jsonl files compared on the games both played (paired by seed, side)",
+    )
     parser.add_argument("--opponent", default="scripted", help="scripted | random")
     parser.add_argument("--pairs", type=int, default=10, help="side-swapped pairs of games")
     parser.add_argument("--think", type=float, default=1.0, help="search seconds per decision")
@@ -207,6 +256,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         help="append one line per game to this file (a run stopped early still counts)",
     )
     args = parser.parse_args(argv)
+    if args.compare:
+        return compare(*args.compare)
     if args.from_jsonl:
         return summarise(args.from_jsonl)
     if not args.game:
