@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from copy import deepcopy
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, TypeVar
 
@@ -273,14 +274,16 @@ class BookGunState:
 # -- clone: a structural copy of the mutable parts ------------------------------------------
 # The copy of each field is chosen once, at import, from the field's declared type: a scalar
 # (str, int, float, bool, None and unions of them) is shared, a JSON container (list, dict of
-# scalars, lists and dicts) is copied by ``plain_copy``; the fields holding objects say how
-# they are copied in ``_OBJECT_COPIERS``. A field of any other type (a new object kind) makes
-# the import fail until it is added there, so a field added later cannot be shared by mistake
-# (tests/bookgun/test_clone.py checks every field at run time as well).
+# scalars, lists, tuples and dicts) is copied by ``plain_copy``; the fields holding objects
+# say how they are copied in ``_OBJECT_COPIERS``. A field of any other type (a new object
+# kind, a set) is deep-copied - always right, but slow - and named in ``SLOW_COPIES``, which
+# tests/bookgun/test_clone.py requires to be empty (it also checks every field at run time),
+# so a field added later is never shared by mistake and never silently slow.
 
 T = TypeVar("T")
 _SCALARS = frozenset({"str", "int", "float", "bool", "None"})
-_JSON_WORDS = _SCALARS | {"list", "dict", "Any"}
+_JSON_WORDS = _SCALARS | {"list", "dict", "tuple", "Any"}
+SLOW_COPIES: list[str] = []  # fields copied by ``copy.deepcopy`` (see above): keep it empty
 
 
 def _words(annotation: object) -> list[str]:
@@ -310,9 +313,10 @@ def _record_copier(cls: type[T]) -> Callable[[T], T]:
         if _scalar(f.type):
             continue
         if not _plain(f.type):
-            raise TypeError(f"{cls.__name__}.{f.name}: {f.type} - say how clone copies it")
+            SLOW_COPIES.append(f"{cls.__name__}.{f.name}")
         containers.append(f.name)
     new = object.__new__
+    slow = {name for name in containers if f"{cls.__name__}.{name}" in SLOW_COPIES}
 
     if not containers:
 
@@ -328,7 +332,7 @@ def _record_copier(cls: type[T]) -> Callable[[T], T]:
         attrs = twin.__dict__
         attrs.update(item.__dict__)
         for name in containers:
-            attrs[name] = plain_copy(attrs[name])
+            attrs[name] = plain_copy(attrs[name]) if name not in slow else deepcopy(attrs[name])
         return twin
 
     return copy
@@ -383,7 +387,8 @@ def _state_copiers() -> tuple[tuple[str, Callable[[Any], Any]], ...]:
         elif _plain(f.type):
             out.append((f.name, plain_copy))
         else:
-            raise TypeError(f"BookGunState.{f.name}: {f.type} - say how clone copies it")
+            SLOW_COPIES.append(f"BookGunState.{f.name}")
+            out.append((f.name, deepcopy))
     return tuple(out)
 
 
