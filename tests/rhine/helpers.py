@@ -34,3 +34,13 @@ def dests(state: RhineState, unit: str, mode: str = "normal") -> dict[str, float
         for o in R.move_options(world(state), state, unit, state.flow.turn)
         if o.mode == mode
     }
+
+
+def take_suggested_setup(game: Any) -> None:
+    """Both sides take the scenario's suggested set-up (rhine.setup.suggested), NATO first
+    (rhine.setup.order): the game then stands at the first turn's order choice."""
+    from umpire.core.actions import Action
+
+    for side in ("nato", "pact"):
+        assert game.to_act == side
+        game.apply(Action("setup_suggested"))
