@@ -345,3 +345,54 @@ def test_the_scripted_player_keeps_the_house_rule_of_thumb() -> None:
     assert chosen.nation == "US" and chosen.status == "ready"
     markers = [m.to_dict() for m in s.cs]
     assert house_attrition_pick(markers, "nato", True) == choice.option
+
+
+def test_the_set_up_through_the_web_table(tmp_path: Path) -> None:
+    """rhine.setup.order / .area / .suggested at the browser table: NATO's seat is deploying
+    with its formation's area as the zone (the Pact's seat sees the zone, not NATO's pieces); a
+    placement outside the area is refused with the rules' reason; one placed in it is seen by
+    both seats; "deploy for me" takes the suggested set-up for NATO only, then for the Pact."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    from umpire.server.main import create_app
+
+    with TestClient(create_app(tmp_path / "games.sqlite3", ai_delay=0.0)) as client:
+        r = client.post(
+            "/api/games",
+            json={
+                "ruleset": "rhine",
+                "scenario": "autobahn-gap",
+                "seed": 3,
+                "players": {"pact": "here", "nato": "remote"},
+            },
+        )
+        assert r.status_code == 200, r.text
+        game = r.json()
+        url = {
+            s["sides"][0]: f"/api/games/{game['id']}/seats/{s['token']}"
+            for s in game["seats"]
+            if len(s["sides"]) == 1
+        }
+        nato = client.get(url["nato"] + "/view").json()
+        pact = client.get(url["pact"] + "/view").json()
+        assert nato["deploying"] and not pact["deploying"]
+        assert nato["deployment"]["pieces"] == list(ACR) and "pieces" not in pact["deployment"]
+        assert {_col(h) for h in pact["deployment"]["zone"]["cells"]} == {8, 9, 10}
+        bad = {"kind": "place", "unit": "N-11-SQ1", "cell": "0704"}
+        r = client.post(url["nato"] + "/actions", json={"index": 0, "action": bad})
+        assert r.status_code == 422 and "outside the set-up area" in r.json()["detail"]
+        good = {"kind": "place", "unit": "N-11-SQ1", "cell": "0905"}
+        r = client.post(url["nato"] + "/actions", json={"index": 0, "action": good})
+        assert r.status_code == 200, r.text
+        units = {u["id"]: u for u in client.get(url["pact"] + "/view").json()["board"]["units"]}
+        assert units["N-11-SQ1"]["hex"] == "0905"
+        r = client.post(url["nato"] + "/deploy", json={"index": 1})
+        assert r.status_code == 200 and r.json()["placed"] == 1 and r.json()["to_act"] == "pact"
+        r = client.post(url["pact"] + "/deploy", json={"index": 2})
+        assert r.status_code == 200, r.text
+        after = client.get(url["pact"] + "/view").json()
+        assert "deployment" not in after and after["board"]["status"]["phase"] == "order"
+        units = {u["id"]: u for u in after["board"]["units"]}
+        assert units["N-11-SQ1"]["hex"] == "0904"  # the suggested set-up, taken by the player
