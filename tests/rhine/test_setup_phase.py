@@ -396,3 +396,27 @@ def test_the_set_up_through_the_web_table(tmp_path: Path) -> None:
         assert "deployment" not in after and after["board"]["status"]["phase"] == "order"
         units = {u["id"]: u for u in after["board"]["units"]}
         assert units["N-11-SQ1"]["hex"] == "0904"  # the suggested set-up, taken by the player
+
+
+def test_the_listing_of_placements_agrees_with_their_check() -> None:
+    """rhine.setup.area: the placements listed are exactly those the check allows, in a set-up
+    with stacks already placed (3 AD beside a garrison, a full Pact stack)."""
+    from umpire.rulesets.rhine.placement import place_refusal
+
+    game = Game(RULESET, "autobahn-gap", 1)
+    for u, h in (("N-11-SQ1", "0904"), ("N-11-SQ2", "0904"), ("N-3-TB1", "0605")):
+        game.apply(Action("place", unit=u, cell=h))
+    w = world_for("autobahn-gap")
+    for _ in range(2):
+        side = game.to_act
+        assert side is not None
+        listed = {(a.unit, a.cell) for a in game.legal_actions() if a.kind == "place"}
+        allowed = {
+            (u, h) for u in w.units for h in w.ids if place_refusal(game.state, side, u, h) is None
+        }
+        assert listed == allowed and listed
+        if side == "nato":
+            for u, h in (("N-3-TB2", "0605"), ("N-3-MI1", "0605"), ("N-3-MI2", "0606")):
+                game.apply(Action("place", unit=u, cell=h))
+            game.apply(Action("place", unit="P-79-TR1", cell="1105"))
+            game.apply(Action("place", unit="P-79-TR2", cell="1105"))

@@ -25,6 +25,8 @@ SUGGESTED_RULE = "rhine.setup.suggested"
 def setup_step(state: ST) -> int | None:
     """The set-up step now due: the first of the scenario's steps with a unit still to set up
     (None: the set-up is over, or the scenario has none)."""
+    if state.flow.turn != 1:
+        return None  # the set-up is done before turn 1's order choice, never later
     status = state.status
     for j, (_side, _fixed, _area, units) in enumerate(world(state).setup_steps):
         for u in units:
@@ -87,18 +89,35 @@ class PlaceKind(ActionKind[ST]):
     rule = AREA_RULE
 
     def options(self, state: ST, side: str) -> Iterable[Action]:
+        """Every unit of the step now due in every hex of its area it may go to: the checks
+        of :func:`place_refusal`, with the map's stacks read once."""
         j = setup_step(state)
         if j is None:
             return []
         w = world(state)
-        _side, _fixed, area, units = w.setup_steps[j]
+        step_side, _fixed, area, units = w.setup_steps[j]
+        if step_side != side:
+            return []
+        from umpire.rulesets.rhine.rules import stack_ok
+
+        infos = w.units
+        occ: dict[str, list[str]] = {}
+        for u, p in state.pos.items():
+            if p is not None:
+                occ.setdefault(p, []).append(u)
         out = []
         for u in units:
             if state.status.get(u) != TO_SET_UP:
                 continue
+            info = infos[u]
             for h in area:
-                if place_refusal(state, side, u, h) is None:
-                    out.append(Action("place", unit=u, cell=h))
+                here = occ.get(h)
+                if here is not None and (
+                    any(infos[x].side != side for x in here)
+                    or not stack_ok(w, [*(infos[x] for x in here), info])
+                ):
+                    continue
+                out.append(Action("place", unit=u, cell=h))
         return out
 
     def check(self, state: ST, side: str, action: Action) -> None:
