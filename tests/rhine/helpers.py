@@ -17,7 +17,7 @@ def board(
     options: dict[str, Any] | None = None,
 ) -> RhineState:
     """A new game with only ``units`` on the map (unit -> hex); every other unit is off it."""
-    state = RULESET.new_state(scenario, 1, options or {})
+    state: RhineState = RULESET.new_state(scenario, 1, options or {})
     for u in state.pos:
         state.pos[u] = units.get(u)
         state.status[u] = "on" if u in units else "gone"
