@@ -17,7 +17,7 @@ def board(
     options: dict[str, Any] | None = None,
 ) -> RhineState:
     """A new game with only ``units`` on the map (unit -> hex); every other unit is off it."""
-    state = RULESET.new_state(scenario, 1, options or {})
+    state: RhineState = RULESET.new_state(scenario, 1, options or {})
     for u in state.pos:
         state.pos[u] = units.get(u)
         state.status[u] = "on" if u in units else "gone"
@@ -34,3 +34,13 @@ def dests(state: RhineState, unit: str, mode: str = "normal") -> dict[str, float
         for o in R.move_options(world(state), state, unit, state.flow.turn)
         if o.mode == mode
     }
+
+
+def take_suggested_setup(game: Any) -> None:
+    """Both sides take the scenario's suggested set-up (rhine.setup.suggested), NATO first
+    (rhine.setup.order): the game then stands at the first turn's order choice."""
+    from umpire.core.actions import Action
+
+    for side in ("nato", "pact"):
+        assert game.to_act == side
+        game.apply(Action("setup_suggested"))

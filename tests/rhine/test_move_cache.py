@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from tests.rhine.helpers import take_suggested_setup
 from umpire.core.game import Game
 from umpire.rulesets.rhine import RULESET
 from umpire.rulesets.rhine import agent as A
@@ -36,6 +37,7 @@ def fresh_listing(state: RhineState) -> tuple[list[object], dict[str, list[R.Mov
 @pytest.mark.parametrize("scenario,seed", [("autobahn-gap", 3), ("kinzig-valley", 4)])
 def test_cached_moves_equal_fresh(scenario: str, seed: int) -> None:
     game = Game(RULESET, scenario, seed)
+    take_suggested_setup(game)  # the positions compared are those of play
     agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
     rng = random.Random(seed)
     compared = 0

@@ -466,8 +466,10 @@ def test_optional_ammunition(side: str, nation: str, delays: int) -> None:
 
 
 def test_attrition_takes_from_the_nation_with_most_markers() -> None:
-    """rhine.scenario.attrition_choice (house): a marker 'of the owner's choice' is taken from
-    the nation with most artillery left: NATO's fourth loss costs a US marker, not a German."""
+    """rhine.scenario.attrition_choice (house): the scripted player's pick of the marker 'of
+    its choice' (also taken by admin_end for positions driven by hand; in play the owner is
+    asked, test_setup_phase.py): from the nation with most artillery left, so NATO's fourth
+    loss costs a US marker, not a German."""
     s = board({})
     for m in s.cs:
         if m.nation == "FRG":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rhine.helpers import board, dests
+from tests.rhine.helpers import board, dests, take_suggested_setup
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
 from umpire.core.events import seen_by
@@ -33,6 +33,7 @@ def test_order_pact_then_nato_and_turn1_air_ew_rhine_order_choose_air_turn1_ew_t
     turn 1 the Pact holds air and EW superiority with 1d6 markers each, rolled, no contest;
     rhine.sequence.turn: order, then air, then EW."""
     g = Game(RULESET, "autobahn-gap", 3)
+    take_suggested_setup(g)
     assert g.to_act == "pact" and {a.option for a in g.legal_actions()} == {
         "move-fight",
         "fight-move",
@@ -56,6 +57,7 @@ def test_order_pact_then_nato_and_turn1_air_ew_rhine_order_choose_air_turn1_ew_t
 def test_air_markers_one_per_hex_rhine_air_place() -> None:
     """rhine.air.place: the holder places its markers one per hex."""
     g = Game(RULESET, "autobahn-gap", 3)
+    take_suggested_setup(g)
     g.apply(Action("order", option="fight-move"))
     g.apply(Action("order", option="move-fight"))
     g.apply(Action("place_air", cell="0605"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.rhine.helpers import take_suggested_setup
 from umpire.core.actions import Action
 from umpire.core.errors import IllegalActionError
 from umpire.core.game import Game
@@ -57,6 +58,7 @@ def test_attackers_through_occupancy_equal_a_scan() -> None:
 
 def test_listed_action_is_accepted_and_others_still_checked() -> None:
     game = Game(RULESET, "autobahn-gap", 2)
+    take_suggested_setup(game)
     legal = game.legal_actions()  # the order phase: the listing is remembered
     assert {a.kind for a in legal} == {"order"}
     copy = Action(legal[0].kind, option=legal[0].option)

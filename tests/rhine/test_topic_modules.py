@@ -42,6 +42,9 @@ TOPICS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ex_loss": ("combat_results", ("rhine.crt.",)),
     "advance": ("combat_results", ("rhine.advance",)),
     "refugee": ("admin", ("rhine.admin.",)),
+    "attrition": ("admin", ("rhine.admin.",)),
+    "place": ("placement", ("rhine.setup.",)),
+    "setup_suggested": ("placement", ("rhine.setup.",)),
 }
 
 

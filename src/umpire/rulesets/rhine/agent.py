@@ -167,6 +167,12 @@ class RhineScripted:
         kinds = set(map(_KIND, legal))
         if "order" in kinds:
             return self._order(w, board, obs, legal)
+        if "setup_suggested" in kinds:
+            # the scenario's suggested set-up, on which the victory thresholds are tuned
+            self.last_reason = "the scenario's suggested set-up"
+            return next(a for a in legal if a.kind == "setup_suggested")
+        if "attrition" in kinds:
+            return self._attrition(w, obs, legal)
         if "cs" in kinds:
             return self._cs(w, board, obs, legal)
         if "place_air" in kinds:
@@ -197,6 +203,16 @@ class RhineScripted:
                     self.last_reason = "nothing worth doing"
                     return a
         return legal[0]
+
+    def _attrition(self, w: World, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        """The artillery marker lost to attrition: the house rule of thumb (the nation with
+        most markers left, one in the pool first; admin.house_attrition_pick)."""
+        from umpire.rulesets.rhine.admin import house_attrition_pick
+
+        ammunition = bool(w.switches.get("ammunition"))
+        pick = house_attrition_pick(obs["cs"], self.side, ammunition)
+        self.last_reason = "artillery lost from the nation with most markers left"
+        return next((a for a in legal if a.option == pick), legal[0])
 
     # -- helpers ---------------------------------------------------------------------------
     def _enemy_hexes(self, w: World, board: _Board) -> dict[str, list[str]]:

@@ -287,6 +287,30 @@ class VictorySpec(Closed):
 
 
 @dataclass(frozen=True, kw_only=True)
+class SetupStepSpec(Closed):
+    """One step of the set-up (spec 5.5, 5.6): ``side`` places the units of ``divisions``
+    (and any listed in ``units``) in the area, the hexes of ``columns`` (first, last) and any
+    listed in ``hexes``; a ``fixed`` step's units stand on their own ``at`` hex."""
+
+    side: Side
+    divisions: list[str] = field(default_factory=list)
+    units: list[str] = field(default_factory=list)
+    fixed: bool = False
+    columns: tuple[int, int] | None = None
+    hexes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetupSpec(Closed):
+    """The set-up phase (rhine.setup.*): its steps in order; each unit's ``at`` is its
+    suggested hex, inside its step's area."""
+
+    provenance: str = "house"
+    source: str = ""
+    steps: Annotated[list[SetupStepSpec], Check(min_length=1)]
+
+
+@dataclass(frozen=True, kw_only=True)
 class ScenarioSpec(Closed):
     id: str
     title: str
@@ -301,6 +325,7 @@ class ScenarioSpec(Closed):
     cs: list[CSSpec] = field(default_factory=list)
     rules: ScenarioRules = field(default_factory=ScenarioRules)
     victory: VictorySpec
+    setup: SetupSpec | None = None  # none: every unit starts on its ``at`` hex
 
 
 def default_ma(unit_type: str) -> int:
@@ -472,6 +497,92 @@ class World:
                 and not stack_ok(self, [self.units[x] for x in at[u.at]])
             ):
                 self._fail(f"units.{k}.at", f"over-stacked set-up in {u.at}: {at[u.at]}")
+
+        self._check_setup()
+
+    def _check_setup(self) -> None:
+        """The set-up steps (spec 5.5, 5.6): known divisions and units of the step's side, an
+        area on the map for each step that is not fixed, every unit with an ``at`` hex in
+        exactly one step and its suggested hex inside that step's area. Sets
+        ``setup_steps`` (side, fixed, area in map order, units) and ``setup_step_of``."""
+        self.setup_steps: list[tuple[str, bool, tuple[str, ...], tuple[str, ...]]] = []
+        self.setup_step_of: dict[str, int] = {}
+        # each unit's suggested set-up hex (its ``at``)
+        self.suggested: dict[str, str] = {u.id: u.at for u in self.spec.units if u.at}
+        setup = self.spec.setup
+        if setup is None:
+            return
+        m = self.spec.map
+        by_division: dict[str | None, list[str]] = {}
+        for u in self.spec.units:
+            if u.at is not None:
+                by_division.setdefault(u.division, []).append(u.id)
+        for j, step in enumerate(setup.steps):
+            where = f"setup.steps.{j}"
+            members: list[str] = []
+            for i, name in enumerate(step.divisions):
+                div = self.divisions.get(name)
+                if div is None:
+                    self._fail(f"{where}.divisions.{i}", f"unknown division {name!r}")
+                if div.side != step.side:
+                    self._fail(f"{where}.divisions.{i}", f"{name} is {div.side}, not {step.side}")
+                members += by_division.get(name, [])
+            for i, uid in enumerate(step.units):
+                info = self.units.get(uid)
+                if info is None:
+                    self._fail(f"{where}.units.{i}", f"unknown unit {uid!r}")
+                if info.side != step.side:
+                    self._fail(f"{where}.units.{i}", f"{uid} is {info.side}, not {step.side}")
+                if uid in self.entry:
+                    self._fail(f"{where}.units.{i}", f"{uid} enters later; it does not set up")
+                members.append(uid)
+            area: set[str] = set()
+            if step.columns is not None:
+                first, last = step.columns
+                if not 1 <= first <= last <= m.width:
+                    self._fail(
+                        f"{where}.columns", f"columns {first}-{last} are not within 1-{m.width}"
+                    )
+                area |= {h for h in self.ids if first <= self.column(h) <= last}
+            for i, h in enumerate(step.hexes):
+                self.check_hex(h, f"{where}.hexes.{i}")
+                area.add(h)
+            if not step.fixed and not area:
+                self._fail(where, "a step that is not fixed needs columns or hexes")
+            for uid in members:
+                if uid in self.setup_step_of:
+                    other = self.setup_step_of[uid]
+                    self._fail(where, f"{uid} already sets up in setup.steps.{other}")
+                self.setup_step_of[uid] = j
+            self.setup_steps.append(
+                (step.side, step.fixed, tuple(h for h in self.ids if h in area), tuple(members))
+            )
+        areas: dict[str, set[str]] = {}
+        for side, _fixed, area_ids, _units in self.setup_steps:
+            areas.setdefault(side, set()).update(area_ids)
+        for j, (side, fixed, area_ids, units) in enumerate(self.setup_steps):
+            enemy_area = areas.get("pact" if side == "nato" else "nato", set())
+            shared = sorted(enemy_area & set(area_ids))
+            if shared:
+                self._fail(f"setup.steps.{j}", f"area overlaps the other side's: {shared[0]}")
+            for uid in units if fixed else ():
+                if self.suggested[uid] in enemy_area:
+                    self._fail(f"setup.steps.{j}", f"{uid} stands in the other side's area")
+        for k, u in enumerate(self.spec.units):
+            if u.at is None:
+                continue
+            found = self.setup_step_of.get(u.id)
+            if found is None:
+                self._fail(f"units.{k}.at", f"{u.id} is in no set-up step (setup.steps)")
+            j = found
+            side, fixed, area_ids, _ = self.setup_steps[j]
+            if u.side != side:
+                self._fail(f"units.{k}.at", f"{u.id} is {u.side}, setup.steps.{j} is {side}")
+            if not fixed and u.at not in area_ids:
+                self._fail(
+                    f"units.{k}.at",
+                    f"suggested hex {u.at} of {u.id} is outside its set-up area (setup.steps.{j})",
+                )
 
     @cached_property
     def in_range(self) -> dict[str, frozenset[str]]:

@@ -71,6 +71,9 @@ def render(state: Any, viewer: str | None = None) -> str:
             parts.append(f"{u} {info.type} {strength}-{ma}{ew}")
         where = f"{h} {name}" if name else h
         lines.append(f"  {where}: " + "; ".join(parts))
+    to_set_up = [u for u, s in state.status.items() if s == "setup"]
+    if to_set_up:
+        lines.append("  to set up: " + ", ".join(to_set_up))
     waiting = [u for u, s in state.status.items() if s == "waiting"]
     if waiting:
         lines.append("  to arrive: " + ", ".join(waiting))

@@ -26,9 +26,13 @@ from umpire.core.ruleset import (
     ScenarioInfo,
 )
 from umpire.rulesets.rhine.admin import (
+    AttritionKind,
     RefugeeKind,
     admin_begin,
+    admin_close,
     admin_end,
+    admin_finish,
+    attrition_to_act,
     refugee_hexes,
     refugee_to_act,
 )
@@ -65,6 +69,12 @@ from umpire.rulesets.rhine.movement import (
     MoveKind,
     may_move,
     movable,
+)
+from umpire.rulesets.rhine.placement import (
+    PlaceKind,
+    SuggestedKind,
+    setup_begin,
+    setup_to_act,
 )
 from umpire.rulesets.rhine.position import (
     SEGMENTS,
@@ -132,12 +142,22 @@ KINDS: list[ActionKind[ST]] = [
     ExLossKind(),
     AdvanceKind(),
     RefugeeKind(),
+    PlaceKind(),
+    SuggestedKind(),
+    AttritionKind(),
 ]
 SEGMENT_KINDS = ("move", "heli_ma", "attack", "probe", "end_phase")
 
 
 FLOW: Flow[ST] = Flow(
     [
+        # the set-up (spec 5.5, 5.6): decisions on turn 1 only, before the order choice
+        Phase(
+            "setup",
+            ("setup_suggested", "place"),
+            to_act=setup_to_act,
+            on_begin=fresh(setup_begin),
+        ),
         Phase("order", ("order",), to_act=order_to_act),
         Phase(
             "air",
@@ -155,8 +175,11 @@ FLOW: Flow[ST] = Flow(
             ("refugee",),
             to_act=refugee_to_act,
             on_begin=fresh(admin_begin),
-            on_end=fresh(admin_end),
+            on_end=fresh(admin_close),
         ),
+        # artillery attrition where the owner chooses the marker, then the rest of the
+        # administrative phase and the victory check
+        Phase("attrition", ("attrition",), to_act=attrition_to_act, on_end=fresh(admin_finish)),
     ],
     lambda s: s.flow,
     on_turn_begin=fresh(on_turn_begin),
@@ -170,7 +193,7 @@ class Rhine(RulesetBase[RhineState]):
 
     meta = RulesetMeta(
         id="rhine",
-        version="0.3",
+        version="0.4",
         title="7 Days to the Rhine (operational)",
         players=SIDES,
         chance="sampled",
@@ -191,6 +214,8 @@ class Rhine(RulesetBase[RhineState]):
         render=Lazy("umpire.rulesets.rhine.render:render"),
         status_line=Lazy("umpire.rulesets.rhine.render:status_line"),
         side_colours={"pact": "red", "nato": "blue"},
+        in_play=Lazy("umpire.rulesets.rhine.placement:in_play"),
+        deployment=Lazy("umpire.rulesets.rhine.placement:deployment"),
     )
 
     def scenario_ids(self) -> list[str]:

@@ -1,4 +1,5 @@
-"""A scenario's opening position: the units set up or waiting to enter (rhine.reinf.entry),
+"""A scenario's opening position: the units fixed on their hexes, waiting to be set up in the
+set-up phase (rhine.setup.order) or waiting to enter (rhine.reinf.entry),
 control of the hexes (rhine.control.initial), the combat-support pools (rhine.cs.pool) and
 the optional rules switched on for the game."""
 
@@ -22,9 +23,15 @@ def opening_state(scenario: str, seed: int, options: Mapping[str, Any]) -> Rhine
     w = world_for(scenario, options.get("house_rules"))
     pos: dict[str, str | None] = {}
     status: dict[str, str] = {}
+    steps = w.setup_steps
     for u in w.spec.units:
         pos[u.id] = u.at
         status[u.id] = "on" if u.at is not None else "waiting"
+        j = w.setup_step_of.get(u.id)
+        if j is not None and not steps[j][1]:
+            # set up in the set-up phase (rhine.setup.*): on no hex until then
+            pos[u.id] = None
+            status[u.id] = "setup"
     control: dict[str, str] = {}
     c = w.spec.control
     for h in w.ids:

@@ -1,0 +1,211 @@
+"""The set-up phase before the first turn's order choice (spec 5.5, 5.6): the sides set up in
+the scenario's order of steps, NATO first (its fixed garrisons stand on their hexes, then
+11 ACR, then 3 AD), then the Pact (rhine.setup.order); each unit goes to a hex of its step's
+area, with the stacking limits of rhine.stack.* (rhine.setup.area); or a side takes the
+scenario's suggested set-up in one step (rhine.setup.suggested). Both sides see every unit
+set up, as on a real map; a unit still to set up is on no hex (status ``setup``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from umpire.core.actions import Action
+from umpire.core.errors import IllegalActionError
+from umpire.core.events import Event, note
+from umpire.core.flow import ActionKind
+from umpire.core.ruleset import DeployStep
+from umpire.rulesets.rhine.position import ST, world
+
+TO_SET_UP = "setup"  # a unit's status while it waits to be set up
+ORDER_RULE = "rhine.setup.order"
+AREA_RULE = "rhine.setup.area"
+SUGGESTED_RULE = "rhine.setup.suggested"
+
+
+def setup_step(state: ST) -> int | None:
+    """The set-up step now due: the first of the scenario's steps with a unit still to set up
+    (None: the set-up is over, or the scenario has none)."""
+    if state.flow.turn != 1:
+        return None  # the set-up is done before turn 1's order choice, never later
+    status = state.status
+    for j, (_side, _fixed, _area, units) in enumerate(world(state).setup_steps):
+        for u in units:
+            if status.get(u) == TO_SET_UP:
+                return j
+    return None
+
+
+def setup_to_act(state: ST) -> str | None:
+    j = setup_step(state)
+    return None if j is None else world(state).setup_steps[j][0]
+
+
+def in_play(state: ST) -> bool:
+    """Whether the decision now due is play rather than the set-up."""
+    return setup_step(state) is None
+
+
+def place_refusal(state: ST, side: str, unit: str, h: str) -> str | None:
+    """Why ``side`` may not set ``unit`` up in ``h`` now (None: it may)."""
+    w = world(state)
+    j = setup_step(state)
+    if j is None:
+        return "the set-up is over"
+    step_side, _fixed, area, units = w.setup_steps[j]
+    if unit not in w.units:
+        return f"no unit {unit!r}"
+    if w.units[unit].side != side:
+        return f"{unit} is not {side}'s"
+    if state.status.get(unit) != TO_SET_UP:
+        return f"{unit} is not waiting to set up"
+    if unit not in units:
+        return (
+            f"{unit} sets up in a later step: {side} sets up "
+            f"{', '.join(u for u in units if state.status.get(u) == TO_SET_UP)} first"
+        )
+    if h not in area:
+        return f"{h} is outside the set-up area of {unit} ({_area_words(area)})"
+    here = [u for u, p in state.pos.items() if p == h]
+    if any(w.units[u].side != step_side for u in here):
+        return f"{h} holds enemy units"
+    from umpire.rulesets.rhine.rules import stack_ok
+
+    if not stack_ok(w, [w.units[u] for u in [*here, unit]]):
+        return f"{unit} would over-stack {h} (rhine.stack.{step_side}): {', '.join(here)}"
+    return None
+
+
+def _area_words(area: tuple[str, ...]) -> str:
+    cols = sorted({int(h[:2]) for h in area})
+    if cols and len(area) == len(cols) * len({h[2:] for h in area}):
+        return f"columns {cols[0]:02d}-{cols[-1]:02d}"
+    return ", ".join(area)
+
+
+class PlaceKind(ActionKind[ST]):
+    """Set one unit of the step now due up in a hex of its area (rhine.setup.area)."""
+
+    name = "place"
+    rule = AREA_RULE
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        """Every unit of the step now due in every hex of its area it may go to: the checks
+        of :func:`place_refusal`, with the map's stacks read once."""
+        j = setup_step(state)
+        if j is None:
+            return []
+        w = world(state)
+        step_side, _fixed, area, units = w.setup_steps[j]
+        if step_side != side:
+            return []
+        from umpire.rulesets.rhine.rules import stack_ok
+
+        infos = w.units
+        occ: dict[str, list[str]] = {}
+        for u, p in state.pos.items():
+            if p is not None:
+                occ.setdefault(p, []).append(u)
+        out = []
+        for u in units:
+            if state.status.get(u) != TO_SET_UP:
+                continue
+            info = infos[u]
+            for h in area:
+                here = occ.get(h)
+                if here is not None and (
+                    any(infos[x].side != side for x in here)
+                    or not stack_ok(w, [*(infos[x] for x in here), info])
+                ):
+                    continue
+                out.append(Action("place", unit=u, cell=h))
+        return out
+
+    def check(self, state: ST, side: str, action: Action) -> None:
+        if (
+            action.unit is None
+            or action.cell is None
+            or action != Action("place", unit=action.unit, cell=action.cell)
+        ):
+            raise IllegalActionError("a placement names a unit and a hex", self.rule)
+        why = place_refusal(state, side, action.unit, action.cell)
+        if why is not None:
+            raise IllegalActionError(why, self.rule)
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        assert action.unit is not None and action.cell is not None
+        state.pos[action.unit] = action.cell
+        state.status[action.unit] = "on"
+        return [
+            note(
+                "place",
+                f"{side} sets {action.unit} up in {action.cell}",
+                self.rule,
+                side=side,
+                unit=action.unit,
+                cell=action.cell,
+            )
+        ]
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return f"place {action.unit} in {action.cell}"
+
+
+class SuggestedKind(ActionKind[ST]):
+    """Take the scenario's suggested set-up for all of the side's units still to set up and
+    those it has set up by hand (rhine.setup.suggested): each on its ``at`` hex."""
+
+    name = "setup_suggested"
+    rule = SUGGESTED_RULE
+    action = Action("setup_suggested")
+
+    def options(self, state: ST, side: str) -> Iterable[Action]:
+        return [self.action] if setup_to_act(state) == side else []
+
+    def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
+        w = world(state)
+        placed = []
+        for s, fixed, _area, units in w.setup_steps:
+            if s != side or fixed:
+                continue
+            for u in units:
+                state.pos[u] = w.suggested[u]
+                state.status[u] = "on"
+                placed.append(f"{u} {w.suggested[u]}")
+        return [
+            note(
+                "setup",
+                f"{side} takes the suggested set-up: {', '.join(placed)}",
+                self.rule,
+                side=side,
+            )
+        ]
+
+    def describe(self, state: ST, side: str, action: Action) -> str:
+        return "take the suggested set-up (every unit still to set up on its suggested hex)"
+
+
+def setup_begin(state: ST) -> list[Event]:
+    """The set-up's opening note (turn 1 only): who sets up in which order, and the units
+    that stand fixed."""
+    if setup_step(state) is None:
+        return []
+    w = world(state)
+    words = []
+    for side, fixed, area, units in w.setup_steps:
+        if fixed:
+            words.append(f"{side} {', '.join(f'{u} {w.suggested[u]}' for u in units)} (fixed)")
+        else:
+            words.append(f"{side} {', '.join(units)} in {_area_words(area)}")
+    return [note("setup", "set-up, in order: " + "; ".join(words), ORDER_RULE)]
+
+
+def deployment(state: ST) -> DeployStep | None:
+    """The set-up step now due, for the web table's zone drawing and "deploy for me" (which
+    takes the suggested set-up)."""
+    j = setup_step(state)
+    if j is None or state.outcome is not None:
+        return None
+    side, _fixed, area, units = world(state).setup_steps[j]
+    pieces = tuple(u for u in units if state.status.get(u) == TO_SET_UP)
+    zone = {"cells": list(area)}
+    return DeployStep(side, ("place", "setup_suggested"), zone, pieces, False, AREA_RULE)

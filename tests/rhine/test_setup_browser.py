@@ -1,0 +1,67 @@
+"""End-to-end in a real Chromium: the 7 Days to the Rhine set-up phase at the browser table
+(rhine.setup.order, rhine.setup.area, rhine.setup.suggested; spec 5.5, 5.6). NATO's page draws
+its formation's set-up area (11 ACR: the 30 hexes of columns 08-10) as the deployment zone,
+places a squadron picked in the tray on a clicked hex, and "deploy for me" takes the suggested
+set-up for NATO's other units; then it is the Pact's set-up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.server.conftest import (  # noqa: F401 (fixtures)
+    LiveServer,
+    browser,
+    db_path,
+    live_server,
+    need_browser,
+    shots,
+)
+from tests.server.test_browser_rhine import Seats
+
+need_browser()
+
+
+def test_rhine_set_up_in_the_browser(browser: Any, live_server: LiveServer, shots: Path) -> None:  # noqa: F811
+    driver = browser.new_context().new_page()
+    seats = Seats(
+        driver,
+        live_server,
+        {
+            "ruleset": "rhine",
+            "scenario": "autobahn-gap",
+            "seed": 2,
+            "players": {"nato": "here", "pact": "remote"},
+        },
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live_server.url + seats.by_side["nato"]["url"])
+    page.wait_for_selector("g.deploy-zone polygon.zone-cell")
+    assert page.locator("polygon.zone-cell").count() == 30  # columns 08-10 of 10 rows
+    pieces = page.locator(".deploy-tray .piece")
+    assert sorted(pieces.nth(k).get_attribute("data-piece") for k in range(pieces.count())) == [
+        "N-11-SQ1",
+        "N-11-SQ2",
+    ]
+    page.locator('.deploy-tray .piece[data-piece="N-11-SQ1"]').click()
+    # hex 0903 (x = column - 1, y from the south edge); the click goes to the table, which
+    # takes the nearest hex centre (a zone or road drawing over the cell may catch it)
+    page.locator('g.cell[data-x="8"][data-y="7"]').first.click(force=True)
+    page.wait_for_function(
+        "() => /action 1\\b/.test(document.querySelector('#turn .hint').textContent)"
+    )
+    units = {u["id"]: u for u in seats.view("pact")["board"]["units"]}
+    assert units["N-11-SQ1"]["hex"] == "0903"  # seen by the Pact too, as on a real map
+    page.screenshot(path=str(shots / "rhine-setup-nato.png"))
+    page.click("#deploy-for-me")
+    page.wait_for_selector("#deploy-for-me", state="hidden")
+    pact = seats.view("pact")
+    assert pact["deploying"] and pact["deployment"]["side"] == "pact"
+    units = {u["id"]: u for u in pact["board"]["units"]}
+    assert units["N-3-MI2"]["hex"] == "0508"  # NATO's suggested set-up
+    assert not errors, errors
+    for p in (page, driver):
+        p.context.close()
