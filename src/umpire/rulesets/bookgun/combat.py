@@ -344,12 +344,43 @@ def in_view(state: BookGunState, f: Figure, p: Vec, what: str) -> bool:
     return True
 
 
+def heavy(w: World, weapon: str | None) -> bool:
+    """A heavy weapon (bookgun.fire.reload): its row takes extra reload markers (RPG,
+    recoilless rifle, guns) and they are kept apart from the unit's other weapons'."""
+    kind = w.tables.weapons.types.get(weapon or "")
+    return kind is not None and kind.reload_extra > 0
+
+
+def reload_kept(state: BookGunState) -> bool:
+    """Whether reload markers stop fire (the rule switched on)."""
+    return not switches_in(state.options).relaxed("bookgun.fire.reload")
+
+
+def loaded(state: BookGunState, unit: Unit, f: Figure) -> bool:
+    """``f`` has a weapon whose group carries no reload marker (bookgun.fire.reload, spec §4.1
+    step 5: "Track markers per weapon group so one RPG does not silence the rifles"): a gun
+    when the unit's heavy weapons have none; anyone else when its other weapons have none, or
+    an RPG gunner with a round left when only those carry markers."""
+    w = world(state)
+    if f.role == "gun" and heavy(w, f.weapon):
+        return unit.reload_heavy == 0
+    if unit.reload == 0:
+        return True
+    return unit.reload_heavy == 0 and heavy(w, f.second) and f.rounds > 0
+
+
 def plan_shots(
     state: BookGunState, unit: Unit, figs: list[Figure], target: Unit, blast: bool
 ) -> list[Shot]:
-    """What each figure would roll against ``target`` (bookgun.fire.procedure)."""
+    """What each figure would roll against ``target`` (bookgun.fire.procedure). Reload
+    markers (spec §4.1 step 5, per weapon group): with markers on the heavy weapons a gun does
+    not fire and an RPG gunner uses his rifle; with markers on the others only heavy weapons
+    fire."""
     w = world(state)
     tb = w.tables
+    kept = reload_kept(state)
+    heavy_wait = kept and unit.reload_heavy > 0
+    small_wait = kept and unit.reload > 0
     any_arc = unit.concealed or charged_by(state, unit)
     shots: list[Shot] = []
     ground = state.options.get("double_ranges") and 2.0 or 1.0
@@ -361,9 +392,15 @@ def plan_shots(
         weapon_name = f.weapon
         blast_name = None
         if f.role == "gun":  # a gun fires HE: always a blast (house, spec §4.1)
+            if heavy_wait and heavy(w, f.weapon):
+                continue
             blast_name = f.weapon
         elif blast:
-            if f.second in ("rpg", "grenade_launcher") and f.rounds > 0:
+            if (
+                f.second in ("rpg", "grenade_launcher")
+                and f.rounds > 0
+                and not (heavy_wait and heavy(w, f.second))
+            ):
                 weapon_name = blast_name = f.second
             elif f.grenades > 0 and d <= tb.blast.grenade_range:
                 blast_name = "grenade"
@@ -380,6 +417,8 @@ def plan_shots(
             )
             if band_index is None:
                 continue
+        if small_wait and not heavy(w, blast_name):
+            continue  # markers on the unit's other weapons: only a heavy one may fire
         band = BANDS[band_index]
         cats = Counter(category(w, state, t, target, f.pos) for t in seen)
         cat = max(cats, key=lambda c: (cats[c], CATS.index(c)))
@@ -555,6 +594,8 @@ def target_allowed(state: BookGunState, unit: Unit, figs: list[Figure], target_i
         return roe_allows(state, unit, figs, target_id)
     target = state.units[target_id]
     shots = plan_shots(state, unit, figs, target, False)
+    if not shots and unit.reload > 0:  # only heavy weapons loaded: they fire as blasts
+        shots = plan_shots(state, unit, figs, target, True)
     if not shots:
         return False
     if not fireable(state, target, shots):
@@ -583,14 +624,21 @@ class DoorShot:
 def he_weapon(state: BookGunState, unit: Unit, f: Figure) -> str | None:
     """The HE weapon ``f`` can fire (p.19: an HE/HEAT hit opens a locked door): a served gun,
     an RPG with a round left, a grenade launcher; hand grenades are thrown, not fired."""
-    types = world(state).tables.weapons.types
+    w = world(state)
+    types = w.tables.weapons.types
+    kept = reload_kept(state)
+    found: str | None = None
     if f.role == "gun":
-        return f.weapon if gun_serves(state, unit) and types[f.weapon].blast else None
-    if f.second == "rpg" and f.rounds > 0:
-        return "rpg"
-    if f.second == "grenade_launcher" and f.rounds > 0:  # 6 rounds a grenadier (spec §4.1)
-        return "grenade_launcher"
-    return None
+        found = f.weapon if gun_serves(state, unit) and types[f.weapon].blast else None
+    elif f.second == "rpg" and f.rounds > 0:
+        found = "rpg"
+    elif f.second == "grenade_launcher" and f.rounds > 0:  # 6 rounds a grenadier (spec §4.1)
+        found = "grenade_launcher"
+    # reload markers, per weapon group (spec §4.1 step 5)
+    waits = unit.reload_heavy > 0 if heavy(w, found) else unit.reload > 0
+    if found is not None and kept and waits:
+        return None
+    return found
 
 
 def door_at(state: BookGunState, room: str) -> Vec | None:
@@ -644,6 +692,30 @@ def door_shots(state: BookGunState, unit: Unit, figs: list[Figure], room: str) -
         need = tb.blast.on_target_short if band == "short" else tb.blast.on_target_beyond
         out.append(DoorShot(f.id, weapon, band, need, d))
     return out
+
+
+def add_reload(
+    state: BookGunState,
+    unit: Unit,
+    small: bool,
+    heavy_fired: bool,
+    gun: bool,
+    extra: int,
+    prone: bool,
+) -> None:
+    """bookgun.fire.reload (spec §4.1 step 5): 1 marker, +1 if the unit moved this turn, +1
+    prone firers; a heavy weapon's markers (+1 RPG or recoilless, a pushed gun 2 for moving)
+    are kept apart from the other weapons' so one RPG does not silence the rifles."""
+    w = world(state)
+    tm = w.tables.fire_mods
+    moved = tm.reload_moved if unit.moved else 0
+    lying = tm.reload_prone if prone else 0
+    if small:
+        unit.reload += tm.reload_base + moved + lying
+    if heavy_fired:
+        if unit.moved and gun:
+            moved = w.tables.artillery.push_reload  # push and fire: reload 2 full turns (p.16)
+        unit.reload_heavy += tm.reload_base + moved + extra + lying
 
 
 def resolve_door_fire(
@@ -726,13 +798,16 @@ def resolve_door_fire(
             )
         )
         events += burst(state, aim, unit.side, f.pos)
-    tm = w.tables.fire_mods
-    moved = tm.reload_moved if unit.moved else 0
-    if unit.moved and any(f.role == "gun" for f in fired):
-        moved = w.tables.artillery.push_reload
-    unit.reload += tm.reload_base + moved + extra
-    if any(f.prone for f in fired):
-        unit.reload += tm.reload_prone
+    big = [s for s in shots[: len(fired)] if heavy(w, s.weapon)]
+    add_reload(
+        state,
+        unit,
+        small=len(big) < len(fired) or not fired,
+        heavy_fired=bool(big),
+        gun=any(state.figures[s.firer].role == "gun" for s in big),
+        extra=extra,
+        prone=any(f.prone for f in fired),
+    )
     unit.fired = True
     for f in fired[:1]:
         state.fire_points.append([float(state.flow.turn), f.x, f.y])
@@ -964,13 +1039,16 @@ def resolve_fire(
         events += stampede_check(state, target, unit)
     for f in twenties:
         events += collateral(state, f, target)
-    tm = w.tables.fire_mods
-    moved = tm.reload_moved if unit.moved else 0
-    if unit.moved and any(state.figures[s.firer].role == "gun" for s in shots):
-        moved = w.tables.artillery.push_reload  # push and fire: reload 2 full turns (p.16)
-    unit.reload += tm.reload_base + moved + extra_reload
-    if any(f.prone for f in figs):
-        unit.reload += tm.reload_prone
+    big = [s for s in shots if heavy(w, s.blast)]
+    add_reload(
+        state,
+        unit,
+        small=len(big) < len(shots) or not shots,
+        heavy_fired=bool(big),
+        gun=any(state.figures[s.firer].role == "gun" for s in big),
+        extra=extra_reload,
+        prone=any(f.prone for f in figs),
+    )
     unit.fired = True
     unit.fired_at.append(target.id)
     for f in figs[:1]:
@@ -1463,6 +1541,7 @@ def morale_phase(state: BookGunState) -> list[Event]:
         if unit.side == "civilians" or not state.on_table(unit):
             continue
         unit.reload = max(0, unit.reload - 1)
+        unit.reload_heavy = max(0, unit.reload_heavy - 1)
         if unit.status == ROUTED:
             if unit.routed_turn < state.flow.turn:
                 if rally_test(state, unit, events):

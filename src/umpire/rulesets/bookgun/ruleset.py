@@ -128,16 +128,14 @@ def may_move(state: S, unit: Unit) -> bool:
     )
 
 
-def fire_group(state: S, unit: Unit) -> list[list[Figure]]:
-    """Who one card fires (bookgun.lead.fire_cards): the whole unit when its fit leader has
-    every fit figure within 6 in.; otherwise each figure on its own card."""
+def fire_cards(state: S, unit: Unit) -> list[list[Figure]]:
+    """How the cards fire ``unit`` (bookgun.lead.fire_cards): the whole unit on one card when
+    its fit leader has every fit figure within 6 in.; otherwise each figure on its own card.
+    Reload markers do not enter into it (see :func:`fire_group`), so a menu lists its figures
+    alike whether the markers stop fire or not."""
     if not state.on_table(unit) or unit.side not in SIDES or unit.status in (ROUTED, SHAKEN, OUT):
         return []
     if unit.id in state.acted:
-        return []
-    if unit.reload > 0 and not combat.relaxed(
-        state, "bookgun.fire.reload", f"{unit.name} fires with a reload marker on it"
-    ):
         return []
     figs = [f for f in combat.firing_figures(state, unit) if f.id not in state.acted]
     if not figs:
@@ -147,6 +145,22 @@ def fire_group(state: S, unit: Unit) -> list[list[Figure]]:
     if lead is not None and all(dist(f.pos, lead.pos) <= radius for f in state.fit_figures(unit)):
         return [figs]
     return [[f] for f in figs]
+
+
+def fire_group(state: S, unit: Unit) -> list[list[Figure]]:
+    """Who one card fires (:func:`fire_cards`), less the figures whose weapons carry a reload
+    marker (bookgun.fire.reload, kept per weapon group - spec §4.1 step 5): with markers on the
+    rifles only a loaded RPG or gun fires. Under ``advise``/``off`` everyone may fire (noted)."""
+    out = []
+    for g in fire_cards(state, unit):
+        ready = [f for f in g if combat.loaded(state, unit, f)]
+        if len(ready) < len(g) and not combat.relaxed(
+            state, "bookgun.fire.reload", f"{unit.name} fires with a reload marker on it"
+        ):
+            g = ready
+        if g:
+            out.append(g)
+    return out
 
 
 def may_fire(state: S, unit: Unit) -> bool:
@@ -1165,15 +1179,14 @@ class Hold(_CardKind):
         out = []
         for u in sorted(state.units.values(), key=lambda u: u.id):
             if u.side == side:
+                apart = len(fire_cards(state, u)) > 1  # one card a figure (bookgun.lead.fire_cards)
                 for g in fire_group(state, u):
                     if combat.fire_targets(state, u, g):
                         out.append(
                             Action(
                                 "hold",
                                 unit=u.id,
-                                units=tuple(f.id for f in g)
-                                if len(g) == 1 and len(fire_group(state, u)) > 1
-                                else (),
+                                units=tuple(f.id for f in g) if len(g) == 1 and apart else (),
                             )
                         )
         return out
@@ -1704,15 +1717,19 @@ class Fire(_CardKind):
         for u in sorted(state.units.values(), key=lambda u: u.id):
             if u.side != side:
                 continue
-            groups = fire_group(state, u)
-            for g in groups:
-                single = (
-                    tuple(f.id for f in g)
-                    if len(groups) > 1 or len(g) == 1 and state.leader_of(u) is None
-                    else ()
+            # one card per figure or the whole unit on one (whatever its reload markers)
+            apart = len(fire_cards(state, u)) > 1 or state.leader_of(u) is None
+            for g in fire_group(state, u):
+                single = tuple(f.id for f in g) if apart else ()
+                # only heavy weapons loaded (bookgun.fire.reload): an RPG fires as a blast
+                heavy_only = (
+                    u.reload > 0
+                    and combat.reload_kept(state)
+                    and not any(f.role == "gun" for f in g)
                 )
                 for t in combat.fire_targets(state, u, g):
-                    out.append(Action("fire", unit=u.id, target=t, units=single))
+                    if not (heavy_only and t in state.units):
+                        out.append(Action("fire", unit=u.id, target=t, units=single))
                     if any(f.grenades or (f.second and f.rounds) for f in g) and t in state.units:
                         tgt = state.units[t]
                         if any(s.blast for s in combat.plan_shots(state, u, g, tgt, True)):
@@ -1731,6 +1748,10 @@ class Fire(_CardKind):
     def advise(self, state: S, side: str, action: Action) -> None:
         unit = state.units[str(action.unit)]
         figs = self._firers(state, action)  # a reload marker (bookgun.fire.reload)
+        if not all(combat.loaded(state, unit, f) for f in figs):
+            combat.relaxed(
+                state, "bookgun.fire.reload", f"{unit.name} fires with a reload marker on it"
+            )
         combat.target_allowed(state, unit, figs, str(action.target))
 
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
@@ -2054,6 +2075,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "formation": u.formation,
                 "status": u.status,
                 "reload": u.reload,
+                "reload_heavy": u.reload_heavy,
                 "moved": u.moved,
                 "fired": u.fired,
                 "moved_last": u.moved_last,
