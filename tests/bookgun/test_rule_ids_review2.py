@@ -105,3 +105,22 @@ def test_markers_on_the_rifles_of_a_unit_firing_on_one_card_leave_only_the_rpg()
     book, menu = _menus(s)
     assert not [a for a in book if a.unit == "cell-1"]
     assert [a for a in menu if a.unit == "cell-1"]  # a person may, with the warning
+
+
+# -- 6. Market Day's concealment sites (spec §6) --------------------------------------------------
+def test_every_room_of_the_market_day_buildings_is_a_concealment_site() -> None:
+    """bookgun.conceal.where / bookgun.setup.deploy (spec §6: markers "only in A, B, C, D, the
+    grove, the gully or the north-east brush, all with y >= 8"): every ground and upper room of
+    the four buildings may hold a marker - B2 (the ground room with the stair) included - and
+    the open ground outside them may not."""
+    s = _state_at_setup()
+    offered = {str(a.option) for a in RULESET.legal_actions(s) if a.kind == "deploy"}
+    rooms = {"A1", "A2", "B1", "B2", "B3", "B4", "C1", "D1", "D2"}
+    assert rooms <= offered
+    assert offered == rooms | {"grove", "gully", "brush-ne"}
+
+
+def _state_at_setup(scenario: str = "market-day", seed: int = 1) -> BookGunState:
+    state = Game(RULESET, scenario, seed).state
+    assert isinstance(state, BookGunState) and state.flow.phase == "setup"
+    return state
