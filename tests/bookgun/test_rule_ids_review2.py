@@ -6,9 +6,13 @@ rule open."""
 from __future__ import annotations
 
 from umpire.core.actions import Action
+from umpire.core.flow import Pending
 from umpire.core.game import Game
 from umpire.core.switches import OPTION_KEY, book_only
 from umpire.rulesets.bookgun import RULESET
+from umpire.rulesets.bookgun.allowance import Allowance
+from umpire.rulesets.bookgun.common import centre
+from umpire.rulesets.bookgun.movement import unit_room
 from umpire.rulesets.bookgun.ruleset import fire_cards, fire_group
 from umpire.rulesets.bookgun.state import BookGunState
 
@@ -124,3 +128,76 @@ def _state_at_setup(scenario: str = "market-day", seed: int = 1) -> BookGunState
     state = Game(RULESET, scenario, seed).state
     assert isinstance(state, BookGunState) and state.flow.phase == "setup"
     return state
+
+
+# -- 3. concealed markers move within their terrain (p.11, spec §3.6) ----------------------------
+def _deployed(cell_1_at: str) -> Game:
+    """Market Day after the set-up with cell-1 under a marker at ``cell_1_at``."""
+    game = Game(RULESET, "market-day", 1)
+    sites = {"cell-1": cell_1_at, "cell-2": "B1", "group-hq": "C1"}
+    spare = iter(["gully", "brush-ne"])
+    while game.to_act == "insurgents" and game.legal_actions()[0].kind == "deploy":
+        what = str(game.legal_actions()[0].unit)
+        game.apply(Action("deploy", unit=what, option=sites.get(what) or next(spare)))
+    game.apply(Action("cache", option="C1"))
+    game.apply(Action("commander", unit="lt"))
+    return game
+
+
+def _moving(game: Game, unit: str, reach: float) -> BookGunState:
+    s = game.state
+    assert isinstance(s, BookGunState)
+    s.card = "7-hearts"
+    al = Allowance(reach, reach, reach)
+    s.flow.stack.append(
+        Pending("insurgents", ("move_to", "stay"), "move", {"unit": unit, **al.to_dict()})
+    )
+    return s
+
+
+def test_a_concealed_cell_in_the_grove_moves_under_its_marker_within_the_grove() -> None:
+    """bookgun.conceal.reveal (p.11, spec §3.6: concealed troops "may move concealed but not
+    out of the concealing terrain"; "markers may move but may not leave the concealing
+    terrain"): a cell under a marker in the grove (x 0-7, y 30-36, spec §6) is offered moves
+    that keep it in the grove; taken, its marker moves with it and the army reads only that
+    the marker moved; it is offered no move out of the grove (into the open or a building)."""
+    game = _deployed("grove")
+    s = _moving(game, "cell-1", 6.0)
+    cell = s.units["cell-1"]
+    assert cell.concealed and unit_room(s, cell) is None
+    moves = [a for a in RULESET.legal_actions(s) if a.kind == "move_to"]
+    assert moves, "a concealed cell in the grove may move within it"
+    assert all(a.option is None and a.point is not None for a in moves)
+    assert all(0 <= a.point[0] <= 7 and 30 <= a.point[1] <= 36 for a in moves if a.point)
+    start = centre(s, cell)
+    far = max(moves, key=lambda a: (a.point[0] - start[0]) ** 2 + (a.point[1] - start[1]) ** 2)
+    events = game.apply(far)
+    assert cell.concealed
+    m = s.markers[str(cell.marker)]
+    assert (m.x, m.y) == far.point and (m.x, m.y) != start
+    assert 0 <= m.x <= 7 and 30 <= m.y <= 36
+    army_reads = " ".join(e.seen_by("army").text for e in events if e.seen_by("army") is not None)
+    assert "Cell 1" not in army_reads and f"marker {m.id}" in army_reads
+
+
+def test_a_concealed_cell_leaving_the_grove_breaks_cover() -> None:
+    """bookgun.conceal.reveal (p.11): a marker may not leave the concealing terrain - a person
+    who walks the cell out of the grove into the open (no agent is offered it) places it on
+    the table."""
+    game = _deployed("grove")
+    s = _moving(game, "cell-1", 6.0)
+    cell = s.units["cell-1"]
+    start = centre(s, cell)
+    out = (start[0] + 1.0, 29.0)  # just south of the grove
+    events = game.apply(Action("move_to", unit="cell-1", point=out))
+    assert not cell.concealed
+    assert any("breaks cover" in e.text for e in events)
+
+
+def test_a_concealed_cell_in_a_building_moves_only_to_its_other_rooms() -> None:
+    """bookgun.conceal.reveal (p.11) indoors: from A1 the concealed cell may go next door to
+    A2 (the same building, spec §6), and nowhere out of doors."""
+    game = _deployed("A1")
+    s = _moving(game, "cell-1", 6.0)
+    moves = [a for a in RULESET.legal_actions(s) if a.kind == "move_to"]
+    assert {a.option for a in moves} == {"A2"}

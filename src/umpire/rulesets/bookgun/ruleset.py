@@ -60,6 +60,8 @@ from umpire.rulesets.bookgun.movement import (
     candidate_moves,
     carry,
     charge_reach,
+    conceal_area,
+    concealed_moves,
     do_move,
     flee,
     move_problem,
@@ -67,6 +69,7 @@ from umpire.rulesets.bookgun.movement import (
     place_outside,
     roll_allowance,
     room_space,
+    stays_in,
     unit_room,
 )
 from umpire.rulesets.bookgun.riders import climb_on, ride_options
@@ -1025,10 +1028,18 @@ class MoveTo(ActionKind[S]):
                 for p in convoy_points(state, unit, others, al)
             ]
         out = []
-        for point, room in candidate_moves(state, unit, al):
-            if unit.concealed and room is None:
-                continue
-            out.append(Action("move_to", unit=unit.id, point=point, option=room))
+        outdoors = unit.concealed and unit_room(state, unit) is None
+        if (
+            not outdoors
+        ):  # concealed in a building: to its other rooms only (bookgun.conceal.reveal)
+            for point, room in candidate_moves(state, unit, al):
+                if unit.concealed and room is None:
+                    continue
+                out.append(Action("move_to", unit=unit.id, point=point, option=room))
+        else:  # concealed out of doors: within its piece of concealing terrain
+            out += [
+                Action("move_to", unit=unit.id, point=p) for p in concealed_moves(state, unit, al)
+            ]
         return out
 
     def check(self, state: S, side: str, action: Action) -> None:
@@ -1073,7 +1084,10 @@ class MoveTo(ActionKind[S]):
             return drive(state, unit, al, action.point, backing) + Activate().done(state, unit)
         was_concealed = unit.concealed
         if was_concealed and action.option is None and unit.marker in state.markers:
-            events += combat.reveal(state, state.markers[str(unit.marker)], "breaks cover")
+            area = conceal_area(state, unit)  # moving within it, the marker moves (p.11)
+            point = action.point
+            if area is None or point is None or not stays_in(area, centre(state, unit), point):
+                events += combat.reveal(state, state.markers[str(unit.marker)], "breaks cover")
         # a concealed enemy in the room entered is found first (bookgun.conceal.reveal)
         if action.option is not None:
             for f in room_figures(state, action.option):
@@ -1084,6 +1098,18 @@ class MoveTo(ActionKind[S]):
                     )
                     unit.moved = True
                     return events + _post_move(state, unit) + Activate().done(state, unit)
+        if unit.concealed and action.point is not None and unit.marker in state.markers:
+            # within its concealing terrain (p.11): the marker moves, and the unit is placed
+            # at it as the set-up places a unit at an outdoor marker (a loose group)
+            mk = state.markers[str(unit.marker)]
+            mk.x, mk.y = action.point
+            unit.formation = "unformed"
+            place_outside(state, unit, action.point, 270.0)
+            unit.moved = True
+            where = f"to ({mk.x:.1f}, {mk.y:.1f}) within {mk.site}"
+            ev = note("move", f"{unit.name} moves {where}", self.rule, unit=unit.id, to=where)
+            events.append(secret(side, ev, f"marker {mk.id} moves within {mk.site}"))
+            return events + _post_move(state, unit) + Activate().done(state, unit)
         where = do_move(state, unit, action.point, action.option)
         unit.moved = True
         ev = note("move", f"{unit.name} moves {where}", self.rule, unit=unit.id, to=where)
