@@ -9,7 +9,7 @@ from umpire.core.actions import Action
 from umpire.core.flow import Pending
 from umpire.core.game import Game
 from umpire.core.switches import OPTION_KEY, book_only
-from umpire.rulesets.bookgun import RULESET
+from umpire.rulesets.bookgun import RULESET, combat
 from umpire.rulesets.bookgun.allowance import Allowance
 from umpire.rulesets.bookgun.common import centre
 from umpire.rulesets.bookgun.movement import unit_room
@@ -201,3 +201,34 @@ def test_a_concealed_cell_in_a_building_moves_only_to_its_other_rooms() -> None:
     s = _moving(game, "cell-1", 6.0)
     moves = [a for a in RULESET.legal_actions(s) if a.kind == "move_to"]
     assert {a.option for a in moves} == {"A2"}
+
+
+# -- 5. a leader is hit only if targeted (p.7, spec §3.4) ---------------------------------------
+def test_a_card_but_an_ace_hits_the_leader_only_if_he_is_specifically_targeted() -> None:
+    """bookgun.lead.ace (p.7, spec §3.4: "an ace kills its leader; other cards hit the leader
+    only if he was specifically targeted"; §5.2: 2-10 hit an ordinary figure, J/Q/K a key
+    figure): with his unit's other men in view - even only wounded ones - a number or face card
+    never falls on the leader or an attached officer; the wounded man is hit again. An ace
+    does fall on him (the officer first, p.8)."""
+    s = _state()
+    cell, team = s.units["cell-1"], s.units["team-a"]
+    leader, rifleman = s.figures["c1-l"], s.figures["c1-r1"]
+    rifleman.status = "wounded"
+    for effect in ("wounded", "killed", "key_wounded", "key_killed"):
+        assert combat.choose_victim(s, cell, effect, [leader, rifleman]) is rifleman, effect
+    assert combat.choose_victim(s, cell, "leader", [leader, rifleman]) is leader
+    lt, a_r = s.figures["lt"], s.figures["a-r"]
+    a_r.status = "wounded"
+    for effect in ("wounded", "key_killed"):
+        assert combat.choose_victim(s, team, effect, [s.figures["a-tl"], lt, a_r]) is a_r
+    assert combat.choose_victim(s, team, "leader", [s.figures["a-tl"], lt, a_r]) is lt
+
+
+def test_a_leader_alone_in_view_is_the_man_aimed_at() -> None:
+    """bookgun.lead.ace (p.7), the reading pinned (house): fire at a unit of which the firer
+    sees only its leader (Market Day's group leader, a unit of one) is aimed at him - he is
+    specifically targeted, so any card hits him; a sniper's named man likewise (spec §4.1)."""
+    s = _state()
+    hq, gl = s.units["group-hq"], s.figures["gl"]
+    for effect in ("wounded", "killed", "key_wounded", "leader"):
+        assert combat.choose_victim(s, hq, effect, [gl]) is gl, effect

@@ -814,6 +814,9 @@ def resolve_door_fire(
     return events
 
 
+LEADERS = ("leader", "officer")
+
+
 def choose_victim(
     state: BookGunState, target: Unit, effect: str, visible: list[Figure]
 ) -> Figure | None:
@@ -827,16 +830,24 @@ def choose_victim(
     # figures for fire (the firer's pick of a face card after the unit's own key men, house)
     held = set(target.holders) if led_horses(target) else set()
     order = (
-        ("key", "holder", "ordinary", "officer", "leader")
-        if effect.startswith("key")
-        else ("ordinary", "key", "holder", "officer", "leader")
+        ("key", "holder", "ordinary") if effect.startswith("key") else ("ordinary", "key", "holder")
     )
     for role in order:
         pool = [f for f in fit if ("holder" if f.id in held else f.role) == role]
         if pool:
             return pool[0]
-    hurt = [f for f in visible if f.status == WOUNDED]
-    return hurt[0] if hurt else None
+    # bookgun.lead.ace (p.7): a card but an ace hits a leader (or officer) only if he was
+    # specifically targeted - a sniper's named man (sniper_cards), or (house) a leader the
+    # firer sees with no other figure of the unit in view, so that he is the one aimed at
+    hurt = [f for f in visible if f.status == WOUNDED and f.role not in LEADERS]
+    if hurt:
+        return hurt[0]
+    if all(f.role in LEADERS for f in visible):
+        lead = [f for f in fit if f.role == "officer"] + [f for f in fit if f.role == "leader"]
+        hurt_lead = [f for f in visible if f.status == WOUNDED]
+        found = lead or hurt_lead
+        return found[0] if found else None
+    return None
 
 
 def apply_hit(
