@@ -6,12 +6,14 @@ rule open."""
 from __future__ import annotations
 
 from umpire.core.actions import Action
+from umpire.core.events import Event
 from umpire.core.flow import Pending
 from umpire.core.game import Game
+from umpire.core.rng import RandomStream
 from umpire.core.switches import OPTION_KEY, book_only
 from umpire.rulesets.bookgun import RULESET, combat
 from umpire.rulesets.bookgun.allowance import Allowance
-from umpire.rulesets.bookgun.common import centre
+from umpire.rulesets.bookgun.common import centre, world
 from umpire.rulesets.bookgun.movement import unit_room
 from umpire.rulesets.bookgun.ruleset import fire_cards, fire_group
 from umpire.rulesets.bookgun.state import BookGunState
@@ -266,3 +268,107 @@ def test_only_a_side_with_three_basic_units_names_a_commander_in_chief() -> None
     data["units"].append(third)
     with pytest.raises(ValueError, match="Commander-in-Chief"):
         ScenarioSpec.model_validate(data)
+
+
+# -- 2. the defensive circle and the fort (spec §4.3 step 3, §4.4) -------------------------------
+def _with_fort(s: BookGunState) -> None:
+    """Market Day with a fort (terrain kind fort) on open ground at x 8-16, y 18-22."""
+    from umpire.rulesets.bookgun.scenario import TerrainSpec, load_scenario
+    from umpire.rulesets.bookgun.world import world_for
+
+    spec = load_scenario("market-day")
+    fort = TerrainSpec(id="fort", kind="fort", rect=(8.0, 18.0, 16.0, 22.0))
+    s.world_memo = world_for(spec.model_copy(update={"terrain": [*spec.terrain, fort]}), None)
+
+
+def _modifier(roll: Event) -> int:
+    """What the modifiers added to a d6 test's roll (its result less its die)."""
+    return int(roll["result"]) - sum(roll["dice"])
+
+
+def _morale_need(s: BookGunState, unit: str) -> tuple[int, list[str]]:
+    """The modifier to the unit's morale roll (and the log)."""
+    events: list[Event] = []
+    combat.morale_test(s, s.units[unit], events)
+    roll = next(e for e in events if e.rule == "bookgun.morale.table" and "need" in e.data)
+    return _modifier(roll), [e.text for e in events]
+
+
+def test_a_unit_in_a_fort_tests_morale_at_minus_one_and_is_category_iv() -> None:
+    """bookgun.morale.table (spec §4.4: "-1 in a building or fort", to a d6 that passes on
+    the listed numbers) and bookgun.fire.category (spec
+    §4.1: Category IV "in a fort or foxhole"): the same cell tests morale needing one more in
+    a fort than in the open, and its figures are Category IV targets there."""
+    s = _state()
+    _with_fort(s)
+    _place(s, "cell-1", 30.0, 2.0)  # in the open
+    s.rng = RandomStream(3)
+    outside, _ = _morale_need(s, "cell-1")
+    _place(s, "cell-1", 9.0, 20.0)  # in the fort (seven figures 1.2 in. apart: x 9-16.2)
+    s.units["cell-1"].formation = "close"
+    for f in s.unit_figures(s.units["cell-1"]):
+        f.x = 9.0 + (f.x - 9.0) * 0.9
+    s.rng = RandomStream(3)
+    inside, texts = _morale_need(s, "cell-1")
+    assert (outside, inside) == (0, -1), texts
+    assert "in a fort" in texts[0]
+    w = world(s)
+    assert {
+        combat.category(w, s, f, s.units["cell-1"], (9.0, 5.0))
+        for f in s.unit_figures(s.units["cell-1"])
+    } == {"IV"}
+
+
+def test_a_unit_in_defensive_circle_stands_at_minus_one() -> None:
+    """bookgun.cc.stand (spec §4.3 step 3: "-1 if in a building, behind a wall or in defensive
+    circle"): charged in the open, a unit in defensive circle rolls to stand at -1, the same
+    unit in open order unmodified (bookgun.form.kinds: the circle replaces TSATF's square)."""
+    needs = {}
+    for formation in ("open", "circle"):
+        s = _state()
+        _place(s, "team-a", 10.0, 2.0)
+        _place(s, "cell-1", 10.0, 3.5, facing=270.0)
+        s.units["team-a"].formation = formation
+        s.units["team-a"].lost = 0
+        s.rng = RandomStream(1)
+        events = combat.fight(s, s.units["cell-1"], s.units["team-a"])
+        stand = [e for e in events if e.rule == "bookgun.cc.stand" and "need" in e.data]
+        assert stand, [e.text for e in events]
+        needs[formation] = _modifier(stand[0])
+    assert needs == {"open": 0, "circle": -1}, needs
+
+
+def test_a_unit_forms_a_defensive_circle_where_it_stands_and_stays_put() -> None:
+    """bookgun.form.kinds (spec §3.5: "defensive circle (replaces TSATF's square; stationary
+    for close combat)"): the army's movement card offers a fire team the circle; formed, the
+    team has not moved (its leader where the team's centre was, the others round him facing
+    out) and, stationary, it is next offered no plain move - only to re-form."""
+    from umpire.rulesets.bookgun.ruleset import Activate
+
+    s = _state()
+    _place(s, "team-a", 10.0, 6.0)
+    s.flow.phase, s.card = "movement", "7-spades"  # black: the army's
+    s.acted.clear()
+    team = s.units["team-a"]
+    offered = [a for a in RULESET.legal_actions(s) if a.unit == "team-a"]
+    assert Action("activate", unit="team-a", option="circle") in offered
+    at = centre(s, team)
+    Activate().resolve(s, "army", Action("activate", unit="team-a", option="circle"))
+    assert team.formation == "circle" and not s.flow.stack and not team.moved
+    leader = s.figures["a-tl"]
+    assert (leader.x, leader.y) == at
+    ring = [f for f in s.unit_figures(team) if f is not leader]
+    assert all(abs(((f.facing - _bearing(at, f.pos)) + 180) % 360 - 180) < 1e-6 for f in ring)
+    s.acted.clear()
+    s.flow.phase, s.card = "movement", "7-spades"
+    again = {
+        a.option for a in RULESET.legal_actions(s) if a.unit == "team-a" and a.kind == "activate"
+    }
+    assert None not in again and "prone" not in again
+    assert {"open", "close", "column"} <= again
+
+
+def _bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
+    import math
+
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360

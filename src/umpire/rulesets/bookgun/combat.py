@@ -264,6 +264,8 @@ def category(w: World, state: BookGunState, fig: Figure, unit: Unit, firer: Vec)
     """Target category of one figure (bookgun.fire.category, bookgun.building.cover)."""
     if fig.room is not None:
         return "IV"
+    if w.forts and w.in_area(fig.pos, w.forts):  # spec §4.1: in a fort, Category IV
+        return "IV"
     for wall in w.low_walls:
         if wall.polygon.distance(_point(fig.pos)) <= 1.0 and wall.touches_segment(
             firer[0], firer[1], fig.x, fig.y
@@ -1375,8 +1377,10 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
         for f in state.unit_figures(target)
     )
     smods: list[Modifier] = []
-    if in_cover:
+    if in_cover:  # spec §4.3 step 3: one -1 for a building, a wall (or fort) or a circle
         smods.append(Modifier("bookgun.cc.stand", -1, "in a building or behind a wall"))
+    elif target.formation == "circle":
+        smods.append(Modifier("bookgun.cc.stand", -1, "in defensive circle"))
     if flank_or_rear(state, target, centre(state, unit)):
         smods.append(Modifier("bookgun.cc.stand", 1, "charged in flank or rear"))
     if half_strength(state, target):
@@ -1484,6 +1488,13 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
 
 
 # -- morale ----------------------------------------------------------------------------------------
+def in_fort(state: BookGunState, unit: Unit) -> bool:
+    """Whether the unit is in a fort (terrain kind fort): its fit figures all inside one."""
+    w = world(state)
+    figs = state.fit_figures(unit)
+    return bool(w.forts and figs) and all(w.in_area(f.pos, w.forts) for f in figs)
+
+
 def morale_test(state: BookGunState, unit: Unit, events: list[Event]) -> bool:
     w = world(state)
     lead = state.leader_of(unit) is not None
@@ -1494,8 +1505,10 @@ def morale_test(state: BookGunState, unit: Unit, events: list[Event]) -> bool:
         mods.append(Modifier("bookgun.morale.table", 1, "leader killed this turn"))
     if unit.cc_margin >= 2:
         mods.append(Modifier("bookgun.morale.table", 1, "lost a close combat by 2+"))
-    if unit_room(state, unit) is not None:
+    if unit_room(state, unit) is not None:  # spec §4.4: -1 in a building or fort
         mods.append(Modifier("bookgun.morale.table", -1, "in a building"))
+    elif in_fort(state, unit):
+        mods.append(Modifier("bookgun.morale.table", -1, "in a fort"))
     cinc = False
     if state.commander is not None and unit.side == "army":
         c = state.figures[state.commander]

@@ -24,7 +24,7 @@ from umpire.rulesets.bookgun.watercraft import (
 )
 from umpire.rulesets.bookgun.world import World
 
-SPACING = {"close": 1.1, "open": 2.0, "column": 1.1, "mass": 1.1, "unformed": 1.5}
+SPACING = {"close": 1.1, "open": 2.0, "column": 1.1, "mass": 1.1, "unformed": 1.5, "circle": 1.1}
 
 
 def vehicle_kind(w: World, unit: Unit) -> VehicleKind:
@@ -190,6 +190,16 @@ def formation_points(n: int, at: Vec, facing: float, formation: str) -> list[Vec
     rad = math.radians(facing)
     fx, fy = math.cos(rad), math.sin(rad)
     sx, sy = -fy, fx
+    if formation == "circle":  # the defensive circle: the leader amid a ring facing out
+        ring = max(1.0, (n - 1) * gap / (2 * math.pi))
+        pts = [at] + [
+            (
+                at[0] + ring * math.cos(rad + 2 * math.pi * i / max(1, n - 1)),
+                at[1] + ring * math.sin(rad + 2 * math.pi * i / max(1, n - 1)),
+            )
+            for i in range(n - 1)
+        ]
+        return pts[:n]
     if formation == "column":
         wide = 2
     elif formation in ("close", "mass"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
@@ -576,6 +577,7 @@ def _setup_to_act(state: S) -> str | None:
 
 
 FORMATIONS = ("open", "close", "column")
+CIRCLE = "circle"  # bookgun.form.kinds: the defensive circle (house: forming it is the move)
 
 
 # -- mounting, dismounting, backing up (bookgun.move.mount, bookgun.move.vehicles) ---------------
@@ -824,6 +826,27 @@ def back_up(state: S, side: str, unit: Unit) -> list[Event]:
     return events
 
 
+def form_circle(state: S, unit: Unit) -> list[Event]:
+    """bookgun.form.kinds (p.8-10, house detail): the unit forms a defensive circle where it
+    stands - its whole move - the leader amid a ring of figures facing out, all standing; it
+    stays put until it re-forms (the circle is stationary, -1 to stand when charged, spec
+    §4.3 step 3)."""
+    at = centre(state, unit)
+    facing = next(iter(state.unit_figures(unit))).facing
+    unit.formation = CIRCLE
+    for f in state.unit_figures(unit):
+        f.prone = False
+    place_outside(state, unit, at, facing)
+    for f in state.unit_figures(unit):
+        if dist(f.pos, at) > 0.5:
+            f.facing = math.degrees(math.atan2(f.y - at[1], f.x - at[0])) % 360
+    return [
+        note(
+            "formation", f"{unit.name} forms a defensive circle", "bookgun.form.kinds", unit=unit.id
+        )
+    ]
+
+
 class Activate(_CardKind):
     """Roll a unit's movement dice (after rallying a shaken or pinned unit); the destination
     is then chosen from a pending decision."""
@@ -849,7 +872,9 @@ class Activate(_CardKind):
             if u.vehicle is not None:  # drive, back up, sail, fly, land, lift off
                 out += vehicle_activations(state, u)
                 continue
-            out.append(Action("activate", unit=u.id))
+            circled = u.formation == CIRCLE
+            if not circled:  # a defensive circle stands: it moves only by re-forming first
+                out.append(Action("activate", unit=u.id))
             out += [
                 Action("activate", unit=u.id, option=f"mount:{v.id}")
                 for v in mount_choices(state, u)
@@ -859,10 +884,11 @@ class Activate(_CardKind):
             out += ride_options(state, u, in_room)  # tank riders
             if not in_room and not u.concealed and not u.riding:
                 prone = any(f.prone for f in state.unit_figures(u))
-                out.append(Action("activate", unit=u.id, option="stand" if prone else "prone"))
+                if not circled:
+                    out.append(Action("activate", unit=u.id, option="stand" if prone else "prone"))
                 out += [
                     Action("activate", unit=u.id, option=f)
-                    for f in FORMATIONS
+                    for f in (*FORMATIONS, CIRCLE)
                     if f != u.formation and u.troop != "civilians"
                 ]
         # bookgun.move.road_column: contiguous units on road rate move on one card
@@ -941,6 +967,8 @@ class Activate(_CardKind):
                 )
             )
             return events + self.done(state, unit)
+        if action.option == CIRCLE:
+            return self._hide(unit, events + form_circle(state, unit)) + self.done(state, unit)
         prone = action.option == "prone" or (
             action.option != "stand" and any(f.prone for f in state.unit_figures(unit))
         )

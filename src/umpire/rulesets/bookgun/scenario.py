@@ -55,7 +55,8 @@ class TerrainSpec(_Model):
     # steep: bookgun.move.slope (p.18), with the compass bearing that climbs it (0 = east,
     # 90 = north); smoke: bookgun.los.smoke (p.11), blocks sight except to thermal sights;
     # water: bookgun.move.boats (p.15), for boats and amphibious vehicles only
-    kind: Literal["road", "rough", "dense", "wall", "high_wall", "steep", "smoke", "water"]
+    # fort: a fort or dug-in position - Category IV inside (spec §4.1), morale -1 (spec §4.4)
+    kind: Literal["road", "rough", "dense", "wall", "high_wall", "steep", "smoke", "water", "fort"]
     rect: Rect | None = None
     polygon: list[Point] | None = None
     conceal: bool = False
@@ -195,7 +196,8 @@ class UnitSpec(_Model):
     side: Literal["army", "insurgents", "civilians"]
     troop: Literal["army", "insurgents", "civilians", "vehicle"]
     quality: str
-    formation: Literal["close", "open", "column", "mass", "unformed"]
+    # circle: the defensive circle (bookgun.form.kinds, p.8-10), -1 to stand (spec §4.3)
+    formation: Literal["close", "open", "column", "mass", "unformed", "circle"]
     facing: float = 90.0
     at: Point | None = None
     concealed: bool = False
