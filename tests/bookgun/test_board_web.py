@@ -140,20 +140,27 @@ def test_casualty_distribution_equals_the_fire_chance() -> None:
     assert sum(mine.values()) == 1
 
 
-def _army_fire_position() -> tuple[Game, list[Action]]:
-    game = Game(RULESET, "market-day", 3)
-    r = random.Random(0)
-    for _ in range(400):
-        if game.to_act == "army":
-            obs = game.observation("army")
-            fires = [
-                a
-                for a in game.legal_actions()
-                if a.kind == "fire" and a.option != "blast" and a.target in obs["units"]
-            ]
-            if fires:
-                return game, fires
-        game.apply(r.choice(game.legal_actions()))
+def _army_fire_position(blast: bool = False) -> tuple[Game, list[Action]]:
+    """A random game played up to the army's first fire at a unit it sees (a blast if
+    ``blast``)."""
+    for seed in range(3, 13):
+        game = Game(RULESET, "market-day", seed)
+        r = random.Random(0)
+        for _ in range(400):
+            if game.is_over:
+                break
+            if game.to_act == "army":
+                obs = game.observation("army")
+                fires = [
+                    a
+                    for a in game.legal_actions()
+                    if a.kind == "fire"
+                    and (a.option == "blast") == blast
+                    and a.target in obs["units"]
+                ]
+                if fires:
+                    return game, fires
+            game.apply(r.choice(game.legal_actions()))
     raise AssertionError("no army fire came up")
 
 
@@ -189,7 +196,7 @@ def test_blast_odds_give_the_on_target_roll() -> None:
     beyond); the scatter and the burst are not in the odds, and the page says so."""
     from umpire.rulesets.bookgun.world import world_for
 
-    game, _ = _army_fire_position()
+    game, _ = _army_fire_position(blast=True)
     obs = game.observation("army")
     table = world_for("market-day", None).tables.blast
     blasts = [
@@ -214,16 +221,19 @@ def test_the_casualty_pile_read_from_the_observation_is_the_games() -> None:
     the observation shows is the pile the game will draw from."""
     from umpire.rulesets.bookgun.board import _pile
 
-    game = Game(RULESET, "market-day", 5)
-    r = random.Random(5)
     drawn = 0
-    for _ in range(300):
-        if game.is_over:
+    for seed in range(5, 15):  # random games until one draws casualty cards on the way
+        game = Game(RULESET, "market-day", seed)
+        r = random.Random(seed)
+        for _ in range(300):
+            if game.is_over:
+                break
+            obs = game.observation("army")
+            assert sorted(_pile(obs)) == sorted(game.state.casualties.pile or CASUALTY_DECK)
+            drawn = max(drawn, len(obs["casualty_discard"]))
+            game.apply(r.choice(game.legal_actions()))
+        if drawn:
             break
-        obs = game.observation("army")
-        assert sorted(_pile(obs)) == sorted(game.state.casualties.pile or CASUALTY_DECK)
-        drawn = max(drawn, len(obs["casualty_discard"]))
-        game.apply(r.choice(game.legal_actions()))
     assert drawn > 0  # some casualty cards were drawn on the way
 
 

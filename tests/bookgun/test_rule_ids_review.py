@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from umpire.core.events import Event
 from umpire.core.game import Game
 from umpire.core.rng import RandomStream
@@ -259,12 +257,6 @@ def test_a_sniper_names_his_target_figure_the_card_says_only_killed_or_wounded()
     assert hits > 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bookgun.fire.reload: markers are kept per unit (the published p.12 reading); spec "
-    "§4.1 step 5 asks for them per weapon group - not changed this session because it changes "
-    "the Convoy Ambush golden game (left to the lead, open question 9)",
-)
 def test_an_rpg_reload_does_not_silence_the_rifles() -> None:
     """bookgun.fire.reload (spec §4.1 procedure step 5: "+1 for an RPG or recoilless rifle ...
     Track markers per weapon group so one RPG does not silence the rifles"): a cell that fired
@@ -279,8 +271,12 @@ def test_an_rpg_reload_does_not_silence_the_rifles() -> None:
     combat.morale_phase(s)  # one marker comes off
     s.acted.clear()
     s.units["team-a"].moved = True
-    groups = fire_group(s, cell)
-    assert groups and any(f.id == "c1-r2" for f in groups[0])
+    assert cell.reload == 0 and cell.reload_heavy == 1  # the rifles' marker is off
+    firers = [f for g in fire_group(s, cell) for f in g]
+    assert any(f.id == "c1-r2" for f in firers)
+    rpg = s.figures["c1-rpg"]
+    shots = combat.plan_shots(s, cell, [rpg], s.units["team-a"], True)
+    assert [x.blast for x in shots] == [None]  # the RPG still reloads: he fires his rifle
 
 
 def test_roe_2_the_leader_on_the_spot_authorises_all_fire() -> None:
@@ -371,6 +367,24 @@ def test_the_rooms_searched_this_turn_survive_a_save() -> None:
     s.search_rolls.append(f"{s.flow.turn}:A1")
     back = BookGunState.from_dict(s.to_dict())
     assert back.search_rolls == [f"{s.flow.turn}:A1"]
+
+
+def test_with_markers_on_the_rifles_only_the_loaded_rpg_fires() -> None:
+    """bookgun.fire.reload (spec §4.1 step 5, markers per weapon group): a cell whose rifles
+    still carry a marker but whose RPG has none may fire the RPG alone, as a blast."""
+    s = _state()
+    _place(s, "cell-1", 10.0, 20.0, facing=270.0)
+    _place(s, "team-a", 10.0, 10.0)
+    s.units["team-a"].moved = True
+    cell = s.units["cell-1"]
+    cell.reload, cell.reload_heavy = 1, 0
+    firers = [f.id for g in fire_group(s, cell) for f in g]
+    assert firers == ["c1-rpg"]
+    rpg = s.figures["c1-rpg"]
+    assert [x.blast for x in combat.plan_shots(s, cell, [rpg], s.units["team-a"], True)] == ["rpg"]
+    assert combat.plan_shots(s, cell, [rpg], s.units["team-a"], False) == []  # not his rifle
+    cell.reload_heavy = 1  # both groups reloading: nobody fires
+    assert fire_group(s, cell) == []
 
 
 def test_roe_1_fire_only_when_fired_upon_and_only_at_that_firer() -> None:

@@ -594,13 +594,14 @@ def test_a_gun_fires_he_as_a_blast_and_push_and_fire_reloads_two_turns() -> None
     shots = combat.plan_shots(s, spg, [gun], s.units["squad"], False)
     assert shots and shots[0].blast == "recoilless_rifle" and shots[0].dice == 1
     combat.resolve_fire(s, spg, [gun], "squad", False)
-    assert spg.reload == 2
+    # on the gun's own markers (spec §4.1 step 5: kept per weapon group), not the crew's rifles
+    assert spg.reload_heavy == 2 and spg.reload == 0
     s2 = _raid()
     _gun(s2)
     s2.units["spg"].moved = True  # it was manhandled this turn
     assert combat.gun_serves(s2, s2.units["spg"])
     combat.resolve_fire(s2, s2.units["spg"], [s2.figures["spg-gun"]], "squad", False)
-    assert s2.units["spg"].reload == 4
+    assert s2.units["spg"].reload_heavy == 4
 
 
 def test_manhandling_needs_two_figures_and_heavy_guns_neither_push_nor_fire_after_moving() -> None:

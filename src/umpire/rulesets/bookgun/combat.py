@@ -264,6 +264,8 @@ def category(w: World, state: BookGunState, fig: Figure, unit: Unit, firer: Vec)
     """Target category of one figure (bookgun.fire.category, bookgun.building.cover)."""
     if fig.room is not None:
         return "IV"
+    if w.forts and w.in_area(fig.pos, w.forts):  # spec §4.1: in a fort, Category IV
+        return "IV"
     for wall in w.low_walls:
         if wall.polygon.distance(_point(fig.pos)) <= 1.0 and wall.touches_segment(
             firer[0], firer[1], fig.x, fig.y
@@ -344,12 +346,43 @@ def in_view(state: BookGunState, f: Figure, p: Vec, what: str) -> bool:
     return True
 
 
+def heavy(w: World, weapon: str | None) -> bool:
+    """A heavy weapon (bookgun.fire.reload): its row takes extra reload markers (RPG,
+    recoilless rifle, guns) and they are kept apart from the unit's other weapons'."""
+    kind = w.tables.weapons.types.get(weapon or "")
+    return kind is not None and kind.reload_extra > 0
+
+
+def reload_kept(state: BookGunState) -> bool:
+    """Whether reload markers stop fire (the rule switched on)."""
+    return not switches_in(state.options).relaxed("bookgun.fire.reload")
+
+
+def loaded(state: BookGunState, unit: Unit, f: Figure) -> bool:
+    """``f`` has a weapon whose group carries no reload marker (bookgun.fire.reload, spec §4.1
+    step 5: "Track markers per weapon group so one RPG does not silence the rifles"): a gun
+    when the unit's heavy weapons have none; anyone else when its other weapons have none, or
+    an RPG gunner with a round left when only those carry markers."""
+    w = world(state)
+    if f.role == "gun" and heavy(w, f.weapon):
+        return unit.reload_heavy == 0
+    if unit.reload == 0:
+        return True
+    return unit.reload_heavy == 0 and heavy(w, f.second) and f.rounds > 0
+
+
 def plan_shots(
     state: BookGunState, unit: Unit, figs: list[Figure], target: Unit, blast: bool
 ) -> list[Shot]:
-    """What each figure would roll against ``target`` (bookgun.fire.procedure)."""
+    """What each figure would roll against ``target`` (bookgun.fire.procedure). Reload
+    markers (spec §4.1 step 5, per weapon group): with markers on the heavy weapons a gun does
+    not fire and an RPG gunner uses his rifle; with markers on the others only heavy weapons
+    fire."""
     w = world(state)
     tb = w.tables
+    kept = reload_kept(state)
+    heavy_wait = kept and unit.reload_heavy > 0
+    small_wait = kept and unit.reload > 0
     any_arc = unit.concealed or charged_by(state, unit)
     shots: list[Shot] = []
     ground = state.options.get("double_ranges") and 2.0 or 1.0
@@ -361,9 +394,15 @@ def plan_shots(
         weapon_name = f.weapon
         blast_name = None
         if f.role == "gun":  # a gun fires HE: always a blast (house, spec §4.1)
+            if heavy_wait and heavy(w, f.weapon):
+                continue
             blast_name = f.weapon
         elif blast:
-            if f.second in ("rpg", "grenade_launcher") and f.rounds > 0:
+            if (
+                f.second in ("rpg", "grenade_launcher")
+                and f.rounds > 0
+                and not (heavy_wait and heavy(w, f.second))
+            ):
                 weapon_name = blast_name = f.second
             elif f.grenades > 0 and d <= tb.blast.grenade_range:
                 blast_name = "grenade"
@@ -380,6 +419,8 @@ def plan_shots(
             )
             if band_index is None:
                 continue
+        if small_wait and not heavy(w, blast_name):
+            continue  # markers on the unit's other weapons: only a heavy one may fire
         band = BANDS[band_index]
         cats = Counter(category(w, state, t, target, f.pos) for t in seen)
         cat = max(cats, key=lambda c: (cats[c], CATS.index(c)))
@@ -555,6 +596,8 @@ def target_allowed(state: BookGunState, unit: Unit, figs: list[Figure], target_i
         return roe_allows(state, unit, figs, target_id)
     target = state.units[target_id]
     shots = plan_shots(state, unit, figs, target, False)
+    if not shots and unit.reload > 0:  # only heavy weapons loaded: they fire as blasts
+        shots = plan_shots(state, unit, figs, target, True)
     if not shots:
         return False
     if not fireable(state, target, shots):
@@ -583,14 +626,21 @@ class DoorShot:
 def he_weapon(state: BookGunState, unit: Unit, f: Figure) -> str | None:
     """The HE weapon ``f`` can fire (p.19: an HE/HEAT hit opens a locked door): a served gun,
     an RPG with a round left, a grenade launcher; hand grenades are thrown, not fired."""
-    types = world(state).tables.weapons.types
+    w = world(state)
+    types = w.tables.weapons.types
+    kept = reload_kept(state)
+    found: str | None = None
     if f.role == "gun":
-        return f.weapon if gun_serves(state, unit) and types[f.weapon].blast else None
-    if f.second == "rpg" and f.rounds > 0:
-        return "rpg"
-    if f.second == "grenade_launcher" and f.rounds > 0:  # 6 rounds a grenadier (spec §4.1)
-        return "grenade_launcher"
-    return None
+        found = f.weapon if gun_serves(state, unit) and types[f.weapon].blast else None
+    elif f.second == "rpg" and f.rounds > 0:
+        found = "rpg"
+    elif f.second == "grenade_launcher" and f.rounds > 0:  # 6 rounds a grenadier (spec §4.1)
+        found = "grenade_launcher"
+    # reload markers, per weapon group (spec §4.1 step 5)
+    waits = unit.reload_heavy > 0 if heavy(w, found) else unit.reload > 0
+    if found is not None and kept and waits:
+        return None
+    return found
 
 
 def door_at(state: BookGunState, room: str) -> Vec | None:
@@ -644,6 +694,30 @@ def door_shots(state: BookGunState, unit: Unit, figs: list[Figure], room: str) -
         need = tb.blast.on_target_short if band == "short" else tb.blast.on_target_beyond
         out.append(DoorShot(f.id, weapon, band, need, d))
     return out
+
+
+def add_reload(
+    state: BookGunState,
+    unit: Unit,
+    small: bool,
+    heavy_fired: bool,
+    gun: bool,
+    extra: int,
+    prone: bool,
+) -> None:
+    """bookgun.fire.reload (spec §4.1 step 5): 1 marker, +1 if the unit moved this turn, +1
+    prone firers; a heavy weapon's markers (+1 RPG or recoilless, a pushed gun 2 for moving)
+    are kept apart from the other weapons' so one RPG does not silence the rifles."""
+    w = world(state)
+    tm = w.tables.fire_mods
+    moved = tm.reload_moved if unit.moved else 0
+    lying = tm.reload_prone if prone else 0
+    if small:
+        unit.reload += tm.reload_base + moved + lying
+    if heavy_fired:
+        if unit.moved and gun:
+            moved = w.tables.artillery.push_reload  # push and fire: reload 2 full turns (p.16)
+        unit.reload_heavy += tm.reload_base + moved + extra + lying
 
 
 def resolve_door_fire(
@@ -726,17 +800,23 @@ def resolve_door_fire(
             )
         )
         events += burst(state, aim, unit.side, f.pos)
-    tm = w.tables.fire_mods
-    moved = tm.reload_moved if unit.moved else 0
-    if unit.moved and any(f.role == "gun" for f in fired):
-        moved = w.tables.artillery.push_reload
-    unit.reload += tm.reload_base + moved + extra
-    if any(f.prone for f in fired):
-        unit.reload += tm.reload_prone
+    big = [s for s in shots[: len(fired)] if heavy(w, s.weapon)]
+    add_reload(
+        state,
+        unit,
+        small=len(big) < len(fired) or not fired,
+        heavy_fired=bool(big),
+        gun=any(state.figures[s.firer].role == "gun" for s in big),
+        extra=extra,
+        prone=any(f.prone for f in fired),
+    )
     unit.fired = True
     for f in fired[:1]:
         state.fire_points.append([float(state.flow.turn), f.x, f.y])
     return events
+
+
+LEADERS = ("leader", "officer")
 
 
 def choose_victim(
@@ -752,16 +832,24 @@ def choose_victim(
     # figures for fire (the firer's pick of a face card after the unit's own key men, house)
     held = set(target.holders) if led_horses(target) else set()
     order = (
-        ("key", "holder", "ordinary", "officer", "leader")
-        if effect.startswith("key")
-        else ("ordinary", "key", "holder", "officer", "leader")
+        ("key", "holder", "ordinary") if effect.startswith("key") else ("ordinary", "key", "holder")
     )
     for role in order:
         pool = [f for f in fit if ("holder" if f.id in held else f.role) == role]
         if pool:
             return pool[0]
-    hurt = [f for f in visible if f.status == WOUNDED]
-    return hurt[0] if hurt else None
+    # bookgun.lead.ace (p.7): a card but an ace hits a leader (or officer) only if he was
+    # specifically targeted - a sniper's named man (sniper_cards), or (house) a leader the
+    # firer sees with no other figure of the unit in view, so that he is the one aimed at
+    hurt = [f for f in visible if f.status == WOUNDED and f.role not in LEADERS]
+    if hurt:
+        return hurt[0]
+    if all(f.role in LEADERS for f in visible):
+        lead = [f for f in fit if f.role == "officer"] + [f for f in fit if f.role == "leader"]
+        hurt_lead = [f for f in visible if f.status == WOUNDED]
+        found = lead or hurt_lead
+        return found[0] if found else None
+    return None
 
 
 def apply_hit(
@@ -964,13 +1052,16 @@ def resolve_fire(
         events += stampede_check(state, target, unit)
     for f in twenties:
         events += collateral(state, f, target)
-    tm = w.tables.fire_mods
-    moved = tm.reload_moved if unit.moved else 0
-    if unit.moved and any(state.figures[s.firer].role == "gun" for s in shots):
-        moved = w.tables.artillery.push_reload  # push and fire: reload 2 full turns (p.16)
-    unit.reload += tm.reload_base + moved + extra_reload
-    if any(f.prone for f in figs):
-        unit.reload += tm.reload_prone
+    big = [s for s in shots if heavy(w, s.blast)]
+    add_reload(
+        state,
+        unit,
+        small=len(big) < len(shots) or not shots,
+        heavy_fired=bool(big),
+        gun=any(state.figures[s.firer].role == "gun" for s in big),
+        extra=extra_reload,
+        prone=any(f.prone for f in figs),
+    )
     unit.fired = True
     unit.fired_at.append(target.id)
     for f in figs[:1]:
@@ -1286,8 +1377,10 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
         for f in state.unit_figures(target)
     )
     smods: list[Modifier] = []
-    if in_cover:
+    if in_cover:  # spec §4.3 step 3: one -1 for a building, a wall (or fort) or a circle
         smods.append(Modifier("bookgun.cc.stand", -1, "in a building or behind a wall"))
+    elif target.formation == "circle":
+        smods.append(Modifier("bookgun.cc.stand", -1, "in defensive circle"))
     if flank_or_rear(state, target, centre(state, unit)):
         smods.append(Modifier("bookgun.cc.stand", 1, "charged in flank or rear"))
     if half_strength(state, target):
@@ -1395,6 +1488,13 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
 
 
 # -- morale ----------------------------------------------------------------------------------------
+def in_fort(state: BookGunState, unit: Unit) -> bool:
+    """Whether the unit is in a fort (terrain kind fort): its fit figures all inside one."""
+    w = world(state)
+    figs = state.fit_figures(unit)
+    return bool(w.forts and figs) and all(w.in_area(f.pos, w.forts) for f in figs)
+
+
 def morale_test(state: BookGunState, unit: Unit, events: list[Event]) -> bool:
     w = world(state)
     lead = state.leader_of(unit) is not None
@@ -1405,8 +1505,10 @@ def morale_test(state: BookGunState, unit: Unit, events: list[Event]) -> bool:
         mods.append(Modifier("bookgun.morale.table", 1, "leader killed this turn"))
     if unit.cc_margin >= 2:
         mods.append(Modifier("bookgun.morale.table", 1, "lost a close combat by 2+"))
-    if unit_room(state, unit) is not None:
+    if unit_room(state, unit) is not None:  # spec §4.4: -1 in a building or fort
         mods.append(Modifier("bookgun.morale.table", -1, "in a building"))
+    elif in_fort(state, unit):
+        mods.append(Modifier("bookgun.morale.table", -1, "in a fort"))
     cinc = False
     if state.commander is not None and unit.side == "army":
         c = state.figures[state.commander]
@@ -1463,6 +1565,7 @@ def morale_phase(state: BookGunState) -> list[Event]:
         if unit.side == "civilians" or not state.on_table(unit):
             continue
         unit.reload = max(0, unit.reload - 1)
+        unit.reload_heavy = max(0, unit.reload_heavy - 1)
         if unit.status == ROUTED:
             if unit.routed_turn < state.flow.turn:
                 if rally_test(state, unit, events):

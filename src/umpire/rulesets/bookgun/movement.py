@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from umpire.core.events import Event, note
-from umpire.geometry.table import Vec, angle_between, bearing
+from umpire.geometry.table import Area, Vec, angle_between, bearing
 from umpire.rulesets.bookgun.allowance import Allowance, path_length
 from umpire.rulesets.bookgun.chances import movement_roll
 from umpire.rulesets.bookgun.common import centre, dist, enemy, known_enemies, room_figures, world
@@ -24,7 +24,7 @@ from umpire.rulesets.bookgun.watercraft import (
 )
 from umpire.rulesets.bookgun.world import World
 
-SPACING = {"close": 1.1, "open": 2.0, "column": 1.1, "mass": 1.1, "unformed": 1.5}
+SPACING = {"close": 1.1, "open": 2.0, "column": 1.1, "mass": 1.1, "unformed": 1.5, "circle": 1.1}
 
 
 def vehicle_kind(w: World, unit: Unit) -> VehicleKind:
@@ -190,6 +190,16 @@ def formation_points(n: int, at: Vec, facing: float, formation: str) -> list[Vec
     rad = math.radians(facing)
     fx, fy = math.cos(rad), math.sin(rad)
     sx, sy = -fy, fx
+    if formation == "circle":  # the defensive circle: the leader amid a ring facing out
+        ring = max(1.0, (n - 1) * gap / (2 * math.pi))
+        pts = [at] + [
+            (
+                at[0] + ring * math.cos(rad + 2 * math.pi * i / max(1, n - 1)),
+                at[1] + ring * math.sin(rad + 2 * math.pi * i / max(1, n - 1)),
+            )
+            for i in range(n - 1)
+        ]
+        return pts[:n]
     if formation == "column":
         wide = 2
     elif formation in ("close", "mass"):
@@ -430,6 +440,58 @@ def _pt(p: Vec) -> object:
 
 def _reaches(al: Allowance) -> set[float]:
     return {al.clear, al.rough} | ({al.dense} if al.dense is not None else set())
+
+
+def conceal_area(state: BookGunState, unit: Unit) -> Area | None:
+    """The piece of concealing terrain (bookgun.conceal.where: brush, woods, a gully ...) a
+    concealed unit's marker lies in out of doors, or None (indoors, or no marker)."""
+    m = state.markers.get(str(unit.marker)) if unit.concealed else None
+    if m is None or unit_room(state, unit) is not None:
+        return None
+    return next((a for a in world(state).conceal_areas if a.contains(m.x, m.y)), None)
+
+
+def stays_in(area: Area, start: Vec, point: Vec) -> bool:
+    """Whether a move from ``start`` straight to ``point`` keeps within ``area``."""
+    from shapely.geometry import LineString
+
+    return bool(area.polygon.buffer(1e-6).covers(LineString([start, point])))
+
+
+def concealed_moves(state: BookGunState, unit: Unit, al: Allowance) -> list[Vec]:
+    """Where a concealed unit out of doors may move under its marker (bookgun.conceal.reveal,
+    p.11: "may move concealed but not out of the concealing terrain"): in eight directions,
+    at its full and half reach cut short at the terrain's edge (0.5 in. inside), and to the
+    terrain's middle; each checked like any move."""
+    area = conceal_area(state, unit)
+    if area is None:
+        return []
+    start = centre(state, unit)
+    points: list[Vec] = []
+    for k in range(8):
+        a = math.radians(45 * k)
+        for allowed in _reaches(al):
+            for frac in (1.0, 0.5):
+                d = allowed * frac
+                while d >= 0.5:
+                    p = (start[0] + math.cos(a) * d, start[1] + math.sin(a) * d)
+                    inner = (start[0] + math.cos(a) * (d + 0.5), start[1] + math.sin(a) * (d + 0.5))
+                    if stays_in(area, start, p) and area.contains(*inner):
+                        points.append(p)
+                        break
+                    d -= 0.5
+    mid = area.polygon.representative_point()
+    points.append((float(mid.x), float(mid.y)))
+    out: list[Vec] = []
+    seen: set[tuple[float, float]] = set()
+    for p in points:
+        q = (round(p[0], 2), round(p[1], 2))
+        if dist(start, q) < 0.5 or (round(q[0], 1), round(q[1], 1)) in seen:
+            continue
+        seen.add((round(q[0], 1), round(q[1], 1)))
+        if stays_in(area, start, q) and move_problem(state, unit, al, q, None) is None:
+            out.append(q)
+    return out
 
 
 def candidate_moves(

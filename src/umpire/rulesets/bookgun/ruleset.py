@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
@@ -60,6 +61,8 @@ from umpire.rulesets.bookgun.movement import (
     candidate_moves,
     carry,
     charge_reach,
+    conceal_area,
+    concealed_moves,
     do_move,
     flee,
     move_problem,
@@ -67,6 +70,7 @@ from umpire.rulesets.bookgun.movement import (
     place_outside,
     roll_allowance,
     room_space,
+    stays_in,
     unit_room,
 )
 from umpire.rulesets.bookgun.riders import climb_on, ride_options
@@ -128,16 +132,14 @@ def may_move(state: S, unit: Unit) -> bool:
     )
 
 
-def fire_group(state: S, unit: Unit) -> list[list[Figure]]:
-    """Who one card fires (bookgun.lead.fire_cards): the whole unit when its fit leader has
-    every fit figure within 6 in.; otherwise each figure on its own card."""
+def fire_cards(state: S, unit: Unit) -> list[list[Figure]]:
+    """How the cards fire ``unit`` (bookgun.lead.fire_cards): the whole unit on one card when
+    its fit leader has every fit figure within 6 in.; otherwise each figure on its own card.
+    Reload markers do not enter into it (see :func:`fire_group`), so a menu lists its figures
+    alike whether the markers stop fire or not."""
     if not state.on_table(unit) or unit.side not in SIDES or unit.status in (ROUTED, SHAKEN, OUT):
         return []
     if unit.id in state.acted:
-        return []
-    if unit.reload > 0 and not combat.relaxed(
-        state, "bookgun.fire.reload", f"{unit.name} fires with a reload marker on it"
-    ):
         return []
     figs = [f for f in combat.firing_figures(state, unit) if f.id not in state.acted]
     if not figs:
@@ -147,6 +149,22 @@ def fire_group(state: S, unit: Unit) -> list[list[Figure]]:
     if lead is not None and all(dist(f.pos, lead.pos) <= radius for f in state.fit_figures(unit)):
         return [figs]
     return [[f] for f in figs]
+
+
+def fire_group(state: S, unit: Unit) -> list[list[Figure]]:
+    """Who one card fires (:func:`fire_cards`), less the figures whose weapons carry a reload
+    marker (bookgun.fire.reload, kept per weapon group - spec §4.1 step 5): with markers on the
+    rifles only a loaded RPG or gun fires. Under ``advise``/``off`` everyone may fire (noted)."""
+    out = []
+    for g in fire_cards(state, unit):
+        ready = [f for f in g if combat.loaded(state, unit, f)]
+        if len(ready) < len(g) and not combat.relaxed(
+            state, "bookgun.fire.reload", f"{unit.name} fires with a reload marker on it"
+        ):
+            g = ready
+        if g:
+            out.append(g)
+    return out
 
 
 def may_fire(state: S, unit: Unit) -> bool:
@@ -559,6 +577,7 @@ def _setup_to_act(state: S) -> str | None:
 
 
 FORMATIONS = ("open", "close", "column")
+CIRCLE = "circle"  # bookgun.form.kinds: the defensive circle (house: forming it is the move)
 
 
 # -- mounting, dismounting, backing up (bookgun.move.mount, bookgun.move.vehicles) ---------------
@@ -807,6 +826,27 @@ def back_up(state: S, side: str, unit: Unit) -> list[Event]:
     return events
 
 
+def form_circle(state: S, unit: Unit) -> list[Event]:
+    """bookgun.form.kinds (p.8-10, house detail): the unit forms a defensive circle where it
+    stands - its whole move - the leader amid a ring of figures facing out, all standing; it
+    stays put until it re-forms (the circle is stationary, -1 to stand when charged, spec
+    §4.3 step 3)."""
+    at = centre(state, unit)
+    facing = next(iter(state.unit_figures(unit))).facing
+    unit.formation = CIRCLE
+    for f in state.unit_figures(unit):
+        f.prone = False
+    place_outside(state, unit, at, facing)
+    for f in state.unit_figures(unit):
+        if dist(f.pos, at) > 0.5:
+            f.facing = math.degrees(math.atan2(f.y - at[1], f.x - at[0])) % 360
+    return [
+        note(
+            "formation", f"{unit.name} forms a defensive circle", "bookgun.form.kinds", unit=unit.id
+        )
+    ]
+
+
 class Activate(_CardKind):
     """Roll a unit's movement dice (after rallying a shaken or pinned unit); the destination
     is then chosen from a pending decision."""
@@ -832,7 +872,9 @@ class Activate(_CardKind):
             if u.vehicle is not None:  # drive, back up, sail, fly, land, lift off
                 out += vehicle_activations(state, u)
                 continue
-            out.append(Action("activate", unit=u.id))
+            circled = u.formation == CIRCLE
+            if not circled:  # a defensive circle stands: it moves only by re-forming first
+                out.append(Action("activate", unit=u.id))
             out += [
                 Action("activate", unit=u.id, option=f"mount:{v.id}")
                 for v in mount_choices(state, u)
@@ -842,10 +884,11 @@ class Activate(_CardKind):
             out += ride_options(state, u, in_room)  # tank riders
             if not in_room and not u.concealed and not u.riding:
                 prone = any(f.prone for f in state.unit_figures(u))
-                out.append(Action("activate", unit=u.id, option="stand" if prone else "prone"))
+                if not circled:
+                    out.append(Action("activate", unit=u.id, option="stand" if prone else "prone"))
                 out += [
                     Action("activate", unit=u.id, option=f)
-                    for f in FORMATIONS
+                    for f in (*FORMATIONS, CIRCLE)
                     if f != u.formation and u.troop != "civilians"
                 ]
         # bookgun.move.road_column: contiguous units on road rate move on one card
@@ -924,6 +967,8 @@ class Activate(_CardKind):
                 )
             )
             return events + self.done(state, unit)
+        if action.option == CIRCLE:
+            return self._hide(unit, events + form_circle(state, unit)) + self.done(state, unit)
         prone = action.option == "prone" or (
             action.option != "stand" and any(f.prone for f in state.unit_figures(unit))
         )
@@ -1011,10 +1056,18 @@ class MoveTo(ActionKind[S]):
                 for p in convoy_points(state, unit, others, al)
             ]
         out = []
-        for point, room in candidate_moves(state, unit, al):
-            if unit.concealed and room is None:
-                continue
-            out.append(Action("move_to", unit=unit.id, point=point, option=room))
+        outdoors = unit.concealed and unit_room(state, unit) is None
+        if (
+            not outdoors
+        ):  # concealed in a building: to its other rooms only (bookgun.conceal.reveal)
+            for point, room in candidate_moves(state, unit, al):
+                if unit.concealed and room is None:
+                    continue
+                out.append(Action("move_to", unit=unit.id, point=point, option=room))
+        else:  # concealed out of doors: within its piece of concealing terrain
+            out += [
+                Action("move_to", unit=unit.id, point=p) for p in concealed_moves(state, unit, al)
+            ]
         return out
 
     def check(self, state: S, side: str, action: Action) -> None:
@@ -1059,7 +1112,10 @@ class MoveTo(ActionKind[S]):
             return drive(state, unit, al, action.point, backing) + Activate().done(state, unit)
         was_concealed = unit.concealed
         if was_concealed and action.option is None and unit.marker in state.markers:
-            events += combat.reveal(state, state.markers[str(unit.marker)], "breaks cover")
+            area = conceal_area(state, unit)  # moving within it, the marker moves (p.11)
+            point = action.point
+            if area is None or point is None or not stays_in(area, centre(state, unit), point):
+                events += combat.reveal(state, state.markers[str(unit.marker)], "breaks cover")
         # a concealed enemy in the room entered is found first (bookgun.conceal.reveal)
         if action.option is not None:
             for f in room_figures(state, action.option):
@@ -1070,6 +1126,18 @@ class MoveTo(ActionKind[S]):
                     )
                     unit.moved = True
                     return events + _post_move(state, unit) + Activate().done(state, unit)
+        if unit.concealed and action.point is not None and unit.marker in state.markers:
+            # within its concealing terrain (p.11): the marker moves, and the unit is placed
+            # at it as the set-up places a unit at an outdoor marker (a loose group)
+            mk = state.markers[str(unit.marker)]
+            mk.x, mk.y = action.point
+            unit.formation = "unformed"
+            place_outside(state, unit, action.point, 270.0)
+            unit.moved = True
+            where = f"to ({mk.x:.1f}, {mk.y:.1f}) within {mk.site}"
+            ev = note("move", f"{unit.name} moves {where}", self.rule, unit=unit.id, to=where)
+            events.append(secret(side, ev, f"marker {mk.id} moves within {mk.site}"))
+            return events + _post_move(state, unit) + Activate().done(state, unit)
         where = do_move(state, unit, action.point, action.option)
         unit.moved = True
         ev = note("move", f"{unit.name} moves {where}", self.rule, unit=unit.id, to=where)
@@ -1165,15 +1233,14 @@ class Hold(_CardKind):
         out = []
         for u in sorted(state.units.values(), key=lambda u: u.id):
             if u.side == side:
+                apart = len(fire_cards(state, u)) > 1  # one card a figure (bookgun.lead.fire_cards)
                 for g in fire_group(state, u):
                     if combat.fire_targets(state, u, g):
                         out.append(
                             Action(
                                 "hold",
                                 unit=u.id,
-                                units=tuple(f.id for f in g)
-                                if len(g) == 1 and len(fire_group(state, u)) > 1
-                                else (),
+                                units=tuple(f.id for f in g) if len(g) == 1 and apart else (),
                             )
                         )
         return out
@@ -1704,15 +1771,19 @@ class Fire(_CardKind):
         for u in sorted(state.units.values(), key=lambda u: u.id):
             if u.side != side:
                 continue
-            groups = fire_group(state, u)
-            for g in groups:
-                single = (
-                    tuple(f.id for f in g)
-                    if len(groups) > 1 or len(g) == 1 and state.leader_of(u) is None
-                    else ()
+            # one card per figure or the whole unit on one (whatever its reload markers)
+            apart = len(fire_cards(state, u)) > 1 or state.leader_of(u) is None
+            for g in fire_group(state, u):
+                single = tuple(f.id for f in g) if apart else ()
+                # only heavy weapons loaded (bookgun.fire.reload): an RPG fires as a blast
+                heavy_only = (
+                    u.reload > 0
+                    and combat.reload_kept(state)
+                    and not any(f.role == "gun" for f in g)
                 )
                 for t in combat.fire_targets(state, u, g):
-                    out.append(Action("fire", unit=u.id, target=t, units=single))
+                    if not (heavy_only and t in state.units):
+                        out.append(Action("fire", unit=u.id, target=t, units=single))
                     if any(f.grenades or (f.second and f.rounds) for f in g) and t in state.units:
                         tgt = state.units[t]
                         if any(s.blast for s in combat.plan_shots(state, u, g, tgt, True)):
@@ -1731,6 +1802,10 @@ class Fire(_CardKind):
     def advise(self, state: S, side: str, action: Action) -> None:
         unit = state.units[str(action.unit)]
         figs = self._firers(state, action)  # a reload marker (bookgun.fire.reload)
+        if not all(combat.loaded(state, unit, f) for f in figs):
+            combat.relaxed(
+                state, "bookgun.fire.reload", f"{unit.name} fires with a reload marker on it"
+            )
         combat.target_allowed(state, unit, figs, str(action.target))
 
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
@@ -2054,6 +2129,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "formation": u.formation,
                 "status": u.status,
                 "reload": u.reload,
+                "reload_heavy": u.reload_heavy,
                 "moved": u.moved,
                 "fired": u.fired,
                 "moved_last": u.moved_last,

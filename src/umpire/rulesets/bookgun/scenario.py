@@ -55,7 +55,8 @@ class TerrainSpec(_Model):
     # steep: bookgun.move.slope (p.18), with the compass bearing that climbs it (0 = east,
     # 90 = north); smoke: bookgun.los.smoke (p.11), blocks sight except to thermal sights;
     # water: bookgun.move.boats (p.15), for boats and amphibious vehicles only
-    kind: Literal["road", "rough", "dense", "wall", "high_wall", "steep", "smoke", "water"]
+    # fort: a fort or dug-in position - Category IV inside (spec §4.1), morale -1 (spec §4.4)
+    kind: Literal["road", "rough", "dense", "wall", "high_wall", "steep", "smoke", "water", "fort"]
     rect: Rect | None = None
     polygon: list[Point] | None = None
     conceal: bool = False
@@ -195,7 +196,8 @@ class UnitSpec(_Model):
     side: Literal["army", "insurgents", "civilians"]
     troop: Literal["army", "insurgents", "civilians", "vehicle"]
     quality: str
-    formation: Literal["close", "open", "column", "mass", "unformed"]
+    # circle: the defensive circle (bookgun.form.kinds, p.8-10), -1 to stand (spec §4.3)
+    formation: Literal["close", "open", "column", "mass", "unformed", "circle"]
     facing: float = 90.0
     at: Point | None = None
     concealed: bool = False
@@ -335,6 +337,19 @@ class ScenarioSpec(_Model):
     units: list[UnitSpec] = Field(min_length=1)
     victory: VictorySpec
 
+    def basic_units(self, side: str) -> list[UnitSpec]:
+        """The side's basic units (bookgun.org.basic_unit: a squad or cell under a leader,
+        moving, firing and testing morale together): not a vehicle, a scout, or a higher
+        leader on his own (house reading of which units count for bookgun.lead.cinc)."""
+        return [
+            u
+            for u in self.units
+            if u.side == side
+            and u.troop != "vehicle"
+            and u.scout_of is None
+            and not (len(u.figures) == 1 and u.figures[0].role in ("leader", "officer"))
+        ]
+
     @model_validator(mode="after")
     def _consistent(self) -> ScenarioSpec:
         rooms = {r.id for b in self.buildings for r in b.rooms}
@@ -353,6 +368,16 @@ class ScenarioSpec(_Model):
         for name in self.commander_choices:
             if name not in figures:
                 raise ValueError(f"commander choice {name!r} is not a figure")
+        # bookgun.lead.cinc (p.8, spec §3.4): a side with three or more basic units secretly
+        # names a Commander-in-Chief; the engine names the army's (commander_choices) only
+        army_figures = {f.id for u in self.units if u.side == "army" for f in u.figures}
+        if not set(self.commander_choices) <= army_figures:
+            raise ValueError("commander_choices are army figures")
+        if len(self.basic_units("insurgents")) >= 3:
+            raise ValueError(
+                "the insurgents have 3 or more basic units, so a Commander-in-Chief "
+                "(bookgun.lead.cinc), which the engine names for the army only"
+            )
         if any(u.concealed for u in self.units) and not self.sites:
             raise ValueError("concealed units need concealment sites")
         by_id = {u.id: u for u in self.units}

@@ -68,6 +68,10 @@ class Unit:
     marker: str | None = None
     status: str = OK
     reload: int = 0
+    # bookgun.fire.reload (spec §4.1 step 5, markers per weapon group): the markers on the
+    # unit's heavy weapons (RPG, recoilless rifle, gun: a row with reload_extra); ``reload`` is
+    # its other weapons'
+    reload_heavy: int = 0
     moved: bool = False
     fired: bool = False
     fought: bool = False

@@ -88,6 +88,8 @@ class World:
             "smoke": TerrainKind("smoke"),
             # bookgun.move.boats: water carries boats and swimming amphibious vehicles only
             "water": TerrainKind("water"),
+            # a fort: open to sight and movement; the rules read it (cover, morale)
+            "fort": TerrainKind("fort"),
         }
         areas: list[Area] = []
         self.kind_of: dict[str, str] = {}
@@ -111,6 +113,7 @@ class World:
         self.high_walls = [a for a in areas if a.kind.name == "high_wall"]
         self.smoke = [a for a in areas if a.kind.name == "smoke"]
         self.water = [a for a in areas if a.kind.name == "water"]
+        self.forts = [a for a in areas if a.kind.name == "fort"]
         self._water_union: Any = None
         self.slopes: list[tuple[Area, float]] = [
             (a, float(t.uphill or 0.0))
