@@ -193,7 +193,7 @@ def improve(
     alive = list(candidates)
     samples = 0
     # on the clock, a round is not started unless its draw at least fits in what is left:
-    # the screen's draw says what one costs (a Book and Gun draw is tens of milliseconds)
+    # the screen's draw says what one costs (a draw may cost milliseconds)
     longest = drawing
     while len(alive) > 1:
         if not timed and samples >= (settings.iterations or 0):
