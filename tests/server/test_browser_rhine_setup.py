@@ -9,20 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.server.conftest import (  # noqa: F401 (fixtures)
-    LiveServer,
-    browser,
-    db_path,
-    live_server,
-    need_browser,
-    shots,
-)
-from tests.server.test_browser_rhine import Seats
+from .conftest import LiveServer, need_browser
+from .test_browser_rhine import Seats
 
+# the browser, live_server and shots fixtures come from this folder's conftest: one Chromium
+# for the session (a second session fixture imported into another folder's module would start
+# a second sync Playwright, which refuses to run inside the first one's loop)
 need_browser()
 
 
-def test_rhine_set_up_in_the_browser(browser: Any, live_server: LiveServer, shots: Path) -> None:  # noqa: F811
+def test_rhine_set_up_in_the_browser(browser: Any, live_server: LiveServer, shots: Path) -> None:
     driver = browser.new_context().new_page()
     seats = Seats(
         driver,
