@@ -132,4 +132,10 @@ class Deck:
         )
 
     def clone(self) -> Deck:
-        return Deck.from_dict(self.to_dict())
+        """A copy sharing no list with this one (as ``from_dict(to_dict())``)."""
+        return Deck(
+            list(self.pile),
+            list(self.discard),
+            {side: list(hand) for side, hand in self.hands.items()},
+            self.reshuffles,
+        )

@@ -176,7 +176,25 @@ class FlowState:
         )
 
     def clone(self) -> FlowState:
-        return FlowState.from_dict(self.to_dict())
+        """A copy sharing no mutable part (the same as ``from_dict(to_dict())``, without the
+        round trip through dicts): each decision's data and commitments copied."""
+        stack: list[Decision] = []
+        for d in self.stack:
+            if isinstance(d, Pending):
+                stack.append(Pending(_text(d.side), d.kinds, _text(d.stage), plain_copy(d.data)))
+            else:
+                stack.append(
+                    SecretCommit(
+                        d.sides,
+                        d.kinds,
+                        _text(d.stage),
+                        plain_copy(d.committed),
+                        plain_copy(d.data),
+                    )
+                )
+        return FlowState(
+            self.turn, _text(self.phase), _text(self.stage), self.active, stack, self.over
+        )
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from umpire.core.deck import Deck
 from umpire.core.events import Event
-from umpire.core.flow import FlowState, Pending, SecretCommit, plain_copy
+from umpire.core.flow import FlowState, plain_copy
 from umpire.core.rng import RandomStream
 
 SIDES = ("army", "insurgents")
@@ -347,32 +347,11 @@ _copy_unit = _record_copier(Unit)
 _copy_marker = _record_copier(Marker)
 
 
-def _copy_flow(flow: FlowState) -> FlowState:
-    stack: list[Pending | SecretCommit] = []
-    for d in flow.stack:
-        if isinstance(d, Pending):
-            stack.append(Pending(d.side, d.kinds, d.stage, plain_copy(d.data)))
-        else:
-            stack.append(
-                SecretCommit(d.sides, d.kinds, d.stage, plain_copy(d.committed), plain_copy(d.data))
-            )
-    return FlowState(flow.turn, flow.phase, flow.stage, flow.active, stack, flow.over)
-
-
-def _copy_deck(deck: Deck) -> Deck:
-    return Deck(
-        list(deck.pile),
-        list(deck.discard),
-        {side: list(hand) for side, hand in deck.hands.items()},
-        deck.reshuffles,
-    )
-
-
 _OBJECT_COPIERS: dict[str, Callable[[Any], Any]] = {
     "rng": RandomStream.clone,
-    "flow": _copy_flow,
-    "deck": _copy_deck,
-    "casualties": _copy_deck,
+    "flow": FlowState.clone,
+    "deck": Deck.clone,
+    "casualties": Deck.clone,
     "figures": lambda table: {k: _copy_figure(v) for k, v in table.items()},
     "units": lambda table: {k: _copy_unit(v) for k, v in table.items()},
     "markers": lambda table: {k: _copy_marker(v) for k, v in table.items()},
