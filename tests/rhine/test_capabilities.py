@@ -37,6 +37,21 @@ def test_render_shows_typeable_ids_terrain_and_stacks() -> None:
     assert "minor river hexsides: 0601|0701" in text
 
 
+def test_render_map_fits_an_80_column_terminal() -> None:
+    """The tutorial map's 12 columns, odd columns on one line and even ones on the next,
+    interleave: every map line fits 80 characters, and column 2 starts between 1 and 3."""
+    g = Game(RULESET, "autobahn-gap", 1)
+    render = RULESET.capabilities.render
+    assert render is not None
+    lines = render(g.state, "nato").splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("0101"))
+    grid = lines[first : first + 20]  # 10 rows, two lines each
+    assert all(len(line) <= 80 for line in grid)
+    assert grid[0].index("0301") > grid[1].index("0201") > grid[0].index("0101")
+    assert grid[1].index("0201") < grid[0].index("0301") < grid[1].index("0401")
+    assert grid[-1].lstrip().startswith("0210") and "1210" in grid[-1]
+
+
 def test_house_rules_file(tmp_path: Path) -> None:
     cap = RULESET.capabilities.house_rules
     assert cap is not None

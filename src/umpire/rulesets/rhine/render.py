@@ -8,6 +8,7 @@ from typing import Any
 
 from umpire.rulesets.rhine.model import world_for
 
+STEP = 6  # characters from one hex column to the next (a cell is 10 wide)
 LETTER = {"clear": ".", "forest": "F", "rough": "R", "city": "U", "mountain": "M"}
 LEGEND = (
     "terrain . clear F forest R rough U city M mountain | ' Pact-controlled | "
@@ -41,19 +42,16 @@ def render(state: Any, viewer: str | None = None) -> str:
         if h is not None:
             occ.setdefault(h, []).append(u)
     width, height = w.spec.map.width, w.spec.map.height
-    blank = " " * 10
     lines = [status_line(state), ""]
     for r in range(1, height + 1):
-        odd = [
-            _cell(state, f"{c:02d}{r:02d}", occ) if c % 2 == 1 else blank
-            for c in range(1, width + 1)
-        ]
-        even = [
-            _cell(state, f"{c:02d}{r:02d}", occ) if c % 2 == 0 else blank
-            for c in range(1, width + 1)
-        ]
-        lines.append(" ".join(odd).rstrip())
-        lines.append(" ".join(even).rstrip())
+        for parity in (1, 0):  # the odd columns' line, then the even columns' half a hex lower
+            line = ""
+            for c in range(1, width + 1):
+                if c % 2 == parity:
+                    # column c starts STEP characters after column c-1: the two lines'
+                    # cells interleave, so a 12-column map fits an 80-character terminal
+                    line = line.ljust((c - 1) * STEP) + _cell(state, f"{c:02d}{r:02d}", occ)
+            lines.append(line.rstrip())
     lines.append(LEGEND)
     for kind in ("minor_river", "major_river"):
         sides = sorted("|".join(sorted(e)) for e, k in w.rivers.items() if k == kind)
