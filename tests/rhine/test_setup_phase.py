@@ -37,14 +37,17 @@ ACR = ("N-11-SQ1", "N-11-SQ2")
 AD3 = ("N-3-TB1", "N-3-TB2", "N-3-MI1", "N-3-MI2")
 PACT = ("P-79-TR1", "P-79-TR2", "P-79-MRR", "P-79-RB", "P-27-MRR1", "P-27-MRR2", "P-27-TR")
 PACT_ALL = (*PACT, "P-27-RB")
+ORDER = "rhine.setup.order"
 
 
-def _refused(game: Game, action: Action, words: str) -> None:
+def _refused(game: Game, action: Action, words: str, rule: str = "rhine.setup.area") -> None:
+    """``action`` is refused with ``words``, naming ``rule``: the area (rhine.setup.area), the
+    order of set-up (rhine.setup.order) or the stacking limit (rhine.stack.*)."""
     before = game.state.to_dict()
     with pytest.raises(IllegalActionError) as err:
         game.apply(action)
     assert words in str(err.value), str(err.value)
-    assert err.value.rule == "rhine.setup.area"
+    assert err.value.rule == rule
     assert game.state.to_dict() == before  # a refusal changes nothing
 
 
@@ -86,14 +89,14 @@ def test_a_unit_placed_outside_its_area_or_out_of_order_is_refused() -> None:
     then 3 AD"); a squadron in 0704 (column 07, not 08-10) and N-3-TB1 in 0804 (column 08, not
     04-07, spec 5.5) are refused; in their areas they are placed."""
     game = Game(RULESET, "autobahn-gap", 1)
-    _refused(game, Action("place", unit="N-3-TB1", cell="0704"), "later step")
+    _refused(game, Action("place", unit="N-3-TB1", cell="0704"), "later step", ORDER)
     _refused(game, Action("place", unit="N-11-SQ1", cell="0704"), "outside the set-up area")
-    _refused(game, Action("place", unit="P-79-TR1", cell="1105"), "is not nato's")
+    _refused(game, Action("place", unit="P-79-TR1", cell="1105"), "is not nato's", ORDER)
     game.apply(Action("place", unit="N-11-SQ1", cell="0804"))
     game.apply(Action("place", unit="N-11-SQ2", cell="1008"))
     assert game.state.pos["N-11-SQ1"] == "0804" and game.to_act == "nato"
     _refused(game, Action("place", unit="N-3-TB1", cell="0804"), "outside the set-up area")
-    _refused(game, Action("place", unit="N-11-SQ1", cell="0905"), "not waiting to set up")
+    _refused(game, Action("place", unit="N-11-SQ1", cell="0905"), "not waiting to set up", ORDER)
     game.apply(Action("place", unit="N-3-TB1", cell="0704"))
     assert game.state.pos["N-3-TB1"] == "0704"
 
@@ -108,15 +111,15 @@ def test_over_stacking_at_set_up_is_refused() -> None:
     for u in AD3[:3]:
         game.apply(Action("place", unit=u, cell="0605"))
     assert sorted(game.state.units_at("0605")) == sorted(["N-HS-M", *AD3[:3]])
-    _refused(game, Action("place", unit="N-3-MI2", cell="0605"), "over-stack")
+    _refused(game, Action("place", unit="N-3-MI2", cell="0605"), "over-stack", "rhine.stack.nato")
     assert not any(a.cell == "0605" for a in game.legal_actions() if a.kind == "place")
     game.apply(Action("place", unit="N-3-MI2", cell="0606"))
     assert game.to_act == "pact"
     game.apply(Action("place", unit="P-79-TR1", cell="1105"))
     game.apply(Action("place", unit="P-79-TR2", cell="1105"))
-    _refused(game, Action("place", unit="P-79-MRR", cell="1105"), "over-stack")
+    _refused(game, Action("place", unit="P-79-MRR", cell="1105"), "over-stack", "rhine.stack.pact")
     game.apply(Action("place", unit="P-79-MRR", cell="1106"))
-    _refused(game, Action("place", unit="P-27-TR", cell="1106"), "over-stack")  # one division
+    _refused(game, Action("place", unit="P-27-TR", cell="1106"), "over-stack", "rhine.stack.pact")
 
 
 def test_the_pact_sets_up_after_nato_seeing_natos_units() -> None:

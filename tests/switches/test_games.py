@@ -17,8 +17,9 @@ from umpire.core.switches import OPTION_KEY, switchable
 
 GAMES = ["portable/village-attack", "rhine/autobahn-gap", "sevendays/meeting-engagement"]
 STEPS = 120
-# the Rhine game opens with its set-up phase (ruleset 0.4), whose placements are always
-# enforced (not switchable), so its random game needs more steps to reach a switchable rule
+# the Rhine game opens with its set-up phase (ruleset 0.4): under advise a random placement
+# may break rhine.setup.area, but its other set-up rules are fixed; the longer game also
+# reaches the combat rules' switches
 LONGER = {"rhine/autobahn-gap": 200}
 
 

@@ -1,5 +1,6 @@
-"""Rule switches in 7 Days to the Rhine: combat rules under enforce, advise and off (issue 21).
-Positions are built by hand on the Autobahn Gap map (hexes 0704 and its neighbours are clear)."""
+"""Rule switches in 7 Days to the Rhine: combat and set-up rules under enforce, advise and off
+(issue 21). Combat positions are built by hand on the Autobahn Gap map (hexes 0704 and its
+neighbours are clear); the set-up is a new game's."""
 
 from __future__ import annotations
 
@@ -67,3 +68,16 @@ def test_heliborne_attack_only_with_their_own_division(mode: str) -> None:
 
     attack = Action("attack", cell="0704", units=("P-AAB", "P-79-TR1"))
     check_modes(build, attack, "rhine.combat.heliborne_div", mode, acting="pact", other="nato")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_unit_set_up_outside_its_area(mode: str) -> None:
+    """rhine.setup.area (spec 5.5: 11 ACR "any hex cols 08-10"): a squadron set up in 0704,
+    column 07, at the opening set-up (the order of set-up and stacking stay enforced:
+    tests/rhine/test_setup_switches.py)."""
+
+    def build(options: dict[str, Any]) -> Game:
+        return new_game("rhine/autobahn-gap", seed=1, options=options)
+
+    place = Action("place", unit="N-11-SQ1", cell="0704")
+    check_modes(build, place, "rhine.setup.area", mode, acting="nato", other="pact")

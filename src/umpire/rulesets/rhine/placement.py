@@ -1,9 +1,15 @@
 """The set-up phase before the first turn's order choice (spec 5.5, 5.6): the sides set up in
 the scenario's order of steps, NATO first (its fixed garrisons stand on their hexes, then
 11 ACR, then 3 AD), then the Pact (rhine.setup.order); each unit goes to a hex of its step's
-area, with the stacking limits of rhine.stack.* (rhine.setup.area); or a side takes the
-scenario's suggested set-up in one step (rhine.setup.suggested). Both sides see every unit
-set up, as on a real map; a unit still to set up is on no hex (status ``setup``)."""
+area (rhine.setup.area), never in a hex holding enemy units (rhine.move.enemy) and within the
+stacking limits (rhine.stack.*); or a side takes the scenario's suggested set-up in one step
+(rhine.setup.suggested). Both sides see every unit set up, as on a real map; a unit still to
+set up is on no hex (status ``setup``).
+
+Under rule switches only the area has a switch: under ``advise`` or ``off`` (a game at a
+physical table, a free set-up) a unit may be set up in any hex of the map, each hex of its area
+listed first, with a warning under ``advise`` for a hex outside it; the order of set-up, the
+enemy's hexes and the stacking limits stay enforced."""
 
 from __future__ import annotations
 
@@ -14,12 +20,14 @@ from umpire.core.errors import IllegalActionError
 from umpire.core.events import Event, note
 from umpire.core.flow import ActionKind
 from umpire.core.ruleset import DeployStep
-from umpire.rulesets.rhine.position import ST, world
+from umpire.core.switches import switches_in
+from umpire.rulesets.rhine.position import ST, enter, world
 
 TO_SET_UP = "setup"  # a unit's status while it waits to be set up
 ORDER_RULE = "rhine.setup.order"
 AREA_RULE = "rhine.setup.area"
 SUGGESTED_RULE = "rhine.setup.suggested"
+ENEMY_RULE = "rhine.move.enemy"  # never in a hex the enemy holds (as in a move)
 
 
 def setup_step(state: ST) -> int | None:
@@ -46,33 +54,61 @@ def in_play(state: ST) -> bool:
 
 
 def place_refusal(state: ST, side: str, unit: str, h: str) -> str | None:
-    """Why ``side`` may not set ``unit`` up in ``h`` now (None: it may)."""
+    """Why ``side`` may not set ``unit`` up in ``h`` now (None: it may), under the game's
+    rule switches."""
+    found = place_problem(state, side, unit, h)
+    return None if found is None else found[0]
+
+
+def place_problem(state: ST, side: str, unit: str, h: str) -> tuple[str, str] | None:
+    """Why ``side`` may not set ``unit`` up in ``h`` now and the rule that forbids it (None:
+    it may). The area (rhine.setup.area) is read through the game's switches: enforced, a
+    hex outside it is refused first; under ``advise`` its warning is noted last, only for a
+    placement every other rule allows."""
     w = world(state)
     j = setup_step(state)
     if j is None:
-        return "the set-up is over"
+        return "the set-up is over", ORDER_RULE
     step_side, _fixed, area, units = w.setup_steps[j]
     if unit not in w.units:
-        return f"no unit {unit!r}"
+        return f"no unit {unit!r}", ORDER_RULE
     if w.units[unit].side != side:
-        return f"{unit} is not {side}'s"
+        return f"{unit} is not {side}'s", ORDER_RULE
     if state.status.get(unit) != TO_SET_UP:
-        return f"{unit} is not waiting to set up"
+        return f"{unit} is not waiting to set up", ORDER_RULE
     if unit not in units:
         return (
             f"{unit} sets up in a later step: {side} sets up "
-            f"{', '.join(u for u in units if state.status.get(u) == TO_SET_UP)} first"
+            f"{', '.join(u for u in units if state.status.get(u) == TO_SET_UP)} first",
+            ORDER_RULE,
         )
-    if h not in area:
-        return f"{h} is outside the set-up area of {unit} ({_area_words(area)})"
+    if h not in w.hex:
+        return f"no hex {h} on the map", AREA_RULE
+    switches = switches_in(state.options)
+    outside = h not in area
+    if outside and not switches.relaxed(AREA_RULE):
+        return f"{h} is outside the set-up area of {unit} ({_area_words(area)})", AREA_RULE
     here = [u for u, p in state.pos.items() if p == h]
     if any(w.units[u].side != step_side for u in here):
-        return f"{h} holds enemy units"
+        return f"{h} holds enemy units", ENEMY_RULE
     from umpire.rulesets.rhine.rules import stack_ok
 
     if not stack_ok(w, [w.units[u] for u in [*here, unit]]):
-        return f"{unit} would over-stack {h} (rhine.stack.{step_side}): {', '.join(here)}"
+        stack = f"rhine.stack.{step_side}"
+        return f"{unit} would over-stack {h} ({stack}): {', '.join(here)}", stack
+    if outside:  # advise: the warning, for a placement every other rule allows
+        detail = f"{unit} is set up in {h}, outside its set-up area ({_area_words(area)})"
+        switches.allows(AREA_RULE, False, detail)
     return None
+
+
+def setup_hexes(state: ST, area: tuple[str, ...]) -> tuple[str, ...]:
+    """The hexes a unit of a step with ``area`` may be listed in: the area when
+    rhine.setup.area is enforced, else every hex of the map, the area's first."""
+    if not switches_in(state.options).relaxed(AREA_RULE):
+        return area
+    inside = set(area)
+    return (*area, *(h for h in world(state).ids if h not in inside))
 
 
 def _area_words(area: tuple[str, ...]) -> str:
@@ -83,14 +119,16 @@ def _area_words(area: tuple[str, ...]) -> str:
 
 
 class PlaceKind(ActionKind[ST]):
-    """Set one unit of the step now due up in a hex of its area (rhine.setup.area)."""
+    """Set one unit of the step now due up in a hex of its area (rhine.setup.area; under
+    ``advise`` or ``off``, in any hex of the map)."""
 
     name = "place"
     rule = AREA_RULE
 
     def options(self, state: ST, side: str) -> Iterable[Action]:
-        """Every unit of the step now due in every hex of its area it may go to: the checks
-        of :func:`place_refusal`, with the map's stacks read once."""
+        """Every unit of the step now due in every hex of its area it may go to (every hex
+        of the map, the area's first, where rhine.setup.area is not enforced): the checks of
+        :func:`place_problem`, with the map's stacks read once."""
         j = setup_step(state)
         if j is None:
             return []
@@ -105,12 +143,13 @@ class PlaceKind(ActionKind[ST]):
         for u, p in state.pos.items():
             if p is not None:
                 occ.setdefault(p, []).append(u)
+        hexes = setup_hexes(state, area)
         out = []
         for u in units:
             if state.status.get(u) != TO_SET_UP:
                 continue
             info = infos[u]
-            for h in area:
+            for h in hexes:
                 here = occ.get(h)
                 if here is not None and (
                     any(infos[x].side != side for x in here)
@@ -127,14 +166,15 @@ class PlaceKind(ActionKind[ST]):
             or action != Action("place", unit=action.unit, cell=action.cell)
         ):
             raise IllegalActionError("a placement names a unit and a hex", self.rule)
-        why = place_refusal(state, side, action.unit, action.cell)
-        if why is not None:
-            raise IllegalActionError(why, self.rule)
+        found = place_problem(state, side, action.unit, action.cell)
+        if found is not None:
+            raise IllegalActionError(*found)
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         assert action.unit is not None and action.cell is not None
-        state.pos[action.unit] = action.cell
-        state.status[action.unit] = "on"
+        # on its hex, which comes under its side's control as a hex entered does
+        # (rhine.control.change): a change only for a hex outside the area (not enforced)
+        enter(state, action.unit, [action.cell])
         return [
             note(
                 "place",
@@ -159,7 +199,18 @@ class SuggestedKind(ActionKind[ST]):
     action = Action("setup_suggested")
 
     def options(self, state: ST, side: str) -> Iterable[Action]:
-        return [self.action] if setup_to_act(state) == side else []
+        if setup_to_act(state) != side or _suggested_blocked(state, side) is not None:
+            return []
+        return [self.action]
+
+    def refusal(self, state: ST, side: str, action: Action) -> str:
+        blocked = _suggested_blocked(state, side) if setup_to_act(state) == side else None
+        if blocked is not None:
+            return (
+                f"the suggested set-up is closed: {blocked} holds enemy units "
+                f"({ENEMY_RULE}; set up unit by unit)"
+            )
+        return super().refusal(state, side, action)
 
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         w = world(state)
@@ -182,6 +233,23 @@ class SuggestedKind(ActionKind[ST]):
 
     def describe(self, state: ST, side: str, action: Action) -> str:
         return "take the suggested set-up (every unit still to set up on its suggested hex)"
+
+
+def _suggested_blocked(state: ST, side: str) -> str | None:
+    """The first hex of ``side``'s suggested set-up that holds enemy units (None: none does).
+    Only a unit set up outside its area (rhine.setup.area under ``advise`` or ``off``) can
+    stand on a hex of the other side's suggested set-up."""
+    w = world(state)
+    mine = {
+        w.suggested[u]
+        for s, fixed, _area, units in w.setup_steps
+        if s == side and not fixed
+        for u in units
+    }
+    for u, p in state.pos.items():
+        if p in mine and w.units[u].side != side:
+            return p
+    return None
 
 
 def setup_begin(state: ST) -> list[Event]:

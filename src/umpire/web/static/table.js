@@ -1155,11 +1155,18 @@ function deployingWhat(v) {
   return id ? pieceName(id) : "your pieces";
 }
 
+// what a click places a piece on, by the board's kind: a point of a table, a square, a hex
+function spotWord(board) {
+  const layout = board && board.layout;
+  return layout === "hex" ? "hex" : layout === "continuous" ? "point" : "square";
+}
+
 function deployHow(v) {
   const zone = (v.deployment && v.deployment.zone) || {};
   if (zone.sites) return "click a site on the table to place";
-  if (zone.cells) return "pick a unit in the deployment tray, then click a square of your zone (yellow) to place";
-  return "pick a unit in the deployment tray, then click a point in your zone (yellow) to place";
+  const spot = spotWord(v.board);
+  const where = zone.cells ? `a ${spot} of your zone` : `a ${spot} in your zone`;
+  return `pick a unit in the deployment tray, then click ${where} (yellow) to place`;
 }
 
 // a unit or marker off the table (a piece not yet placed) is not drawn on it
@@ -1188,7 +1195,7 @@ function drawZone(svg, board, G, dep) {
   }
 }
 
-// the deploying seat's pieces still to place: click one, then a point or square of the zone
+// the deploying seat's pieces still to place: click one, then a point, square or hex of the zone
 function deployTray(box, v) {
   const dep = v.deployment;
   if (!v.deploying || !dep || !dep.pieces || dep.zone.sites) return false;
