@@ -152,6 +152,18 @@ def test_both_sides_name_one_in_secret() -> None:
     assert "the insurgents name their Commander-in-Chief in secret" in army_reads
 
 
+def test_the_board_marks_only_ones_own_commander() -> None:
+    """The web board (bookgun board capability) names a side's own Commander-in-Chief for its
+    star, and never the enemy's."""
+    from umpire.rulesets.bookgun.board import BOARD
+
+    game = _set_up(1, insurgent="gl", army="ssg")
+    assert BOARD.board(game, game.observation("army"), "army")["commander"] == "ssg"
+    assert BOARD.board(game, game.observation("insurgents"), "insurgents")["commander"] == "gl"
+    fresh = Game(RULESET, SCENARIO, 1)  # before anyone is named
+    assert "commander" not in BOARD.board(fresh, fresh.observation("army"), "army")
+
+
 # -- hidden information: the other side cannot tell whom ----------------------------------------
 def _army_reads(game: Game, mark: int) -> list[tuple[str, str, object]]:
     return [(e.kind, e.text, e.to_dict()) for e in seen_by(game.events[mark:], "army")]
