@@ -92,7 +92,8 @@ def test_each_side_with_three_basic_units_has_candidates(tmp_path: Path) -> None
         ("{insurgents: [c3-r1]}", "commander_choices.insurgents: 'c3-r1' is not a leader"),
         ("{insurgents: [nobody]}", "commander_choices.insurgents: 'nobody' is not a figure"),
         ("{insurgents: []}", "commander_choices.insurgents: an empty list"),
-        ("{civilians: [lt]}", "commander_choices"),
+        ("{civilians: [lt]}", "commander_choices: a list of the army's leaders, or {army"),
+        ("lt", "commander_choices: a list of the army's leaders, or {army"),
     ],
 )
 def test_a_wrong_list_is_a_one_line_error(tmp_path: Path, choices: str, words: str) -> None:

@@ -356,6 +356,29 @@ class ScenarioSpec(_Model):
             and not (len(u.figures) == 1 and u.figures[0].role in ("leader", "officer"))
         ]
 
+    @model_validator(mode="before")
+    @classmethod
+    def _commander_shape(cls, data: object) -> object:
+        """``commander_choices`` is a list of names or a mapping of army/insurgents to lists:
+        anything else is one plain line, not the two union branches' errors."""
+        if not isinstance(data, dict) or "commander_choices" not in data:
+            return data
+        value = data["commander_choices"]
+
+        def names(v: object) -> bool:
+            return isinstance(v, list) and all(isinstance(n, str) for n in v)
+
+        plain = names(value)
+        per_side = isinstance(value, dict) and all(
+            k in ("army", "insurgents") and names(v) for k, v in value.items()
+        )
+        if not (plain or per_side):
+            raise ValueError(
+                "commander_choices: a list of the army's leaders, or {army: [...],"
+                " insurgents: [...]} (bookgun.lead.cinc)"
+            )
+        return data
+
     def leaders(self, side: str) -> list[str]:
         """The side's leader figures (role leader or officer), in file order: those p.8 lets
         it name as Commander-in-Chief (bookgun.lead.cinc)."""
