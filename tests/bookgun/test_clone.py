@@ -298,8 +298,8 @@ def _hidden_units(state: BookGunState, side: str) -> set[str]:
 
 
 REDRAWN = {  # what resample may draw anew for a side, besides the hidden units' records
-    "army": {"rng", "deck.pile", "markers.unit", "cache_room", "ied"},
-    "insurgents": {"rng", "deck.pile", "commander"},
+    "army": {"rng", "deck.pile", "markers.unit", "cache_room", "ied", "commanders"},
+    "insurgents": {"rng", "deck.pile", "commanders"},
 }
 
 

@@ -242,17 +242,15 @@ def test_only_a_side_with_three_basic_units_names_a_commander_in_chief() -> None
     leader as Commander-in-Chief"; §6: the army's three units -> the Lt or the SSG; the
     insurgents' two cells of 7 and a group leader). In every shipped scenario the insurgents
     field two basic units (a lone higher leader or a scout is not one), so they name none and
-    the set-up asks only the army; a scenario giving them a third is refused, by name, since
-    the engine names the army's Commander-in-Chief only (not implemented for the insurgents)."""
-    import pytest
-
+    the set-up asks only the army; a scenario giving them a third makes them name one too
+    (tests/bookgun/test_cinc_both_sides.py plays such a game)."""
     from umpire.rulesets.bookgun.scenario import ScenarioSpec, load_scenario
 
     for name in ("market-day", "convoy-ambush", "night-raid"):
         spec = load_scenario(name)
         assert len(spec.basic_units("insurgents")) == 2, name
         assert bool(spec.commander_choices) == (len(spec.basic_units("army")) >= 3), name
-    # (a test scenario may leave the army's out: its choices are data, never required)
+        assert spec.cinc_candidates("insurgents") == [], name
     asked: set[str] = set()
     game = Game(RULESET, "market-day", 1)
     while game.state.flow.phase == "setup":
@@ -260,14 +258,14 @@ def test_only_a_side_with_three_basic_units_names_a_commander_in_chief() -> None
         if a.kind == "commander":
             asked.add(str(game.to_act))
         game.apply(a)
-    assert asked == {"army"} and game.state.commander in ("lt", "ssg")
+    assert asked == {"army"} and game.state.commanders == {"army": "lt"}
     data = load_scenario("market-day").model_dump()
     third = dict(next(u for u in data["units"] if u["id"] == "cell-2"))
     third["id"] = "cell-3"
     third["figures"] = [dict(f, id=f"3{f['id']}") for f in third["figures"]]
     data["units"].append(third)
-    with pytest.raises(ValueError, match="Commander-in-Chief"):
-        ScenarioSpec.model_validate(data)
+    spec = ScenarioSpec.model_validate(data)
+    assert spec.cinc_candidates("insurgents") == ["c1-l", "c2-l", "gl", "3c2-l"]
 
 
 # -- 2. the defensive circle and the fort (spec §4.3 step 3, §4.4) -------------------------------

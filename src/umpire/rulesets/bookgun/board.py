@@ -305,6 +305,8 @@ class BookGunBoard:
         ied = obs.get("ied")
         if isinstance(ied, list | tuple) and len(ied) >= 2:
             secret["ied"] = [float(ied[0]), float(ied[1])]
+        if obs.get("commander") is not None:  # bookgun.lead.cinc: one's own, never the enemy's
+            secret["commander"] = obs["commander"]
 
         if viewer == "insurgents" and flow.get("phase") == "setup":
             # where the insurgents may put their concealment markers (bookgun.setup.deploy),

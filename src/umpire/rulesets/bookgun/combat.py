@@ -852,6 +852,14 @@ def choose_victim(
     return None
 
 
+def cinc_revealed(state: BookGunState, fig: Figure) -> str:
+    """bookgun.lead.cinc (p.8): the words that reveal ``fig`` as his side's secret
+    Commander-in-Chief - when he is killed or captured, not when wounded."""
+    if fig.status in (KILLED, CAPTURED) and state.commanders.get(fig.side) == fig.id:
+        return " (the Commander-in-Chief)"
+    return ""
+
+
 def apply_hit(
     state: BookGunState, fig: Figure, killed: bool, by: str, rule: str, events: list[Event]
 ) -> None:
@@ -865,7 +873,7 @@ def apply_hit(
     if fig.status == KILLED and fig.id == unit.leader:
         unit.leader_killed = True
     words = "killed" if fig.status == KILLED else "wounded"
-    extra = " (the Commander-in-Chief)" if fig.id == state.commander else ""
+    extra = cinc_revealed(state, fig)
     events.append(
         note(
             "casualty",
@@ -1453,9 +1461,8 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
                 if f.status == WOUNDED:
                     f.status = CAPTURED
                     f.hit_by = (target if side_unit is unit else unit).side
-                    events.append(
-                        note("capture", f"{f.name} is captured", "bookgun.capture", figure=f.id)
-                    )
+                    text = f"{f.name} is captured{cinc_revealed(state, f)}"
+                    events.append(note("capture", text, "bookgun.capture", figure=f.id))
     unit.fought = target.fought = True
     # bookgun.cc.outcome (spec §4.3 step 7): more casualties loses, a tie goes to the defender
     loser_unit = unit if losses[unit.id] >= losses[target.id] else target
@@ -1509,12 +1516,12 @@ def morale_test(state: BookGunState, unit: Unit, events: list[Event]) -> bool:
         mods.append(Modifier("bookgun.morale.table", -1, "in a building"))
     elif in_fort(state, unit):
         mods.append(Modifier("bookgun.morale.table", -1, "in a fort"))
-    cinc = False
-    if state.commander is not None and unit.side == "army":
-        c = state.figures[state.commander]
+    # bookgun.lead.cinc (spec §4.4): -1 with the side's own Commander-in-Chief within 6"
+    cinc = state.commanders.get(unit.side)
+    if cinc is not None:
+        c = state.figures[cinc]
         if c.fit and dist(c.pos, centre(state, unit)) <= w.tables.command.radius:
             mods.append(Modifier("bookgun.lead.cinc", -1, "Commander-in-Chief near"))
-            cinc = True
     need = w.tables.morale.table[unit.troop][0 if lead else 1]
     test = RollUnder(
         6,
@@ -1525,7 +1532,10 @@ def morale_test(state: BookGunState, unit: Unit, events: list[Event]) -> bool:
         frozenset({6}),
         text=f"{unit.name} tests morale",
     )
-    if cinc:
+    if cinc is not None and state.figures[cinc].status not in (KILLED, CAPTURED):
+        # while the Commander-in-Chief is secret the enemy reads only the result of every
+        # morale test of his side: the roll, its modifiers and the number needed would tell
+        # whether he stands within 6" of the unit (so the log keeps one form, near him or not)
         log: list[Event] = []
         ok = test.sample(state.rng, log)
         public = note(
@@ -1533,7 +1543,7 @@ def morale_test(state: BookGunState, unit: Unit, events: list[Event]) -> bool:
             f"{unit.name} tests morale: {'passes' if ok else 'fails'}",
             "bookgun.morale.table",
         )
-        events += [e.restricted(("army",), public=public) for e in log]
+        events += [e.restricted((unit.side,), public=public) for e in log]
         return ok
     return test.sample(state.rng, events)
 

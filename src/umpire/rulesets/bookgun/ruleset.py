@@ -371,7 +371,13 @@ def finish(state: S, how: str, sudden: str | None = None) -> list[Event]:
         "how": how,
         "points": pts,
         "cache_room": state.cache_room,
-        "commander": state.commander,
+        "commander": state.commanders.get("army"),
+        # bookgun.lead.cinc: the insurgents' too when they had one (three or more basic units)
+        **(
+            {"insurgent_commander": state.commanders["insurgents"]}
+            if "insurgents" in state.commanders
+            else {}
+        ),
     }
     state.flow.over = True
     text = f"game over ({how}): army points {pts['total']} -> {winner}"
@@ -380,10 +386,10 @@ def finish(state: S, how: str, sudden: str | None = None) -> list[Event]:
         events.append(
             note("reveal", f"the cache was in {state.cache_room}", "bookgun.conceal.cache")
         )
-    if state.commander:
-        events.append(
-            note("reveal", f"the Commander-in-Chief was {state.commander}", "bookgun.lead.cinc")
-        )
+    # bookgun.lead.cinc (p.8): each secret Commander-in-Chief is revealed at the game's end
+    for side, cinc in sorted(state.commanders.items()):
+        whose = "the" if side == "army" else f"the {side}'"
+        events.append(note("reveal", f"{whose} Commander-in-Chief was {cinc}", "bookgun.lead.cinc"))
     return events
 
 
@@ -543,22 +549,26 @@ class ChooseIed(ActionKind[S]):
 
 
 class ChooseCommander(ActionKind[S]):
+    """bookgun.lead.cinc (p.8, spec §3.4): a side with three or more basic units secretly
+    names one of its leaders (the scenario's candidates) as its Commander-in-Chief; the
+    insurgents once their markers are down, the army after them. Only the side reads whom."""
+
     name, rule = "commander", "bookgun.lead.cinc"
 
     def options(self, state: S, side: str) -> Iterable[Action]:
-        if side != "army" or state.commander_chosen:
+        candidates = world(state).cinc.get(side, ())
+        if not candidates or side in state.commanders or state.to_deploy:
             return []
-        return [Action("commander", unit=f) for f in world(state).spec.commander_choices]
+        return [Action("commander", unit=f) for f in candidates]
 
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
-        state.commander, state.commander_chosen = action.unit, True
+        state.commanders[side] = str(action.unit)
         ev = note("commander", f"{action.unit} is secretly the Commander-in-Chief", self.rule)
+        names = "the army names its" if side == "army" else f"the {side} name their"
         return [
             ev.restricted(
-                ("army",),
-                public=note(
-                    "commander", "the army names its Commander-in-Chief in secret", self.rule
-                ),
+                (side,),
+                public=note("commander", f"{names} Commander-in-Chief in secret", self.rule),
             )
         ]
 
@@ -571,8 +581,9 @@ def _setup_to_act(state: S) -> str | None:
         return "insurgents"
     if w.spec.ied is not None and not state.ied_chosen:
         return "insurgents"
-    if w.spec.commander_choices and not state.commander_chosen:
-        return "army"
+    for side in ("insurgents", "army"):  # bookgun.lead.cinc
+        if w.cinc[side] and side not in state.commanders:
+            return side
     return None
 
 
@@ -2198,17 +2209,18 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         if player == "insurgents":
             out["cache_room"] = state.cache_room
             out["ied"] = state.ied
-        else:
-            out["commander"] = state.commander
+        # bookgun.lead.cinc: a side reads its own Commander-in-Chief, never the other's
+        if player == "army" or world(state).cinc.get(player):
+            out["commander"] = state.commanders.get(player)
         return out
 
     def resample(self, state: S, player: str, rng: random.Random) -> S:
         """A state consistent with ``player``'s view: for the army, the concealed insurgent
         units and dummies re-dealt among the markers (see ``_redeal``), the cache among the rooms
         not yet searched, the IED among the sites no army figure stands near, the deck order and
-        future dice drawn anew; for the insurgents, the Commander-in-Chief among the candidates;
-        for either, the enemy riders it cannot see re-seated among the enemy's closed vehicles
-        (see ``_reseat``)."""
+        future dice drawn anew; for either, the enemy's Commander-in-Chief among its candidates
+        (see ``_redraw_commander``) and the enemy riders it cannot see re-seated among the
+        enemy's closed vehicles (see ``_reseat``)."""
         if player == "army":
             twin = self._redeal(state, rng)
             w = world(twin)
@@ -2227,17 +2239,27 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 twin.ied = [float(at[0]), float(at[1])]
         else:
             twin = self.clone(state)
-            w = world(twin)
-            if twin.commander_chosen and w.spec.commander_choices:
-                alive = [
-                    c for c in w.spec.commander_choices if twin.figures[c].present
-                ] or w.spec.commander_choices
-                twin.commander = rng.choice(alive)
+        self._redraw_commander(twin, enemy(player), rng)
         self._reseat(twin, player, rng)
         twin.deck.pile.sort(key=str)  # from an order the truth does not set
         rng.shuffle(twin.deck.pile)
         twin.rng = RandomStream(rng.randrange(2**32))
         return twin
+
+    @staticmethod
+    def _redraw_commander(twin: S, side: str, rng: random.Random) -> None:
+        """Draw ``side``'s Commander-in-Chief anew in ``twin`` among what its enemy cannot rule
+        out (bookgun.lead.cinc, p.8: he is revealed only when killed or captured, or at the
+        end): a Commander-in-Chief killed or captured was revealed, so he stays; otherwise any
+        candidate not killed or captured (their fall named nobody, so none of them was he) -
+        wounded or gone off the table alike, as the enemy cannot tell."""
+        truth = twin.commanders.get(side)
+        if truth is None or twin.figures[truth].status in (KILLED, CAPTURED):
+            return
+        pool = [
+            c for c in world(twin).cinc[side] if twin.figures[c].status not in (KILLED, CAPTURED)
+        ]
+        twin.commanders[side] = rng.choice(pool)
 
     @staticmethod
     def _reseat(twin: S, player: str, rng: random.Random, tries: int = 30) -> None:

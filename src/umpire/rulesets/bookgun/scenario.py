@@ -332,7 +332,13 @@ class ScenarioSpec(_Model):
     sites: list[SiteSpec] = Field(default_factory=list)
     cache_rooms: list[str] = Field(default_factory=list)
     dummies: int = Field(default=0, ge=0)
-    commander_choices: list[str] = Field(default_factory=list)
+    # bookgun.lead.cinc (p.8): the leaders each side may name as its Commander-in-Chief. A list
+    # is the army's (the form of the first scenario files); per side it is a mapping
+    # {army: [...], insurgents: [...]}. A side with three or more basic units that the field
+    # leaves out may name any of its leaders (role leader or officer).
+    commander_choices: list[str] | dict[Literal["army", "insurgents"], list[str]] = Field(
+        default_factory=list
+    )
     ied: IedSpec | None = None
     units: list[UnitSpec] = Field(min_length=1)
     victory: VictorySpec
@@ -350,6 +356,94 @@ class ScenarioSpec(_Model):
             and not (len(u.figures) == 1 and u.figures[0].role in ("leader", "officer"))
         ]
 
+    @model_validator(mode="before")
+    @classmethod
+    def _commander_shape(cls, data: object) -> object:
+        """``commander_choices`` is a list of names or a mapping of army/insurgents to lists:
+        anything else is one plain line, not the two union branches' errors."""
+        if not isinstance(data, dict) or "commander_choices" not in data:
+            return data
+        value = data["commander_choices"]
+
+        def names(v: object) -> bool:
+            return isinstance(v, list) and all(isinstance(n, str) for n in v)
+
+        plain = names(value)
+        per_side = isinstance(value, dict) and all(
+            k in ("army", "insurgents") and names(v) for k, v in value.items()
+        )
+        if not (plain or per_side):
+            raise ValueError(
+                "commander_choices: a list of the army's leaders, or {army: [...],"
+                " insurgents: [...]} (bookgun.lead.cinc)"
+            )
+        return data
+
+    def leaders(self, side: str) -> list[str]:
+        """The side's leader figures (role leader or officer), in file order: those p.8 lets
+        it name as Commander-in-Chief (bookgun.lead.cinc)."""
+        return [
+            f.id
+            for u in self.units
+            if u.side == side
+            for f in u.figures
+            if f.role in ("leader", "officer")
+        ]
+
+    def commander_lists(self) -> dict[str, list[str]]:
+        """``commander_choices`` side by side (a plain list is the army's)."""
+        if isinstance(self.commander_choices, list):
+            return {"army": list(self.commander_choices)} if self.commander_choices else {}
+        return {side: list(names) for side, names in self.commander_choices.items()}
+
+    def cinc_candidates(self, side: str) -> list[str]:
+        """Whom ``side`` may secretly name as its Commander-in-Chief (bookgun.lead.cinc, p.8):
+        nobody unless it has three or more basic units; then the scenario's list for it, or
+        else every leader of the side."""
+        if side not in ("army", "insurgents") or len(self.basic_units(side)) < 3:
+            return []
+        return self.commander_lists().get(side) or self.leaders(side)
+
+    def _check_commanders(self) -> None:
+        """bookgun.lead.cinc (p.8, spec §3.4): each list names leaders of its own side, and
+        only for a side with three or more basic units (the others name nobody); a side that
+        must name one has a leader to name. Each a one-line error naming the field."""
+        figures = {f.id for u in self.units for f in u.figures}
+        plain = isinstance(self.commander_choices, list)
+        for side, names in self.commander_lists().items():
+            where = "commander_choices" if plain else f"commander_choices.{side}"
+            if not names:
+                raise ValueError(
+                    f"{where}: an empty list (leave the side out to let it name any leader)"
+                )
+            leaders = set(self.leaders(side))
+            for name in names:
+                if name not in figures:
+                    raise ValueError(f"{where}: {name!r} is not a figure")
+                if name not in leaders:
+                    hint = (
+                        " (a plain list is the army's; write {army: [...], insurgents: [...]}"
+                        " for both sides)"
+                        if plain
+                        else ""
+                    )
+                    raise ValueError(
+                        f"{where}: {name!r} is not a leader of the {side} (role leader or"
+                        f" officer, bookgun.lead.cinc){hint}"
+                    )
+            count = len(self.basic_units(side))
+            if count < 3:
+                raise ValueError(
+                    f"{where}: the {side} have {count} basic unit(s); only a side with 3 or"
+                    " more names a Commander-in-Chief (bookgun.lead.cinc)"
+                )
+        for side in ("army", "insurgents"):
+            if len(self.basic_units(side)) >= 3 and not self.leaders(side):
+                raise ValueError(
+                    f"the {side} have 3 or more basic units but no leader (role leader or"
+                    " officer) to name as Commander-in-Chief (bookgun.lead.cinc)"
+                )
+
     @model_validator(mode="after")
     def _consistent(self) -> ScenarioSpec:
         rooms = {r.id for b in self.buildings for r in b.rooms}
@@ -364,20 +458,7 @@ class ScenarioSpec(_Model):
         ids = [f.id for u in self.units for f in u.figures] + [u.id for u in self.units]
         if len(ids) != len(set(ids)):
             raise ValueError("unit and figure ids must all differ")
-        figures = {f.id for u in self.units for f in u.figures}
-        for name in self.commander_choices:
-            if name not in figures:
-                raise ValueError(f"commander choice {name!r} is not a figure")
-        # bookgun.lead.cinc (p.8, spec §3.4): a side with three or more basic units secretly
-        # names a Commander-in-Chief; the engine names the army's (commander_choices) only
-        army_figures = {f.id for u in self.units if u.side == "army" for f in u.figures}
-        if not set(self.commander_choices) <= army_figures:
-            raise ValueError("commander_choices are army figures")
-        if len(self.basic_units("insurgents")) >= 3:
-            raise ValueError(
-                "the insurgents have 3 or more basic units, so a Commander-in-Chief "
-                "(bookgun.lead.cinc), which the engine names for the army only"
-            )
+        self._check_commanders()
         if any(u.concealed for u in self.units) and not self.sites:
             raise ValueError("concealed units need concealment sites")
         by_id = {u.id: u for u in self.units}

@@ -153,8 +153,9 @@ class BookGunState:
     searched: list[str] = field(default_factory=list)
     # bookgun.search (spec §4.7): rooms rolled for, as "turn:room" - one roll a room a turn
     search_rolls: list[str] = field(default_factory=list)
-    commander: str | None = None
-    commander_chosen: bool = False
+    # bookgun.lead.cinc (p.8): each side's secret Commander-in-Chief (side -> figure id), set
+    # in the set-up by a side with three or more basic units
+    commanders: dict[str, str] = field(default_factory=dict)
     ied: list[float] | None = None
     ied_chosen: bool = False
     ied_done: bool = False
@@ -226,8 +227,7 @@ class BookGunState:
                     "cache_found",
                     "searched",
                     "search_rolls",
-                    "commander",
-                    "commander_chosen",
+                    "commanders",
                     "ied",
                     "ied_chosen",
                     "ied_done",
@@ -262,8 +262,7 @@ class BookGunState:
             cache_found=d["cache_found"],
             searched=d["searched"],
             search_rolls=d.get("search_rolls", []),  # saves from before it was kept
-            commander=d["commander"],
-            commander_chosen=d["commander_chosen"],
+            commanders=_commanders(d),
             ied=d["ied"],
             ied_chosen=d["ied_chosen"],
             ied_done=d["ied_done"],
@@ -273,6 +272,14 @@ class BookGunState:
             over=d["over"],
             breaches=d.get("breaches", []),
         )
+
+
+def _commanders(d: Mapping[str, Any]) -> dict[str, str]:
+    """The Commanders-in-Chief of a saved state; a save from before both sides could name one
+    kept the army's alone (``commander``)."""
+    if "commanders" in d:
+        return dict(d["commanders"])
+    return {"army": d["commander"]} if d.get("commander") else {}
 
 
 # -- clone: a structural copy of the mutable parts ------------------------------------------

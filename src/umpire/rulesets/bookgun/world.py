@@ -75,6 +75,11 @@ class World:
     def __init__(self, spec: ScenarioSpec, tables: Tables) -> None:
         self.spec = spec
         self.tables = tables
+        # bookgun.lead.cinc: whom each side may name as its Commander-in-Chief (none: it names
+        # nobody, having fewer than three basic units)
+        self.cinc: dict[str, tuple[str, ...]] = {
+            side: tuple(spec.cinc_candidates(side)) for side in ("army", "insurgents")
+        }
         kinds = {
             "rough": TerrainKind("rough", obscures=False),
             "dense": TerrainKind("dense", obscures=True),

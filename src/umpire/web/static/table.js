@@ -564,9 +564,10 @@ function drawFigures(layer, board, G) {
       else el("circle", { r, class: "base" }, g);
       if (f.status === "wounded") el("circle", { r: r * 0.45, class: "wound" }, g);
       if (f.role === "leader" || f.role === "officer") el("circle", { r: r * 1.25, class: "leader-ring" }, g);
+      if (board.commander === f.id) el("text", { x: -r, y: -r, class: "cinc-badge" }, g).textContent = "★";  // one's own secret Commander-in-Chief
       if (f.floor) el("text", { x: r, y: -r, class: "floor-badge" }, g).textContent = `↑${f.floor}`;
     }
-    el("title", {}, g).textContent = `${f.name} (${u.name || f.unit}) — ${f.weapon}${f.second ? " + " + f.second : ""}, ${f.status}${f.prone ? ", prone" : ""}${f.room ? ", in " + f.room : ""}`;
+    el("title", {}, g).textContent = `${f.name} (${u.name || f.unit}) — ${f.weapon}${f.second ? " + " + f.second : ""}, ${f.status}${f.prone ? ", prone" : ""}${f.room ? ", in " + f.room : ""}${board.commander === f.id ? ", your Commander-in-Chief (secret)" : ""}`;
   }
   for (const u of board.units) {
     if (u.status !== "active" || u.x === undefined) continue;
