@@ -1,0 +1,63 @@
+"""Differences from the book found by the rules-fidelity review (branch portable-review).
+
+Every test follows the rulebook's own procedure and cites the section (and letter) of the seed
+text of the squared rules (``shared/seeds/003_portable-wargame-squared.txt``) or the rules
+digest (``shared/rules/portable-wargame.md``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.portable.helpers import act_as, kinds, make, move, st, unit
+from umpire.core.actions import Action
+from umpire.core.game import Game
+from umpire.geometry.squaregrid import parse_label
+from umpire.rulesets.portable.movement import allowance, reachable
+from umpire.rulesets.portable.world import World, world_of
+
+FAR = [unit("far", "infantry", "J10")]
+
+
+def _w(game: Game) -> World:
+    return world_of(st(game))
+
+
+def _face(game: Game, uid: str) -> None:
+    if "face" in kinds(game):
+        game.apply(Action("face", unit=uid, option="N"))
+
+
+# -- 'Movement' d) with 'Woods' and 'Rivers' ----------------------------------------------------
+@pytest.mark.parametrize(
+    ("type_", "terrain"),
+    [
+        ("infantry", {"terrain": [{"kind": "woods", "squares": ["E2"]}]}),
+        ("tanks", {"terrain": [{"kind": "river", "squares": ["E2"]}], "fords": ["E2"]}),
+    ],
+)
+def test_the_one_square_out_of_a_wood_or_ford_leaves_a_shot(
+    tmp_path: Path, type_: str, terrain: dict[str, object]
+) -> None:
+    """portable.move.fired_penalty ('Movement' d): a unit that is firing or has fired this
+    turn moves one square less than its movement rate; portable.terrain.woods.slow ('Woods')
+    and portable.terrain.ford ('Rivers'): a unit in a wood, or in a ford, moves at most one
+    square. Infantry (2 squares) that has fired in a wood still has its one square to move out
+    (2 - 1 = 1, within the limit of 1); so infantry that moves that one square out of the wood
+    has not used more than a firing unit may, and may fire after it. The same for a tank
+    (3 squares) that leaves a ford. The order of the two acts does not change what is allowed."""
+    game = make(tmp_path, [unit("u", type_, "E2")], [unit("r", "infantry", "E6")] + FAR, **terrain)
+    s, w = st(game), _w(game)
+    u = s.units["blue-u"]
+    u.fired = True  # fire first: the move that is left is one square, out of the wood or ford
+    assert allowance(w, u) == 1
+    assert parse_label("E3") in reachable(w, s, u)
+    u.fired = False  # move first: the one square out leaves the shot
+    act_as(game, "blue-u")
+    game.apply(move("blue-u", "E3"))
+    _face(game, "blue-u")
+    assert not u.full_move
+    assert "fire" in kinds(game)
+    game.apply(Action("fire", unit="blue-u", target="red-r"))
+    assert u.fired
