@@ -14,6 +14,8 @@ from tests.portable.helpers import act_as, kinds, make, move, st, unit
 from umpire.core.actions import Action
 from umpire.core.game import Game
 from umpire.geometry.squaregrid import parse_label
+from umpire.rulesets.portable.activation import activation_dice
+from umpire.rulesets.portable.enums import Status
 from umpire.rulesets.portable.movement import allowance, reachable
 from umpire.rulesets.portable.world import World, world_of
 
@@ -61,3 +63,26 @@ def test_the_one_square_out_of_a_wood_or_ford_leaves_a_shot(
     assert "fire" in kinds(game)
     game.apply(Action("fire", unit="blue-u", target="red-r"))
     assert u.fired
+
+
+# -- 'Dicing for initiative and Unit activation' d) ----------------------------------------------
+def test_a_second_commander_counts_among_the_other_units(tmp_path: Path) -> None:
+    """portable.activation.dice ('Dicing for initiative' d): one die for the side's Commander
+    plus one for every five of the side's other units, rounded up. A second commander is one
+    of those other units: a commander, a second commander and five infantry throw
+    1 + ceil(6 / 5) = 3 dice (not 1 + ceil(5 / 5) = 2, as if the second one were not there);
+    'Dicing' e): losing the first commander loses its die, and the other is then the side's
+    commander."""
+    infantry = [unit(f"i{n}", "infantry", f"{'ABCDE'[n]}1") for n in range(5)]
+    game = make(
+        tmp_path,
+        [unit("hq", "commanders", "F1"), unit("hq2", "commanders", "G1"), *infantry],
+        FAR,
+    )
+    s, w = st(game), _w(game)
+    assert activation_dice(w, s, "blue") == 3
+    s.units["blue-hq"].status = Status.DESTROYED
+    assert activation_dice(w, s, "blue") == 2  # 1 + ceil(5 / 5)
+    s.units["blue-hq2"].status = Status.DESTROYED
+    assert activation_dice(w, s, "blue") == 1  # no commander: ceil(5 / 5)
+    assert activation_dice(w, s, "red") == 1  # no commander, one unit: ceil(1 / 5)
