@@ -15,7 +15,9 @@ from umpire.core.actions import Action
 from umpire.core.game import Game
 from umpire.geometry.squaregrid import parse_label
 from umpire.rulesets.portable.activation import activation_dice
+from umpire.rulesets.portable.common import Refusal
 from umpire.rulesets.portable.enums import Status
+from umpire.rulesets.portable.fire import FirePlan, plan_fire
 from umpire.rulesets.portable.movement import allowance, reachable
 from umpire.rulesets.portable.world import World, world_of
 
@@ -86,3 +88,45 @@ def test_a_second_commander_counts_among_the_other_units(tmp_path: Path) -> None
     s.units["blue-hq2"].status = Status.DESTROYED
     assert activation_dice(w, s, "blue") == 1  # no commander: ceil(5 / 5)
     assert activation_dice(w, s, "red") == 1  # no commander, one unit: ceil(1 / 5)
+
+
+# -- 'Firing (Non-Artillery Units)' j) -----------------------------------------------------------
+def test_fire_reaches_only_one_square_into_fortifications(tmp_path: Path) -> None:
+    """portable.fire.into_cover ('Firing' j): non-artillery units fire one square into woods,
+    built-up areas and fortifications. A trench hides nothing (it does not block the line of
+    sight), but infantry firing along a trench line reaches only its first square: the enemy
+    in the second trench square, behind the first, may not be fired at; the enemy in the first
+    may, and so may an enemy in the open beyond a single trench square."""
+    game = make(
+        tmp_path,
+        [unit("i", "infantry", "B5", facing="E"), unit("j", "infantry", "B2", facing="E")],
+        [unit("deep", "infantry", "D5"), unit("beyond", "infantry", "D2")] + FAR,
+        trenches=["C5", "D5", "E5", "C2"],
+    )
+    s, w = st(game), _w(game)
+    deep = plan_fire(w, s, s.units["blue-i"], s.units["red-deep"])
+    assert isinstance(deep, Refusal) and deep.rule == "portable.fire.into_cover"
+    assert isinstance(plan_fire(w, s, s.units["blue-j"], s.units["red-beyond"]), FirePlan)
+    s.units["red-deep"].x = 2  # now in C5, the trench's first square
+    assert isinstance(plan_fire(w, s, s.units["blue-i"], s.units["red-deep"]), FirePlan)
+
+
+def test_a_mortar_fires_only_one_square_into_a_built_up_area(tmp_path: Path) -> None:
+    """portable.fire.into_cover ('Firing' j) with portable.fire.mortar_observers ('Firing' h),
+    i)): a mortar fires over units at what a friendly unit next to it sees, but it is a
+    non-artillery unit, so its fire too reaches only one square into a built-up area. The town
+    is D7 and E7; the mortar in C6 fires through D7 to reach E7 (two squares in), which its
+    neighbour in D6 sees across the corner: refused; the enemy in D7 (one square in) may be
+    fired at."""
+    game = make(
+        tmp_path,
+        [unit("m", "mortars", "C6", facing="E"), unit("o", "infantry", "D6", facing="E")],
+        [unit("deep", "infantry", "E7"), unit("edge", "infantry", "D8")] + FAR,
+        terrain=[{"kind": "town", "squares": ["D7", "E7"]}],
+    )
+    s, w = st(game), _w(game)
+    mortar = s.units["blue-m"]
+    deep = plan_fire(w, s, mortar, s.units["red-deep"])
+    assert isinstance(deep, Refusal) and deep.rule == "portable.fire.into_cover"
+    s.units["red-edge"].y = 6  # into D7, the town's first square on the mortar's line
+    assert isinstance(plan_fire(w, s, mortar, s.units["red-edge"]), FirePlan)
