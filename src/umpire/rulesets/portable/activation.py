@@ -18,13 +18,14 @@ from umpire.rulesets.portable.world import World
 
 
 def activation_dice(world: World, state: PortableState, side: str) -> int:
-    """portable.activation.dice (and portable.air.activation_count: aircraft over the board
-    count as units)."""
+    """portable.activation.dice: one die for the side's commander and one for every five of
+    its other units, rounded up (a second commander is one of the other units);
+    portable.air.activation_count: aircraft over the board count as units."""
     units = [u for u in state.units.values() if u.alive and u.side == side]
-    commanders = sum(1 for u in units if kind(world, u) == "commanders")
-    others = len(units) - commanders
+    commander = any(kind(world, u) == "commanders" for u in units)
+    others = len(units) - (1 if commander else 0)
     per = world.house.activation_units_per_die
-    return (1 if commanders else 0) + math.ceil(others / per)
+    return (1 if commander else 0) + math.ceil(others / per)
 
 
 def roll_initiative(world: World, state: PortableState) -> list[Event]:

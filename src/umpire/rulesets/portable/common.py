@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 from umpire.core import chance
 from umpire.core.events import Event, roll
-from umpire.geometry.squaregrid import Square, distance
+from umpire.geometry.squaregrid import Square, distance, squares_between
 from umpire.rulesets.portable.state import PortableState, Unit
 from umpire.rulesets.portable.units import STACK_EXEMPT
 from umpire.rulesets.portable.world import COVER, World
@@ -148,3 +148,15 @@ def edge_ok(world: World, origin: Square, target: Square) -> bool:
     if abs(dy) >= abs(dx) and dy:
         steps.append((origin[0], origin[1] + (1 if dy > 0 else -1)))
     return any(sq == target or not world.blocks_fire(sq) for sq in steps)
+
+
+def beyond_first_square(world: World, origin: Square, target: Square) -> bool:
+    """portable.fire.into_cover ('Firing' j): non-artillery fire reaches one square into woods,
+    built-up areas and fortifications, so a target in such terrain may not lie behind another
+    such square on the line of fire (the square the line crosses last before the target's).
+    Woods and built-up squares crossed block sight anyway; this is what stops a mortar firing
+    over them, and any fire along a trench, further in."""
+    if not world.blocks_fire(target):
+        return False
+    between = squares_between(origin, target)
+    return bool(between) and world.blocks_fire(between[-1])

@@ -13,6 +13,7 @@ from umpire.geometry.squaregrid import Square, distance, in_arc, label, squares_
 from umpire.rulesets.portable.common import (
     Modifier,
     Refusal,
+    beyond_first_square,
     commander_near,
     d6_test,
     edge_ok,
@@ -165,6 +166,12 @@ def plan_fire(world: World, state: PortableState, unit: Unit, target: Unit) -> F
         return Refusal(
             f"{unit.name} is not at the edge of its cover towards {label(target.pos)}",
             "portable.fire.out_of_cover",
+        )
+    if beyond_first_square(world, unit.pos, target.pos):
+        return Refusal(
+            f"{label(target.pos)} lies more than one square into woods, a built-up area or "
+            "fortifications",
+            "portable.fire.into_cover",
         )
     if weapon.fires_over_units:
         if not mortar_sees(world, state, unit, target.pos):

@@ -33,9 +33,9 @@ from umpire.rulesets.portable.movement import (
     cannot_move,
     do_move,
     facing_options,
+    leaves_a_shot,
     move_refusal,
     reachable,
-    spare_squares,
 )
 from umpire.rulesets.portable.state import PortableState, Unit
 from umpire.rulesets.portable.turns import (
@@ -378,7 +378,7 @@ class Move(Act):
             ]
         path = reachable(world, state, unit)[square]
         # portable.move.fired_penalty: firing costs a square, so a full move leaves no shot
-        unit.full_move = spare_squares(world, unit, path) <= 0
+        unit.full_move = not leaves_a_shot(world, unit, path)
         return do_move(world, state, unit, square, path)
 
     def describe(self, state: PortableState, side: str, action: Action) -> str:

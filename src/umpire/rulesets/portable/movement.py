@@ -25,10 +25,12 @@ class Path(NamedTuple):
     road: bool
 
 
-def allowance(world: World, unit: Unit) -> int:
-    """Squares the unit may move this turn (before the road bonus)."""
+def allowance(world: World, unit: Unit, firing: bool = False) -> int:
+    """Squares the unit may move this turn (before the road bonus); with ``firing``, what it
+    may move if it also fires this turn. The square firing costs comes off the movement rate
+    before the one-square limits of woods, fords and trenches (portable.move.fired_penalty)."""
     rate = world.types.ground[unit.type].move  # portable.move.allowance
-    if unit.fired:
+    if unit.fired or firing:
         rate -= 1  # portable.move.fired_penalty
     if world.kind(unit.pos) == "woods":
         rate = min(rate, 1)  # portable.terrain.woods.slow
@@ -39,10 +41,12 @@ def allowance(world: World, unit: Unit) -> int:
     return max(0, rate)
 
 
-def spare_squares(world: World, unit: Unit, path: Path) -> int:
-    """Squares of its allowance the unit leaves unused by moving along ``path``."""
-    limit = allowance(world, unit) + (world.house.road_bonus if path.road else 0)
-    return limit - path.steps
+def leaves_a_shot(world: World, unit: Unit, path: Path) -> bool:
+    """portable.move.fired_penalty: a move along ``path`` is one a firing unit could make
+    (its rate less one square, then the limits of woods, fords and trenches, and the road
+    bonus), so the unit may still fire after it: the same moves as firing first allows."""
+    limit = allowance(world, unit, firing=True) + (world.house.road_bonus if path.road else 0)
+    return path.steps <= limit
 
 
 def cannot_move(world: World, state: PortableState, unit: Unit) -> Refusal | None:

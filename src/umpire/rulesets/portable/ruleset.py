@@ -65,7 +65,7 @@ class Portable(RulesetBase[PortableState]):
 
     meta = RulesetMeta(
         id="portable",
-        version="0.2",
+        version="0.3",
         title="The Portable Wargame (squared version)",
         players=SIDES,
         chance="sampled",
