@@ -750,7 +750,10 @@ def _heli_answer(
         zone, enemy_air, _, ew_at = _position_sets(world, board, occ, side, shared)
         if start is not None and start in enemy_air:
             return ()
-        friendly_ew = {h for u, h in ew_at if u != unit}
+        # rhine.ew.effect.entry: the hexes of its own side's EW-marked units (an enemy stack
+        # its side jammed may be flown over like any enemy hex)
+        units = world.units
+        friendly_ew = {h for u, h in ew_at if u != unit and units[u].side == side}
         # the enemy's hexes, and the friendly ones this unit could not join (its own hex
         # apart: it is never an option)
         enemy_occ, refuse, _ = _stack_refusals(world, occ, info, shared)
@@ -760,7 +763,11 @@ def _heli_answer(
         if start is not None and start in enemy_air:
             return ()
         zone = frozenset(ezoc(world, occ, side))
-        friendly_ew = {h for u, h in board.pos.items() if h and board.ew.get(u) and u != unit}
+        friendly_ew = {
+            h
+            for u, h in board.pos.items()
+            if h and board.ew.get(u) and u != unit and world.units[u].side == side
+        }
         # the flights depend only on these; units alike share them (remembered like ground
         # moves)
         enemy_occ = frozenset(h for h, here in occ.items() if world.units[here[0]].side != side)
@@ -816,17 +823,18 @@ def flights(
     exit_hexes: frozenset[str] | None = None,
 ) -> tuple[MoveOption, ...]:
     """rhine.heli.*: the flights from ``origin`` (or from off the map through ``entry``) of at
-    most ``limit`` hexes, never into ``avoid`` (the enemy's air range, friendly EW-marked
-    stacks), each by the route crossing the fewest ``hostile`` hexes (enemy-held or in an EZOC:
-    rhine.heli.path, house), then the fewest hexes; ending neither in an enemy hex nor in one of
-    ``nojoin``; with ``exit_hexes`` (the exit column's, rhine.scenario.exit) also the exit, from
-    the one of them it may stand in reached crossing the fewest hostile hexes (its start
-    included; the first hex id of equals), for 1 MP more. A Dijkstra on (hostile hexes crossed,
-    hexes flown), each pair as one number (crossed * span + flown: no flight is longer than the
-    limit, so numbers order as the pairs do), ties going to the hex id first in order; the hexes
-    reached at each number are kept together (every step adds at least 1, so a number's hexes
-    are all known when it is the least left) and taken in hex-id order, as a heap of (number,
-    hex) pops them (the heap's version is ``tests/rhine/test_flights.plain_flights``)."""
+    most ``limit`` hexes, never into ``avoid`` (the enemy's air range, hexes holding EW-marked
+    units of its own side), each by the route crossing the fewest ``hostile`` hexes (enemy-held
+    or in an EZOC: rhine.heli.path, house), then the fewest hexes; ending neither in an enemy
+    hex nor in one of ``nojoin``; with ``exit_hexes`` (the exit column's, rhine.scenario.exit)
+    also the exit, from the one of them it may stand in reached crossing the fewest hostile
+    hexes (its start included; the first hex id of equals), for 1 MP more. A Dijkstra on
+    (hostile hexes crossed, hexes flown), each pair as one number (crossed * span + flown: no
+    flight is longer than the limit, so numbers order as the pairs do), ties going to the hex id
+    first in order; the hexes reached at each number are kept together (every step adds at least
+    1, so a number's hexes are all known when it is the least left) and taken in hex-id order,
+    as a heap of (number, hex) pops them (the heap's version is
+    ``tests/rhine/test_flights.plain_flights``)."""
     span = limit + 1
     best: dict[str, int] = {origin: 0}
     parent: dict[str, str] = {}

@@ -1,0 +1,38 @@
+"""Rule discrepancies found by review H2 (findings G1-...): each test follows the wording of
+the specification (``shared/rules/rhine-operational.md``, cited by section) on a position built
+by hand, and failed before its fix."""
+
+from __future__ import annotations
+
+from tests.rhine.helpers import board, dests
+
+
+# -- G1: only the jammed side's own EW-marked stacks bar its helicopters (spec 3.7) -------------
+def test_helicopter_may_overfly_an_enemy_ew_marked_stack_rhine_ew_effect_entry() -> None:
+    """rhine.ew.effect.entry (spec 3.7): units *of the jammed side* moving in column or
+    heliborne mode may not enter a hex holding one of *their own* EW-marked units. An EW marker
+    the Pact put on a NATO stack bars NATO's column and helicopter moves, not the Pact's: P-AAB
+    may still pass over the jammed NATO unit in 0201 (rhine.heli.ignore), here its only way out
+    of the corner 0101 (0102 holds a full Pact stack it may not fly through, spec 3.8)."""
+    units = {"P-AAB": "0101", "P-79-TR1": "0102", "P-79-TR2": "0102", "N-3-TB1": "0201"}
+    s = board(units)
+    free = dests(s, "P-AAB", "heli")
+    s = board(units)
+    s.ew["N-3-TB1"] = 1
+    jammed_enemy = dests(s, "P-AAB", "heli")
+    assert "0301" in jammed_enemy
+    assert jammed_enemy == free
+
+
+def test_helicopter_may_not_enter_its_own_sides_ew_marked_stack_rhine_ew_effect_entry() -> None:
+    """rhine.ew.effect.entry (spec 3.7), the other half: NATO's helicopter may not enter a hex
+    holding a NATO unit the Pact has jammed. From the corner 0101 with both neighbours holding
+    jammed NATO units it cannot fly at all; with one of them unjammed it flies through it."""
+    units = {"N-101-AAB": "0101", "N-3-TB1": "0102", "N-11-SQ1": "0201"}
+    s = board(units)
+    s.ew.update({"N-3-TB1": 1, "N-11-SQ1": 1})
+    assert dests(s, "N-101-AAB", "heli") == {}
+    s = board(units)
+    s.ew["N-3-TB1"] = 1
+    found = dests(s, "N-101-AAB", "heli")
+    assert "0301" in found and "0102" not in found
