@@ -5,6 +5,8 @@ by hand, and failed before its fix."""
 from __future__ import annotations
 
 from tests.rhine.helpers import board, dests
+from umpire.rulesets.rhine import rules as R
+from umpire.rulesets.rhine.ruleset import world
 
 
 # -- G1: only the jammed side's own EW-marked stacks bar its helicopters (spec 3.7) -------------
@@ -36,3 +38,24 @@ def test_helicopter_may_not_enter_its_own_sides_ew_marked_stack_rhine_ew_effect_
     s.ew["N-3-TB1"] = 1
     found = dests(s, "N-101-AAB", "heli")
     assert "0301" in found and "0102" not in found
+
+
+# -- G2: a retreat enters an enemy zone hex only when no other hex is open (spec 3.12.7) ---------
+def test_retreat_enters_an_enemy_zone_hex_only_when_no_other_is_open_rhine_retreat_ezoc() -> None:
+    """rhine.retreat.ezoc (spec 3.12.7): "a retreat may enter an EZOC hex only if no other
+    legal hex exists", hex by hex. N-3-TB1 retreats two hexes from 0605 away from 0705; 0506
+    holds a Pact unit, so both first hexes open to it (0606, 0505) lie in the Pact's zone and
+    it must enter one. From there a hex outside every zone is open (0607 from 0606, 0404 from
+    0505), so it may not go on into another zone hex (0507, 0405)."""
+    s = board({"N-3-TB1": "0605", "P-79-TR1": "0705", "P-27-MRR1": "0506"})
+    w = world(s)
+    zone = R.ezoc(w, R.occupancy(w, s), "nato")
+    assert {"0606", "0505", "0507", "0405"} <= zone and not {"0607", "0404"} & zone
+    paths = R.retreat_options(w, s, ["N-3-TB1"], "0605", ["0705"], 2)
+    assert sorted(paths) == [("0505", "0404"), ("0606", "0607")]
+    # with no Pact unit in 0506 a first hex outside every zone is open, and only such hexes
+    s = board({"N-3-TB1": "0605", "P-79-TR1": "0705"})
+    w = world(s)
+    zone = R.ezoc(w, R.occupancy(w, s), "nato")
+    paths = R.retreat_options(w, s, ["N-3-TB1"], "0605", ["0705"], 2)
+    assert paths and all(h not in zone for p in paths for h in p)

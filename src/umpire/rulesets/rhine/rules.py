@@ -1311,8 +1311,9 @@ def retreat_options(
 ) -> list[tuple[str, ...]]:
     """rhine.retreat.*: paths of ``length`` hexes, each farther from every hex of
     ``away_from``, never into enemy units, obeying stacking on the way and at the end (both
-    sides: rhine.retreat.stacking, spec 3.12.7), into an EZOC only if no other path exists.
-    Empty when the units cannot retreat."""
+    sides: rhine.retreat.stacking, spec 3.12.7), each hex into an EZOC only if no other hex
+    open at that step (one from which the retreat can be finished) lies outside every zone
+    (rhine.retreat.ezoc). Empty when the units cannot retreat."""
     side = world.units[units[0]].side
     occ = occupancy(world, board)
     zone = ezoc(world, occ, side)
@@ -1332,8 +1333,13 @@ def retreat_options(
                 if all(world.distance(n, a) > world.distance(last, a) for a in away_from) and ok(n):
                     nxt.append(p + (n,))
         paths = nxt
-    clean = [p for p in paths if not any(h in zone for h in p[1:])]
-    chosen = clean or paths
+    # rhine.retreat.ezoc, hex by hex: at each step a path may enter an enemy zone hex only if
+    # no path with the same hexes so far goes on into a hex outside every zone (paths that
+    # cannot finish the retreat are already gone, so every hex still offered is a legal one)
+    chosen = paths
+    for step in range(1, length + 1):
+        open_here = {p[:step] for p in chosen if p[step] not in zone}
+        chosen = [p for p in chosen if p[step] not in zone or p[:step] not in open_here]
     # one path per destination
     seen: dict[str, tuple[str, ...]] = {}
     for p in chosen:
