@@ -59,3 +59,24 @@ def test_retreat_enters_an_enemy_zone_hex_only_when_no_other_is_open_rhine_retre
     zone = R.ezoc(w, R.occupancy(w, s), "nato")
     paths = R.retreat_options(w, s, ["N-3-TB1"], "0605", ["0705"], 2)
     assert paths and all(h not in zone for p in paths for h in p)
+
+
+# -- G3: "of any nationality" is the Pact's city artillery only (spec 3.12.5) --------------------
+def test_pact_city_attack_frees_the_artillerys_nation_not_the_helicopters_rhine_cs_nation() -> None:
+    """rhine.cs.limit.artillery (spec 3.12.5): when the Pact attacks a city it may commit up to
+    6 *artillery* markers of any Pact nation; rhine.cs.nation still holds for its helicopter
+    markers: one of its units in the combat must share the marker's nation. Soviet tanks
+    attacking Mittelstadt (0605) may take East German artillery, not East German helicopters."""
+    s = board({"P-79-TR1": "0705", "N-HS-M": "0605"})
+    s.order = {"pact": "move-fight", "nato": "move-fight"}
+    w = world(s)
+    art, heli, nations = R.cs_limits(w, s, "pact", "pact", "0605", ["P-79-TR1"], s.order)
+    assert art == 6 and heli == 2
+    ready = {("artillery", "GDR"): 2, ("helicopter", "GDR"): 2, ("helicopter", "USSR"): 1}
+    choices = R.cs_choices(ready, art, heli, nations)
+    assert {"artillery:GDR=2", "artillery:GDR=2;helicopter:USSR=1"} <= set(map(R.cs_code, choices))
+    assert not any(k == ("helicopter", "GDR") for c in choices for k in c)
+    # outside a city the artillery's nation is bound too (rhine.cs.nation)
+    art, heli, nations = R.cs_limits(w, s, "pact", "pact", "0705", ["P-79-TR1"], s.order)
+    choices = R.cs_choices(ready, art, heli, nations)
+    assert all(nat == "USSR" for c in choices for (_, nat) in c)

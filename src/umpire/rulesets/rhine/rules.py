@@ -1245,14 +1245,18 @@ def cs_limits(
     target: str,
     own_units: Sequence[str],
     order: Mapping[str, str],
-) -> tuple[int, int, set[str] | None]:
-    """(artillery limit, helicopter limit, allowed nations or None for any) for ``side``."""
+) -> tuple[int, int, dict[str, set[str] | None]]:
+    """(artillery limit, helicopter limit, the nations allowed for each type of marker, None
+    for any) for ``side``: the nations of its units in the combat (rhine.cs.nation), any Pact
+    nation's artillery when the Pact attacks a city (rhine.cs.limit.artillery; its
+    helicopters stay bound to its units' nations)."""
     t = world.tables.cs
     art = t.artillery_limit.get(order.get(side, "move-fight"), 1)  # type: ignore[call-overload]
-    nations: set[str] | None = {world.units[u].nation for u in own_units}
+    own = {world.units[u].nation for u in own_units}
+    nations: dict[str, set[str] | None] = {"artillery": own, "helicopter": own}
     if side == "pact" and attacker == "pact" and world.is_city(target):
-        art = t.pact_city_artillery  # rhine.cs.limit.artillery: any Pact nation
-        nations = None
+        art = t.pact_city_artillery  # rhine.cs.limit.artillery: any Pact nation's artillery
+        nations["artillery"] = None
     heli = t.helicopter_limit
     if target in air_range(world, board, other(side)):
         heli = 0  # rhine.air.heli_cs
@@ -1262,15 +1266,20 @@ def cs_limits(
 
 
 def cs_choices(
-    ready: Mapping[tuple[str, str], int], art: int, heli: int, nations: set[str] | None
+    ready: Mapping[tuple[str, str], int],
+    art: int,
+    heli: int,
+    nations: Mapping[str, set[str] | None],
 ) -> list[dict[tuple[str, str], int]]:
-    """Every commitment within the limits: {(type, nation): count}."""
+    """Every commitment within the limits: {(type, nation): count} (``nations``: those
+    allowed for each type, None for any; see :func:`cs_limits`)."""
     per_type: dict[str, list[dict[tuple[str, str], int]]] = {}
     for kind, limit in (("artillery", art), ("helicopter", heli)):
+        allowed = nations.get(kind)
         pools = sorted(
             (nat, n)
             for (k, nat), n in ready.items()
-            if k == kind and n > 0 and (nations is None or nat in nations)
+            if k == kind and n > 0 and (allowed is None or nat in allowed)
         )
         combos: list[dict[tuple[str, str], int]] = [{}]
         for nat, n in pools:
