@@ -5,6 +5,9 @@ by hand, and failed before its fix."""
 from __future__ import annotations
 
 from tests.rhine.helpers import board, dests
+from umpire.core.actions import Action
+from umpire.core.flow import Pending
+from umpire.rulesets.rhine import RULESET
 from umpire.rulesets.rhine import rules as R
 from umpire.rulesets.rhine.ruleset import world
 
@@ -80,3 +83,54 @@ def test_pact_city_attack_frees_the_artillerys_nation_not_the_helicopters_rhine_
     art, heli, nations = R.cs_limits(w, s, "pact", "pact", "0705", ["P-79-TR1"], s.order)
     choices = R.cs_choices(ready, art, heli, nations)
     assert all(nat == "USSR" for c in choices for (_, nat) in c)
+
+
+# -- G4: each advancing unit's own momentum attack (spec 3.12.9) ---------------------------------
+def test_a_second_advancing_unit_keeps_its_momentum_attack_rhine_momentum() -> None:
+    """rhine.momentum (spec 3.12.9; ja-summary L70-L73 "a unit that advanced ... may attack
+    again before another unit's attack"): the right is each advancing unit's, once per game
+    turn. P-79-TR1 and P-79-TR2 advanced into 0705; TR1 makes its momentum attack on 0605
+    alone. Once that combat is over TR2 may still make its own, on 0604, before any other
+    unit attacks; TR1 may not make a second."""
+    from umpire.rulesets.rhine.attacks import push_momentum
+
+    units = {"P-79-TR1": "0705", "P-79-TR2": "0705", "N-3-TB1": "0605", "N-3-MI1": "0604"}
+    units["P-27-TR"] = "0704"  # a Pact unit next to both NATO hexes that did not advance
+    s = board(units)
+    s.flow.phase = "pact_1"
+    s.phase_done = False
+    s.order = {"pact": "fight-move", "nato": "move-fight"}
+    push_momentum(s, "pact", ["P-79-TR1", "P-79-TR2"])
+    RULESET.apply(s, Action("attack", cell="0605", units=("P-79-TR1",)))
+    RULESET.apply(s, Action("cs", option="none"))  # the Pact, then NATO, commit nothing
+    RULESET.apply(s, Action("cs", option="none"))
+    while s.flow.stack and s.flow.stack[-1].stage in ("retreat", "ex_loss", "advance"):
+        RULESET.apply(s, RULESET.legal_actions(s)[0])
+    top = s.flow.stack[-1] if s.flow.stack else None
+    assert isinstance(top, Pending) and top.stage == "momentum"
+    assert top.data["units"] == ["P-79-TR2"]
+    legal = RULESET.legal_actions(s)
+    assert Action("attack", cell="0604", units=("P-79-TR2",)) in legal
+    assert not any("P-79-TR1" in a.units or "P-27-TR" in a.units for a in legal)
+    assert "P-79-TR1" in s.momentum_used
+
+
+def test_a_momentum_probe_leaves_the_other_units_theirs_rhine_momentum() -> None:
+    """rhine.momentum / rhine.probe (spec 3.12.9-10): a momentum attack may be a probe; the
+    advancing units that did not probe keep their own momentum attack. TR1 probes from 0705
+    into the empty 0706 (in NATO's zone); TR2 may then attack 0605."""
+    from umpire.rulesets.rhine.attacks import push_momentum
+
+    s = board({"P-79-TR1": "0705", "P-79-TR2": "0705", "N-3-TB1": "0605"})
+    s.flow.phase = "pact_1"
+    s.phase_done = False
+    s.order = {"pact": "fight-move", "nato": "move-fight"}
+    push_momentum(s, "pact", ["P-79-TR1", "P-79-TR2"])
+    RULESET.apply(s, Action("probe", unit="P-79-TR1", cell="0706"))
+    assert s.pos["P-79-TR1"] == "0706"
+    top = s.flow.stack[-1] if s.flow.stack else None
+    assert isinstance(top, Pending) and top.stage == "momentum"
+    assert top.data["units"] == ["P-79-TR2"]
+    legal = RULESET.legal_actions(s)
+    assert Action("attack", cell="0605", units=("P-79-TR2",)) in legal
+    assert not any(a.unit == "P-79-TR1" or "P-79-TR1" in a.units for a in legal)
