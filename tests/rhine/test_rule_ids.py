@@ -323,11 +323,11 @@ def test_support_needs_a_unit_of_its_nation() -> None:
         m.status = "ready"
     w = world(s)
     _, _, nations = R.cs_limits(w, s, "nato", "pact", "0705", ["N-3-TB1"], s.order)
-    assert nations == {"US"}
+    assert nations == {"artillery": {"US"}, "helicopter": {"US"}}
     choices = R.cs_choices({("artillery", "FRG"): 2, ("artillery", "US"): 4}, 3, 0, nations)
     assert all(nat == "US" for c in choices for (_, nat) in c)
     _, _, any_nation = R.cs_limits(w, s, "pact", "pact", "0605", ["P-79-TR1"], s.order)
-    assert any_nation is None
+    assert any_nation["artillery"] is None
 
 
 # -- retreat and advance (spec 3.12.7, 3.12.8) ------------------------------------------------

@@ -112,8 +112,12 @@ class AttackKind(ActionKind[ST]):
         assert action.cell is not None
         w = world(state)
         is_momentum = momentum_units(state) is not None
+        rest: list[str] = []
         if is_momentum:
-            state.flow.stack.pop()
+            # the advancing units that do not join keep their own momentum attack, made
+            # once this combat is over (rhine.momentum: each advancing unit's right)
+            offered = state.flow.stack.pop()
+            rest = [u for u in offered.data["units"] if u not in action.units]
             state.momentum_used.extend(action.units)
         else:
             state.attacked.extend(action.units)
@@ -126,6 +130,7 @@ class AttackKind(ActionKind[ST]):
             "from": sorted({state.pos[u] or "" for u in action.units}),
             "defenders": defenders,
             "momentum": is_momentum,
+            "momentum_rest": rest,
             "todo": [],
         }
         cols = w.tables.crt.columns
@@ -190,6 +195,9 @@ def probe_options(state: ST, side: str, only: set[str] | None) -> list[Action]:
 
 
 def push_momentum(state: ST, side: str, units: list[str]) -> None:
+    """Offer ``units`` (those that just advanced or probed) their momentum attack
+    (rhine.momentum: each unit once per game turn, before any other unit attacks), unless
+    none has one left or none could attack or probe."""
     fresh = [u for u in units if u not in state.momentum_used and state.pos.get(u)]
     if not fresh:
         return
@@ -212,8 +220,10 @@ class ProbeKind(ActionKind[ST]):
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         assert action.unit is not None and action.cell is not None
         only = momentum_units(state)
+        rest: list[str] = []
         if only is not None:
-            state.flow.stack.pop()
+            offered = state.flow.stack.pop()
+            rest = [u for u in offered.data["units"] if u != action.unit]
             state.momentum_used.append(action.unit)
         else:
             state.attacked.append(action.unit)
@@ -231,6 +241,8 @@ class ProbeKind(ActionKind[ST]):
         ]
         if only is None:
             push_momentum(state, side, [action.unit])
+        elif rest:
+            push_momentum(state, side, rest)  # the other advancing units' own (rhine.momentum)
         return events
 
     def describe(self, state: ST, side: str, action: Action) -> str:

@@ -181,6 +181,9 @@ def proceed_combat(state: ST) -> list[Event]:
             push_momentum(state, side, list(combat["advanced"]))
             return events
     state.combat = None
+    if combat is not None and combat.get("momentum_rest"):
+        # a momentum attack over: the other advancing units still have theirs (rhine.momentum)
+        push_momentum(state, combat["attacker"], list(combat["momentum_rest"]))
     return events
 
 

@@ -750,7 +750,10 @@ def _heli_answer(
         zone, enemy_air, _, ew_at = _position_sets(world, board, occ, side, shared)
         if start is not None and start in enemy_air:
             return ()
-        friendly_ew = {h for u, h in ew_at if u != unit}
+        # rhine.ew.effect.entry: the hexes of its own side's EW-marked units (an enemy stack
+        # its side jammed may be flown over like any enemy hex)
+        units = world.units
+        friendly_ew = {h for u, h in ew_at if u != unit and units[u].side == side}
         # the enemy's hexes, and the friendly ones this unit could not join (its own hex
         # apart: it is never an option)
         enemy_occ, refuse, _ = _stack_refusals(world, occ, info, shared)
@@ -760,7 +763,11 @@ def _heli_answer(
         if start is not None and start in enemy_air:
             return ()
         zone = frozenset(ezoc(world, occ, side))
-        friendly_ew = {h for u, h in board.pos.items() if h and board.ew.get(u) and u != unit}
+        friendly_ew = {
+            h
+            for u, h in board.pos.items()
+            if h and board.ew.get(u) and u != unit and world.units[u].side == side
+        }
         # the flights depend only on these; units alike share them (remembered like ground
         # moves)
         enemy_occ = frozenset(h for h, here in occ.items() if world.units[here[0]].side != side)
@@ -816,17 +823,18 @@ def flights(
     exit_hexes: frozenset[str] | None = None,
 ) -> tuple[MoveOption, ...]:
     """rhine.heli.*: the flights from ``origin`` (or from off the map through ``entry``) of at
-    most ``limit`` hexes, never into ``avoid`` (the enemy's air range, friendly EW-marked
-    stacks), each by the route crossing the fewest ``hostile`` hexes (enemy-held or in an EZOC:
-    rhine.heli.path, house), then the fewest hexes; ending neither in an enemy hex nor in one of
-    ``nojoin``; with ``exit_hexes`` (the exit column's, rhine.scenario.exit) also the exit, from
-    the one of them it may stand in reached crossing the fewest hostile hexes (its start
-    included; the first hex id of equals), for 1 MP more. A Dijkstra on (hostile hexes crossed,
-    hexes flown), each pair as one number (crossed * span + flown: no flight is longer than the
-    limit, so numbers order as the pairs do), ties going to the hex id first in order; the hexes
-    reached at each number are kept together (every step adds at least 1, so a number's hexes
-    are all known when it is the least left) and taken in hex-id order, as a heap of (number,
-    hex) pops them (the heap's version is ``tests/rhine/test_flights.plain_flights``)."""
+    most ``limit`` hexes, never into ``avoid`` (the enemy's air range, hexes holding EW-marked
+    units of its own side), each by the route crossing the fewest ``hostile`` hexes (enemy-held
+    or in an EZOC: rhine.heli.path, house), then the fewest hexes; ending neither in an enemy
+    hex nor in one of ``nojoin``; with ``exit_hexes`` (the exit column's, rhine.scenario.exit)
+    also the exit, from the one of them it may stand in reached crossing the fewest hostile
+    hexes (its start included; the first hex id of equals), for 1 MP more. A Dijkstra on
+    (hostile hexes crossed, hexes flown), each pair as one number (crossed * span + flown: no
+    flight is longer than the limit, so numbers order as the pairs do), ties going to the hex id
+    first in order; the hexes reached at each number are kept together (every step adds at least
+    1, so a number's hexes are all known when it is the least left) and taken in hex-id order,
+    as a heap of (number, hex) pops them (the heap's version is
+    ``tests/rhine/test_flights.plain_flights``)."""
     span = limit + 1
     best: dict[str, int] = {origin: 0}
     parent: dict[str, str] = {}
@@ -1237,14 +1245,18 @@ def cs_limits(
     target: str,
     own_units: Sequence[str],
     order: Mapping[str, str],
-) -> tuple[int, int, set[str] | None]:
-    """(artillery limit, helicopter limit, allowed nations or None for any) for ``side``."""
+) -> tuple[int, int, dict[str, set[str] | None]]:
+    """(artillery limit, helicopter limit, the nations allowed for each type of marker, None
+    for any) for ``side``: the nations of its units in the combat (rhine.cs.nation), any Pact
+    nation's artillery when the Pact attacks a city (rhine.cs.limit.artillery; its
+    helicopters stay bound to its units' nations)."""
     t = world.tables.cs
     art = t.artillery_limit.get(order.get(side, "move-fight"), 1)  # type: ignore[call-overload]
-    nations: set[str] | None = {world.units[u].nation for u in own_units}
+    own = {world.units[u].nation for u in own_units}
+    nations: dict[str, set[str] | None] = {"artillery": own, "helicopter": own}
     if side == "pact" and attacker == "pact" and world.is_city(target):
-        art = t.pact_city_artillery  # rhine.cs.limit.artillery: any Pact nation
-        nations = None
+        art = t.pact_city_artillery  # rhine.cs.limit.artillery: any Pact nation's artillery
+        nations["artillery"] = None
     heli = t.helicopter_limit
     if target in air_range(world, board, other(side)):
         heli = 0  # rhine.air.heli_cs
@@ -1254,15 +1266,20 @@ def cs_limits(
 
 
 def cs_choices(
-    ready: Mapping[tuple[str, str], int], art: int, heli: int, nations: set[str] | None
+    ready: Mapping[tuple[str, str], int],
+    art: int,
+    heli: int,
+    nations: Mapping[str, set[str] | None],
 ) -> list[dict[tuple[str, str], int]]:
-    """Every commitment within the limits: {(type, nation): count}."""
+    """Every commitment within the limits: {(type, nation): count} (``nations``: those
+    allowed for each type, None for any; see :func:`cs_limits`)."""
     per_type: dict[str, list[dict[tuple[str, str], int]]] = {}
     for kind, limit in (("artillery", art), ("helicopter", heli)):
+        allowed = nations.get(kind)
         pools = sorted(
             (nat, n)
             for (k, nat), n in ready.items()
-            if k == kind and n > 0 and (nations is None or nat in nations)
+            if k == kind and n > 0 and (allowed is None or nat in allowed)
         )
         combos: list[dict[tuple[str, str], int]] = [{}]
         for nat, n in pools:
@@ -1303,8 +1320,9 @@ def retreat_options(
 ) -> list[tuple[str, ...]]:
     """rhine.retreat.*: paths of ``length`` hexes, each farther from every hex of
     ``away_from``, never into enemy units, obeying stacking on the way and at the end (both
-    sides: rhine.retreat.stacking, spec 3.12.7), into an EZOC only if no other path exists.
-    Empty when the units cannot retreat."""
+    sides: rhine.retreat.stacking, spec 3.12.7), each hex into an EZOC only if no other hex
+    open at that step (one from which the retreat can be finished) lies outside every zone
+    (rhine.retreat.ezoc). Empty when the units cannot retreat."""
     side = world.units[units[0]].side
     occ = occupancy(world, board)
     zone = ezoc(world, occ, side)
@@ -1324,8 +1342,13 @@ def retreat_options(
                 if all(world.distance(n, a) > world.distance(last, a) for a in away_from) and ok(n):
                     nxt.append(p + (n,))
         paths = nxt
-    clean = [p for p in paths if not any(h in zone for h in p[1:])]
-    chosen = clean or paths
+    # rhine.retreat.ezoc, hex by hex: at each step a path may enter an enemy zone hex only if
+    # no path with the same hexes so far goes on into a hex outside every zone (paths that
+    # cannot finish the retreat are already gone, so every hex still offered is a legal one)
+    chosen = paths
+    for step in range(1, length + 1):
+        open_here = {p[:step] for p in chosen if p[step] not in zone}
+        chosen = [p for p in chosen if p[step] not in zone or p[:step] not in open_here]
     # one path per destination
     seen: dict[str, tuple[str, ...]] = {}
     for p in chosen:

@@ -193,7 +193,7 @@ class Rhine(RulesetBase[RhineState]):
 
     meta = RulesetMeta(
         id="rhine",
-        version="0.4",
+        version="0.5",
         title="7 Days to the Rhine (operational)",
         players=SIDES,
         chance="sampled",
