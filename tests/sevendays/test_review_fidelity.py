@@ -12,13 +12,19 @@ Findings:
    activation; a unit that declared its shot with a move after it (book p8 'Shoot and Move',
    sevendays.fire.declared_move) is such a target, as the book's own 'firer moved' note counts a
    unit that fires and then moves as moving.
+3. Dug-in infantry and support count as fortified (sevendays.scenario.dug_in): the artillery
+   cards' conversion dice read it too (book p19 artillery row: 4-6 in cover, 5-6 fortified).
+4. A dug-in unit is in cover: the reaction roll against it as the activating unit is the cover
+   number (transcription p12: 5+ against infantry in cover, 4+ against vehicles).
 """
 
 from __future__ import annotations
 
 from umpire.core.actions import Action
 from umpire.core.game import Game
-from umpire.rulesets.sevendays.reactions import reaction_options
+from umpire.rulesets.sevendays.reactions import reaction_need, reaction_options
+from umpire.rulesets.sevendays.state import Side
+from umpire.rulesets.sevendays.turns import sync
 
 from ..conftest import MakeGame, unit
 
@@ -145,3 +151,47 @@ def test_a_shot_declared_without_a_move_is_no_moving_target(make_game: MakeGame)
     game.apply(Action("fire", unit="nato-c", target="pact-t"))
     assert game.state.flow.phase == "react"
     assert not game.state.flow.reacting_to_move
+
+
+# -- Finding 3: the artillery cards read dug-in infantry as fortified -----------------------------
+# rules: sevendays.scenario.dug_in, sevendays.cards.off_table_artillery
+def test_artillery_card_conversion_against_dug_in_infantry_needs_5_plus(
+    make_game: MakeGame,
+) -> None:
+    """Book p19 (artillery row, 2d6): 4-6 in the open or cover, 5-6 fortified. Dug-in infantry
+    count as fortified (sevendays.scenario.dug_in), so each conversion die needs 5+."""
+    from umpire.rulesets.sevendays.cards import _bombard_one, load_deck
+
+    card = load_deck().cards["off_table_artillery"]
+    seen = 0
+    for seed in range(60):
+        game = make_game(
+            seed=seed,
+            nato=[unit("i", "infantry", 36, 10, dug_in=True)],
+            pact=[unit("t", "t64b", 36, 40)],
+        )
+        target = game.state.units["nato-i"]
+        events = _bombard_one(_world(game), game.state, card, target, True)
+        rolls = [e for e in events if e.get("kind") == "roll" and "conversion" in e["text"]]
+        for roll in rolls:
+            seen += 1
+            assert "need 5+" in roll["text"]
+            assert roll["result"] == sum(1 for d in roll["dice"] if d >= 5)
+    assert seen
+
+
+# -- Finding 4: a dug-in activating unit is in cover for the reaction roll -------------------------
+# rules: sevendays.reaction.target, sevendays.scenario.dug_in
+def test_reacting_to_dug_in_infantry_needs_the_cover_number(make_game: MakeGame) -> None:
+    game = make_game(
+        nato=[unit("i", "infantry", 36, 20, dug_in=True), unit("j", "infantry", 50, 20)],
+        pact=[unit("t", "t64b", 36, 40), unit("u", "t64b", 50, 40)],
+    )
+    world = _world(game)
+    state = game.state
+    state.flow.initiative = Side.NATO
+    sync(state)
+    dug = state.units["nato-i"]
+    open_ = state.units["nato-j"]
+    assert reaction_need(world, state, state.units["pact-u"], open_, None) == 4
+    assert reaction_need(world, state, state.units["pact-t"], dug, None) == 5
