@@ -16,6 +16,8 @@ Findings:
    cards' conversion dice read it too (book p19 artillery row: 4-6 in cover, 5-6 fortified).
 4. A dug-in unit is in cover: the reaction roll against it as the activating unit is the cover
    number (transcription p12: 5+ against infantry in cover, 4+ against vehicles).
+5. The Precision Guided Artillery Strike may be played at any time its player has the initiative
+   (book p22-23), so during its own unit's activation too, not only between activations.
 """
 
 from __future__ import annotations
@@ -195,3 +197,35 @@ def test_reacting_to_dug_in_infantry_needs_the_cover_number(make_game: MakeGame)
     open_ = state.units["nato-j"]
     assert reaction_need(world, state, state.units["pact-u"], open_, None) == 4
     assert reaction_need(world, state, state.units["pact-t"], dug, None) == 5
+
+
+# -- Finding 5: the Precision Guided Artillery Strike whenever its player has the initiative -----
+# rules: sevendays.cards.precision_strike, sevendays.cards.play
+def test_precision_strike_may_be_played_during_an_own_activation(make_game: MakeGame) -> None:
+    """Book p22-23: 'play at any time you have initiative' - while one of its units is
+    activated the side still has the initiative."""
+    game = make_game(
+        nato=[unit("c", "chieftain-mk9", 30, 10, commander=True), unit("d", "fv432", 40, 10)],
+        pact=[unit("t", "t64b", 36, 40, commander=True), unit("u", "t64b", 60, 44)],
+        cards=True,
+        first_initiative="pact",
+    )
+    game.apply(Action("swap", option=""))
+    game.apply(Action("swap", option=""))
+    assert game.state.cards is not None
+    game.state.cards["hands"]["nato"] = []
+    game.state.cards["hands"]["pact"] = ["precision_strike"]
+    assert game.to_act == "pact" and game.state.flow.phase == "activate"
+    game.apply(Action("activate", unit="pact-u"))
+    assert game.state.flow.phase == "act" and game.to_act == "pact"
+    plays = [a for a in game.legal_actions() if a.kind == "card"]
+    assert Action("card", target="nato-c", option="precision_strike") in plays
+    # the side without the initiative may not play it, whatever decision it may have
+    from umpire.rulesets.sevendays.cards import playable
+
+    game.state.cards["hands"]["nato"] = ["precision_strike"]
+    assert not playable(_world(game), game.state, "nato")
+    events = game.apply(Action("card", target="nato-c", option="precision_strike"))
+    if game.state.flow.phase == "card":  # NATO may answer with a card (it holds none that can)
+        events += game.apply(Action("no_response"))
+    assert any(e.get("rule") == "sevendays.cards.precision_strike" for e in events)

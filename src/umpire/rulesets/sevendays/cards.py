@@ -275,7 +275,9 @@ def _open(state: SevenDaysState, side: str, card: Card) -> bool:
     if card.when == "start" or phase == "swap":
         return card.when == "start" and phase == "swap"
     if card.when == "initiative":
-        return phase == "activate" and state.flow.initiative == side
+        # "at any time you have initiative" (book p22-23, Precision Guided Artillery Strike):
+        # choosing an activation, or during one of its own units' activations
+        return phase in ("activate", "act") and state.flow.initiative == side
     return True
 
 
