@@ -229,3 +229,40 @@ def test_precision_strike_may_be_played_during_an_own_activation(make_game: Make
     if game.state.flow.phase == "card":  # NATO may answer with a card (it holds none that can)
         events += game.apply(Action("no_response"))
     assert any(e.get("rule") == "sevendays.cards.precision_strike" for e in events)
+
+
+# -- a declared act goes ahead only if it is still possible once the reaction is over -------------
+# rules: sevendays.reaction.window, sevendays.close_combat, sevendays.smoke
+def test_an_assault_or_smoke_no_longer_possible_after_the_reaction_is_lost(
+    make_game: MakeGame,
+) -> None:
+    """A reaction may change the table (a recce-spotted reaction move,
+    sevendays.reaction.recce_spotting): the declared act is then checked again, as a declared
+    shot is, and lost if its target is out of reach."""
+    game = make_game(
+        nato=[unit("a", "infantry", 36, 20), unit("c", "chieftain-mk9", 5, 5)],
+        pact=[unit("r", "motor-rifles", 36, 25), unit("t", "t64b", 36, 40)],
+    )
+    game.apply(Action("activate", unit="nato-a"))
+    game.apply(Action("assault", unit="nato-a", target="pact-r"))
+    assert game.state.flow.phase == "react"
+    rifles = game.state.units["pact-r"]
+    rifles.x, rifles.y = 60.0, 44.0  # as if it had moved away meanwhile
+    game.state.touch()
+    events = game.apply(Action("no_react"))
+    assert [e["kind"] for e in events if e.get("rule") == "sevendays.close_combat"] == ["cancelled"]
+    assert game.state.units["nato-a"].pos == (36.0, 20.0)
+
+    game = make_game(
+        nato=[unit("m", "fv432m", 36, 4), unit("c", "chieftain-mk9", 20, 10)],
+        pact=[unit("t", "t64b", 36, 40)],
+    )
+    game.apply(Action("activate", unit="nato-m"))
+    game.apply(Action("smoke", unit="nato-m", target="pact-t"))
+    assert game.state.flow.phase == "react"
+    tank = game.state.units["pact-t"]
+    tank.x, tank.y = 36.0, 12.0  # now within 12": no mortar may fire at it
+    game.state.touch()
+    events = game.apply(Action("no_react"))
+    assert not game.state.smoke
+    assert [e["kind"] for e in events if e.get("rule") == "sevendays.smoke"] == ["cancelled"]

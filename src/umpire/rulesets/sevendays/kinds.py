@@ -952,7 +952,12 @@ class Smoke(Act):
         act = state.flow.activation
         assert act is not None
         act.fired = True
-        return lay_smoke(world, state, unit, state.units[action.target or ""].pos)
+        target = state.units[action.target or ""]
+        if target not in smoke_targets(world, state, unit, counts_moved(world, state, unit)):
+            # declared before the enemy's reaction (sevendays.reaction.window), which may have
+            # changed the table (a recce-spotted reaction move)
+            return [note("cancelled", f"{unit.name} can no longer lay smoke there", self.rule)]
+        return lay_smoke(world, state, unit, target.pos)
 
 
 class Exit(Act):
