@@ -300,6 +300,8 @@ def test_smoke_obscures_the_target_and_thermal_sights_ignore_it(make_game: MakeG
     assert not before.modifiers
     game.apply(Action("activate", unit="nato-m"))
     game.apply(Action("smoke", unit="nato-m", target="pact-t"))
+    if state.flow.phase == "react":  # the enemy may react to the activation first
+        game.apply(Action("no_react"))
     assert state.smoke
     plain, thermal, tank = (state.units[k] for k in ("nato-c", "nato-x", "pact-t"))
     seen = sight(world, state, plain, tank)
@@ -320,6 +322,8 @@ def test_smoke_clears_at_the_end_of_the_turn(make_game: MakeGame) -> None:
     state = game.state
     game.apply(Action("activate", unit="nato-m"))
     game.apply(Action("smoke", unit="nato-m", target="pact-t"))
+    if state.flow.phase == "react":  # the enemy may react to the activation first
+        game.apply(Action("no_react"))
     assert _plan(game, "nato-c", "pact-t").modifiers
     while state.flow.turn == 1 and game.to_act is not None:
         game.apply(Action("pass") if state.flow.phase == "activate" else game.legal_actions()[-1])

@@ -25,6 +25,9 @@ def test_only_infantry_and_support_assault(make_game: MakeGame, mode: str) -> No
             nato=[unit("a", "infantry", 36, 20), unit("c", "chieftain-mk9", 40, 20)],
             pact=[unit("r", "motor-rifles", 40, 25), unit("t", "t72a", 66, 44)],
         )
+        # no PACT token: no reaction window before the assault (sevendays.reaction.window),
+        # so the assault resolves as it is applied
+        game.state.flow.pools["pact"] = 0
         game.apply(Action("activate", unit="nato-c"))
         return game
 

@@ -275,7 +275,9 @@ def _open(state: SevenDaysState, side: str, card: Card) -> bool:
     if card.when == "start" or phase == "swap":
         return card.when == "start" and phase == "swap"
     if card.when == "initiative":
-        return phase == "activate" and state.flow.initiative == side
+        # "at any time you have initiative" (book p22-23, Precision Guided Artillery Strike):
+        # choosing an activation, or during one of its own units' activations
+        return phase in ("activate", "act") and state.flow.initiative == side
     return True
 
 
@@ -650,8 +652,14 @@ def _bombard_one(
     )
     in_play = target.alive or (off_board and target.status == Status.RESERVE)
     if in_play and not world.is_vehicle(target):
-        # off the table a unit has no terrain around it: it converts as in the open (ours)
-        cover = "cover" if world.in_cover(target) and not off_board else "open"
+        # off the table a unit has no terrain around it: it converts as in the open (ours);
+        # dug-in infantry and support count as fortified (sevendays.scenario.dug_in)
+        if off_board:
+            cover = "open"
+        elif target.dug_in:
+            cover = "fortified"
+        else:
+            cover = "cover" if world.in_cover(target) else "open"
         need = conversion(heavy, cover)[1]
         log = []
         extra = conversion_roll(

@@ -103,8 +103,10 @@ ACTION_COST = {
     "end": 0,
 }
 # acts after which the enemy may react (sevendays.reaction.window): declared first (the
-# reaction comes before the act) or done first (the reaction answers the move)
-DECLARED = frozenset({*SHOT_KINDS, "morale"})
+# reaction comes before the act) or done first (the reaction answers the move). Every act that
+# can begin an activation is one or the other: the enemy may react whenever a unit activates
+# (transcription p12), whatever its first action
+DECLARED = frozenset({*SHOT_KINDS, "morale", "assault", "smoke", "embark", "disembark", "exit"})
 MOVES = frozenset({"move", "rapid", "road", "turn", "fall_back"})
 # the one refusal of a shot that moving could change (an ATGM needs both actions without a
 # move, sevendays.fire.atgm_actions): every other refusal (no weapon, range, arc, sight, a
@@ -164,6 +166,14 @@ def may_declare_move(state: SevenDaysState, kind: str) -> bool:
     moved yet in this activation."""
     act = state.flow.activation
     return act is not None and not act.moved and ACTION_COST[kind] < act.actions_left
+
+
+def declares_moving(action: Action) -> bool:
+    """Whether a declared act makes its unit a target moving in its activation (book p15
+    modifier table, sevendays.fire.modifier.reaction_moving): an assault (a move into
+    contact), or a shot declared with a move after it ("shoot and move", book p8; the book's
+    own 'firer moved' note counts a unit that fires and then moves as moving)."""
+    return action.kind == "assault" or (action.kind in SHOT_KINDS and action.option == THEN_MOVE)
 
 
 def nearest_enemies(state: SevenDaysState, unit: Unit, n: int) -> list[Unit]:
@@ -474,9 +484,10 @@ class Act(Kind):
         first = not act.window_used
         if self.name in DECLARED and first:
             act.window_used = True
-            if any_reaction(world, state, unit, False):
+            moving = declares_moving(action)
+            if any_reaction(world, state, unit, moving):
                 flow.pending = action
-                flow.reacting_to_move = False
+                flow.reacting_to_move = moving
                 flow.core.stack.append(Pending(other(unit.side), REACT_KINDS, Phase.REACT))
                 target = state.units[action.target] if action.target else None
                 what = f"{self.name} at {target.name}" if target else self.name
@@ -904,7 +915,12 @@ class Assault(Act):
         act = state.flow.activation
         assert act is not None
         act.moved = act.fired = True
-        return assault(world, state, unit, state.units[action.target or ""])
+        target = state.units[action.target or ""]
+        if target not in assault_targets(world, state, unit):
+            # declared before the enemy's reaction (sevendays.reaction.window), which may have
+            # moved the target out of reach (a recce-spotted reaction move)
+            return [note("cancelled", f"{unit.name} can no longer reach {target.name}", self.rule)]
+        return assault(world, state, unit, target)
 
 
 class Smoke(Act):
@@ -936,7 +952,12 @@ class Smoke(Act):
         act = state.flow.activation
         assert act is not None
         act.fired = True
-        return lay_smoke(world, state, unit, state.units[action.target or ""].pos)
+        target = state.units[action.target or ""]
+        if target not in smoke_targets(world, state, unit, counts_moved(world, state, unit)):
+            # declared before the enemy's reaction (sevendays.reaction.window), which may have
+            # changed the table (a recce-spotted reaction move)
+            return [note("cancelled", f"{unit.name} can no longer lay smoke there", self.rule)]
+        return lay_smoke(world, state, unit, target.pos)
 
 
 class Exit(Act):

@@ -121,8 +121,10 @@ def reaction_need(
     )  # rule sevendays.reaction.cherry_picker
     if "recce" in world.profile(reactor).traits:
         return recce_score(reactor.markers) + concealed
-    covered = world.in_cover(activator) or (
-        plan is not None and sight(world, state, reactor, activator).obscured
+    covered = (
+        world.in_cover(activator)
+        or activator.dug_in  # sevendays.scenario.dug_in: fortified, so in cover
+        or (plan is not None and sight(world, state, reactor, activator).obscured)
     )
     extra = reactor.tokens + reactor.markers if world.house.reaction_tokens_and_markers else 0
     extra += concealed

@@ -135,7 +135,7 @@ class SevenDays(RulesetBase[SevenDaysState]):
         id="sevendays",
         # 0.4: issue 15 corrections (cards, Capture, provenance): docs/rules/sevendays.md
         # 0.5: the review's findings (Communications, Divisional Artillery, extra tokens)
-        version="0.5",
+        version="0.6",
         title="Seven Days to the River Rhine",
         players=("nato", "pact"),
         chance="sampled",
