@@ -129,7 +129,8 @@ def roll_allowance(
         # snow or mud: on a road drop the lowest die, cross-country the highest
         cross, road_faces = keep_dice(cross, "highest"), keep_dice(road_faces, "lowest")
         reasons.append(f"bookgun.move.weather: {w.spec.ground} drops a die")
-    drop = rough_drop(w, unit)
+    # bookgun.move.prone (p.14, p.16 4.3): prone figures move 1D6 regardless of terrain
+    drop = "none" if prone else rough_drop(w, unit)
     rough = [] if drop == "prohibited" else keep_dice(cross, drop)
     cross_for_dense = cross
     if unit.ride == "bicycle" and not prone:
