@@ -53,3 +53,61 @@ def test_prone_figures_move_one_d6_in_rough_ground_as_in_the_open() -> None:
             seen.add(die)
     assert max(seen) > 1.0  # a die above the 1 in. minimum was rolled
 
+
+# -- 2. rally: a leader figure within 6 in., one attempt per leader a turn (bookgun.rally.chart) --
+def _rally_need(s: BookGunState, unit: str) -> int:
+    from umpire.rulesets.bookgun import combat
+
+    events: list[Event] = []
+    combat.rally_test(s, s.units[unit], events)
+    rolls = [e for e in events if e.get("kind") == "roll"]
+    assert len(rolls) == 1
+    return int(rolls[0]["need"])
+
+
+def test_a_leaderless_unit_rallies_on_the_leader_column_with_another_leader_near() -> None:
+    """Spec §4.4 bookgun.rally.chart ("leader within 6 in. needed to use the left column") and
+    p.17 6.1 ("there must be a leader figure within 6 inches of the unit"): a shaken fire team
+    whose own leader is down rallies on the left column (army 1-4) when another unit's leader
+    stands within 6 in.; with none near it uses the right column (1-2)."""
+    s = _state()
+    _place(s, "team-a", 10.0, 5.0)
+    _place(s, "team-b", 30.0, 5.0)
+    _place(s, "gun-team", 30.0, 2.0)
+    s.units["team-a"].status = "shaken"
+    s.figures["a-tl"].status = "killed"  # the team's own leader
+    s.figures["lt"].status = "killed"  # and the officer with it
+    assert _rally_need(s, "team-a") == 2  # nobody near: no-leader column
+    s.rallies.clear()
+    _place(s, "team-b", 12.0, 9.0)  # team B's leader (b-tl) now within 6 in. of team A
+    assert _rally_need(s, "team-a") == 4
+
+
+def test_each_leader_may_attempt_only_one_rally_a_turn() -> None:
+    """Spec §4.4 ("each leader may try one rally per turn", published p.17 6.1 "That leader may
+    only attempt 1 rally per turn"): a second rally the same leader would lead in one turn is
+    taken on the no-leader column; the next turn he may lead one again."""
+    s = _state()
+    _place(s, "team-a", 10.0, 5.0)
+    _place(s, "team-b", 30.0, 5.0)
+    _place(s, "gun-team", 30.0, 2.0)
+    s.units["team-a"].status = "shaken"
+    s.figures["lt"].status = "killed"  # only the team leader a-tl is near
+    assert _rally_need(s, "team-a") == 4  # a-tl leads the first attempt
+    assert _rally_need(s, "team-a") == 2  # he has tried once this turn
+    s.rallies.clear()  # what the turn's start does
+    assert _rally_need(s, "team-a") == 4
+
+
+def test_the_rally_attempts_are_forgotten_at_the_start_of_a_turn_and_survive_a_save() -> None:
+    """The leaders who tried a rally this turn are kept in state (saved and restored) and
+    cleared when a new turn begins (p.17: one attempt per turn)."""
+    from umpire.rulesets.bookgun.ruleset import _turn_begin
+    from umpire.rulesets.bookgun.state import BookGunState as State
+
+    s = _state()
+    s.rallies.append("a-tl")
+    again = State.from_dict(s.to_dict())
+    assert again.rallies == ["a-tl"]
+    _turn_begin(s)
+    assert s.rallies == []

@@ -1546,16 +1546,47 @@ def rout(state: BookGunState, unit: Unit, events: list[Event]) -> None:
     flee(state, unit, world(state).tables.morale.rout_dice, "bookgun.morale.rout", "runs", events)
 
 
+def rally_leader(state: BookGunState, unit: Unit) -> Figure | None:
+    """Who leads ``unit``'s rally (bookgun.rally.chart, p.17 6.1: "a leader figure within 6
+    inches of the unit", and "that leader may only attempt 1 rally per turn"): a fit leader or
+    officer of its side within 6 in. of it who has not tried a rally this turn - its own
+    leader first, then the nearest (house); a leader of another unit still hidden under a
+    marker, or riding inside a vehicle, does not step out to rally it (house)."""
+    w = world(state)
+    here = centre(state, unit)
+    reach = w.tables.rally.leader_range
+
+    def may(f: Figure) -> bool:
+        owner = state.units[f.unit]
+        return (
+            f.side == unit.side
+            and f.fit
+            and f.present
+            and f.role in LEADERS
+            and f.id not in state.rallies
+            and dist(f.pos, here) <= reach
+            and (owner.id == unit.id or not (owner.concealed or owner.aboard is not None))
+        )
+
+    own = state.leader_of(unit)
+    if own is not None and may(own):
+        return own
+    near = [f for f in state.figures.values() if may(f)]
+    return min(near, key=lambda f: (dist(f.pos, here), f.id)) if near else None
+
+
 def rally_test(state: BookGunState, unit: Unit, events: list[Event]) -> bool:
     w = world(state)
-    lead = state.leader_of(unit)
-    near = lead is not None and dist(lead.pos, centre(state, unit)) <= w.tables.rally.leader_range
-    need = w.tables.rally.table[unit.troop][0 if near else 1]
+    lead = rally_leader(state, unit)
+    if lead is not None:
+        state.rallies.append(lead.id)
+    need = w.tables.rally.table[unit.troop][0 if lead is not None else 1]
     if need <= 0:
         return False
-    return RollUnder(6, need, "bookgun.rally.chart", text=f"{unit.name} tries to rally").sample(
-        state.rng, events
-    )
+    led = f" (led by {lead.name})" if lead is not None else ""
+    return RollUnder(
+        6, need, "bookgun.rally.chart", text=f"{unit.name} tries to rally{led}"
+    ).sample(state.rng, events)
 
 
 def morale_phase(state: BookGunState) -> list[Event]:

@@ -254,6 +254,7 @@ def _turn_begin(state: S) -> list[Event]:
         u.minus_d6 = False
         u.spotted = False
         u.in_motion = False
+    state.rallies = []  # bookgun.rally.chart: each leader one rally attempt a turn (p.17)
     events += finish_limbering(state)
     for u in state.units.values():
         if u.arrives is not None and u.arrives <= state.flow.turn:

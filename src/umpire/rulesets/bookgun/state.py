@@ -153,6 +153,8 @@ class BookGunState:
     searched: list[str] = field(default_factory=list)
     # bookgun.search (spec §4.7): rooms rolled for, as "turn:room" - one roll a room a turn
     search_rolls: list[str] = field(default_factory=list)
+    # bookgun.rally.chart (p.17 6.1): the leader figures who have tried a rally this turn
+    rallies: list[str] = field(default_factory=list)
     commander: str | None = None
     commander_chosen: bool = False
     ied: list[float] | None = None
@@ -226,6 +228,7 @@ class BookGunState:
                     "cache_found",
                     "searched",
                     "search_rolls",
+                    "rallies",
                     "commander",
                     "commander_chosen",
                     "ied",
@@ -262,6 +265,7 @@ class BookGunState:
             cache_found=d["cache_found"],
             searched=d["searched"],
             search_rolls=d.get("search_rolls", []),  # saves from before it was kept
+            rallies=d.get("rallies", []),
             commander=d["commander"],
             commander_chosen=d["commander_chosen"],
             ied=d["ied"],
