@@ -111,3 +111,28 @@ def test_the_rally_attempts_are_forgotten_at_the_start_of_a_turn_and_survive_a_s
     assert again.rallies == ["a-tl"]
     _turn_begin(s)
     assert s.rallies == []
+
+
+# -- 3. leaders outside a basic unit move after every basic unit (bookgun.lead.independent) -----
+def test_a_lone_group_leader_moves_only_after_every_basic_unit_of_both_sides() -> None:
+    """Spec §3.4 bookgun.lead.independent (p.13): a leader not in a basic unit moves with a
+    unit he accompanies or on his own after all basic units of both sides have moved. Market
+    Day's group leader (a unit of his own, spec §6) is therefore not offered a move while a
+    cell or an army team may still move; when they all have, he is."""
+    from umpire.rulesets.bookgun.ruleset import may_move
+
+    s = _state()
+    assert s.flow.phase == "movement"
+    s.flow.stack.clear()
+    s.acted.clear()
+    s.card = "7-hearts"  # red: the insurgents'
+    hq = s.units["group-hq"]
+    assert not may_move(s, hq)
+    acts = {a.unit for a in RULESET.legal_actions(s) if a.kind == "activate"}
+    assert "group-hq" not in acts and {"cell-1", "cell-2"} <= acts
+    s.acted += ["cell-1", "cell-2"]  # the cells have moved, the army has not
+    assert not may_move(s, hq)
+    s.acted += ["team-a", "team-b", "gun-team"]
+    assert may_move(s, hq)
+    acts = {a.unit for a in RULESET.legal_actions(s) if a.kind == "activate"}
+    assert acts == {"group-hq"}

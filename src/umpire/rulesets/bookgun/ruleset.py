@@ -123,13 +123,28 @@ def rules_markdown() -> str:
 
 # -- cards --------------------------------------------------------------------------------------
 def may_move(state: S, unit: Unit) -> bool:
-    return (
+    ready = (
         state.on_table(unit)
         and unit.side in SIDES
         and unit.status not in (ROUTED, OUT)
         and unit.id not in state.acted
         and unit.entered != state.flow.turn
     )
+    if not ready or not lone_leader(unit, state):
+        return ready
+    # bookgun.lead.independent (p.13): a leader outside any basic unit moves on his own only
+    # after every basic unit of both sides has moved (or had its chance)
+    return not any(
+        may_move(state, u)
+        for u in state.units.values()
+        if u.id != unit.id and not lone_leader(u, state)
+    )
+
+
+def lone_leader(unit: Unit, state: S) -> bool:
+    """A leader not part of a basic unit (bookgun.lead.independent): a unit of one figure, a
+    leader or officer (as ScenarioSpec.basic_units reads a higher leader on his own)."""
+    return len(unit.figures) == 1 and state.figures[unit.figures[0]].role in ("leader", "officer")
 
 
 def fire_cards(state: S, unit: Unit) -> list[list[Figure]]:
