@@ -136,3 +136,29 @@ def test_a_lone_group_leader_moves_only_after_every_basic_unit_of_both_sides() -
     assert may_move(s, hq)
     acts = {a.unit for a in RULESET.legal_actions(s) if a.kind == "activate"}
     assert acts == {"group-hq"}
+
+
+# -- 4. Market Day's house B: two windows per wall per floor (spec §6 terrain table) -------------
+def test_market_day_house_b_has_two_windows_in_every_wall_on_both_floors() -> None:
+    """Spec §6 (B House: 'two storeys ... two windows per wall per floor'): each of the four
+    walls of house B has two windows on the ground floor (B1/B2) and two on the first floor
+    (B3/B4), each window belonging to the room behind it."""
+    from umpire.rulesets.bookgun.common import world
+
+    s = _state()
+    w = world(s)
+    b = w.buildings["B"]
+    walls = {
+        "south": lambda p: p[1] == 24.0,
+        "north": lambda p: p[1] == 30.0,
+        "west": lambda p: p[0] == 21.0,
+        "east": lambda p: p[0] == 27.0,
+    }
+    for floor in (0, 1):
+        on_floor = [(at, room) for at, room in b.windows if w.rooms[room].floor == floor]
+        for wall, on_wall in walls.items():
+            here = [(at, room) for at, room in on_floor if on_wall(at)]
+            assert len(here) == 2, (floor, wall, here)
+            for at, room in here:  # the window opens into the room it is in
+                r = w.rooms[room].polygon.bounds
+                assert r[0] <= at[0] <= r[2] and r[1] <= at[1] <= r[3], (at, room)
