@@ -162,3 +162,29 @@ def test_market_day_house_b_has_two_windows_in_every_wall_on_both_floors() -> No
             for at, room in here:  # the window opens into the room it is in
                 r = w.rooms[room].polygon.bounds
                 assert r[0] <= at[0] <= r[2] and r[1] <= at[1] <= r[3], (at, room)
+
+
+# -- 5. a shaken unit must try to move every movement phase (bookgun.rally.chart, p.18 7.1-7.2) ---
+def test_a_shaken_unit_may_not_decline_to_move_or_search_without_its_rally_roll() -> None:
+    """p.18 7.1: 'An attempt to move the Shaken figures of each Basic unit must be made every
+    Movement Phase', and 7.2: announcing the move, a die is rolled on the rally chart (spec
+    §4.4: shaken units when their card comes - rallied, move normally; failed, retreat 4D6).
+    On its card a shaken unit is therefore offered no 'hold' (declaring it will not move) and
+    no search (spending its move) - only its activation, which rolls the rally first; a
+    pinned unit (spec §4.4: rallies when its card comes, house) may not search either."""
+    s = _state()
+    s.flow.stack.clear()
+    s.acted.clear()
+    s.card = "7-clubs"  # black: the army's
+    _place(s, "team-a", 10.0, 5.0)
+    for f in s.unit_figures("team-a"):  # inside the warehouse's room D2, unsearched
+        f.x, f.y, f.room = 7.5, 11.0, "D2"
+    kinds = {(a.kind, a.unit) for a in RULESET.legal_actions(s)}
+    assert ("hold", "team-a") in kinds and ("search", "team-a") in kinds
+    s.units["team-a"].status = "shaken"
+    kinds = {(a.kind, a.unit) for a in RULESET.legal_actions(s)}
+    assert ("hold", "team-a") not in kinds and ("search", "team-a") not in kinds
+    assert ("activate", "team-a") in kinds
+    s.units["team-a"].status = "pinned"
+    kinds = {(a.kind, a.unit) for a in RULESET.legal_actions(s)}
+    assert ("search", "team-a") not in kinds and ("activate", "team-a") in kinds

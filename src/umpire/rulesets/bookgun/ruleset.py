@@ -1241,10 +1241,12 @@ class Hold(_CardKind):
         if not self.has_card(state, side):
             return []
         if state.flow.phase == "movement":
+            # p.18 7.1: a shaken unit must try to move every movement phase (its rally roll
+            # comes with the attempt, 7.2) - it may not be declared not moving
             return [
                 Action("hold", unit=u.id)
                 for u in sorted(state.units.values(), key=lambda u: u.id)
-                if u.side == side and may_move(state, u)
+                if u.side == side and may_move(state, u) and u.status != SHAKEN
             ]
         out = []
         for u in sorted(state.units.values(), key=lambda u: u.id):
@@ -1293,8 +1295,8 @@ class Search(_CardKind):
             return []
         out = []
         for u in sorted(state.units.values(), key=lambda u: u.id):
-            if u.side != side or not may_move(state, u):
-                continue
+            if u.side != side or not may_move(state, u) or u.status in (SHAKEN, PINNED):
+                continue  # a shaken or pinned unit rallies first, on its activation (p.18 7.2)
             rooms = sorted(
                 {f.room for f in state.fit_figures(u) if f.room and f.room not in state.searched}
             )
