@@ -188,3 +188,40 @@ def test_a_shaken_unit_may_not_decline_to_move_or_search_without_its_rally_roll(
     s.units["team-a"].status = "pinned"
     kinds = {(a.kind, a.unit) for a in RULESET.legal_actions(s)}
     assert ("search", "team-a") not in kinds and ("activate", "team-a") in kinds
+
+
+# -- 6. routed units do not fight: the figures the chargers contact are captured ------------------
+def test_a_routed_unit_charged_home_does_not_fight_and_its_contacted_figures_are_captured() -> None:
+    """Spec §4.4 bookgun.morale.table ('routed units do not fire or fight') and §4.7
+    bookgun.capture ('a routed figure unable to move away from a contacting enemy is also
+    captured'; a routed unit does not move until it rallies, spec §4.4): a charge that closes
+    on a routed unit meets no stand test and no fight - no d6 pairs, no casualty cards - and
+    every figure the chargers contact (each charger one, the surplus doubling up as in
+    bookgun.cc.pairs) is captured. The charger still tests to close (bookgun.cc.close)."""
+    from umpire.core.rng import RandomStream
+    from umpire.rulesets.bookgun import combat
+
+    closed = 0
+    for seed in range(1, 13):
+        s = _state()
+        _place(s, "team-a", 10.0, 2.0)
+        _place(s, "cell-1", 10.0, 3.5, facing=270.0)
+        s.units["cell-1"].status = "routed"
+        s.units["cell-1"].routed_turn = s.flow.turn
+        s.rng = RandomStream(seed)
+        events = combat.fight(s, s.units["team-a"], s.units["cell-1"])
+        rolls = [e for e in events if e.get("kind") == "roll"]
+        assert rolls[0].get("rule") == "bookgun.cc.close"
+        if not rolls[0].get("success"):
+            continue
+        closed += 1
+        rules = {e.get("rule") for e in events}
+        assert "bookgun.cc.stand" not in rules and "bookgun.cc.roll" not in rules
+        assert not [e for e in events if e.get("kind") == "casualty"]
+        cell = s.unit_figures("cell-1", present_only=False)
+        captured = [f for f in cell if f.status == "captured"]
+        # four chargers contact seven routed men: four, and the three surplus double up
+        assert len(captured) == 7, [f.status for f in cell]
+        assert all(f.hit_by == "army" for f in captured)
+        assert s.units["team-a"].status == "ok"
+    assert closed > 0

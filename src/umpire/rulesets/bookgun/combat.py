@@ -1372,6 +1372,8 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
             centre(state, unit),
         )
         return events
+    if target.status == ROUTED:
+        return events + capture_routed(state, unit, target)
     in_cover = unit_room(state, target) is not None or any(
         category(w, state, f, target, centre(state, unit)) == "IV"
         for f in state.unit_figures(target)
@@ -1484,6 +1486,38 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
             )
         else:
             rout(state, loser_unit, events)
+    return events
+
+
+def capture_routed(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
+    """A charge home on a routed unit (spec §4.4: routed units do not fire or fight; §4.7
+    bookgun.capture: a routed figure unable to move away from a contacting enemy is captured -
+    a routed unit does not move until it rallies): no stand test, no fight; the figures the
+    chargers contact are captured - each charger one, the surplus doubling up as in
+    bookgun.cc.pairs (in a room, the room's figures up to its capacity) - and its wounded go
+    with them when no fit man is left."""
+    cap = world(state).tables.building.room_capacity
+    attackers = fighters(state, unit)
+    defenders = state.fit_figures(target)
+    room = unit_room(state, target)
+    if room is not None:
+        defenders = [f for f in defenders if f.room == room][:cap] or defenders[:cap]
+        attackers = attackers[:cap]
+    defenders = defenders[: 2 * len(attackers)]
+    events: list[Event] = []
+    taken = list(defenders)
+    if len(taken) == len(state.fit_figures(target)):
+        taken += [f for f in state.unit_figures(target) if f.status == WOUNDED]
+    for f in taken:
+        if f.status == FIT:
+            target.lost += 1
+        f.status = CAPTURED
+        f.hit_by = unit.side
+        f.prone = False
+        events.append(
+            note("capture", f"{f.name} is captured (routed)", "bookgun.capture", figure=f.id)
+        )
+    unit.fought = target.fought = True
     return events
 
 
