@@ -225,3 +225,59 @@ def test_a_routed_unit_charged_home_does_not_fight_and_its_contacted_figures_are
         assert all(f.hit_by == "army" for f in captured)
         assert s.units["team-a"].status == "ok"
     assert closed > 0
+
+
+# -- 7. a shaken unit charged before its move flees at once; after it, it stands or not ----------
+def _charge_shaken(acted: bool) -> tuple[BookGunState, list[Event]]:
+    from umpire.rulesets.bookgun.ruleset import charge
+
+    s = _state()
+    s.flow.stack.clear()
+    s.acted.clear()
+    _place(s, "team-a", 10.0, 2.0)
+    _place(s, "cell-1", 10.0, 6.0, facing=270.0)
+    s.units["cell-1"].status = "shaken"
+    if acted:
+        s.acted.append("cell-1")
+    return s, charge(s, s.units["team-a"], s.units["cell-1"])
+
+
+def test_a_shaken_unit_charged_before_its_move_flees_at_once() -> None:
+    """p.18 7.4 ('If Shaken figures are charged before the time comes for them to make their
+    move, they will have no chance to rally, but must immediately be moved their 4D6 distance
+    towards the nearest battlefield edge. The charging figures must be able to reach the
+    Shaken figures'); spec §4.4 ('a shaken unit charged before its card comes flees its 4D6
+    at once with no roll'): the charge that reaches it makes it run 4D6 there and then, in the
+    movement phase - its move spent, no rally roll - and no close combat follows."""
+    s, events = _charge_shaken(acted=False)
+    assert s.units["team-a"].charging is None
+    flee = [e for e in events if e.get("kind") == "flee"]
+    assert flee and "cell-1" in s.acted
+    runs = [e for e in events if e.get("kind") == "roll" and e.get("rule") == "bookgun.morale.rout"]
+    assert len(runs) == 1 and len(runs[0]["dice"]) == 4
+    assert not [
+        e for e in events if e.get("rule") == "bookgun.rally.chart" and e.get("kind") == "roll"
+    ]
+
+
+def test_a_shaken_unit_charged_after_its_move_takes_the_charge_as_usual() -> None:
+    """p.18 7.4 applies only before the shaken unit's move: charged after it has had its card,
+    the unit does not flee at once; the charge is completed in the close-combat phase, where it
+    tests to stand (bookgun.cc.stand) like any charged unit."""
+    from umpire.rulesets.bookgun import combat
+
+    s, events = _charge_shaken(acted=True)
+    assert not [e for e in events if e.get("kind") == "flee"]
+    assert s.units["team-a"].charging == "cell-1"
+    for seed in range(1, 9):
+        s, events = _charge_shaken(acted=True)
+        from umpire.core.rng import RandomStream
+
+        s.rng = RandomStream(seed)
+        s.flow.phase = "close_combat"
+        out = combat.close_combats(s)
+        rolls = [e for e in out if e.get("kind") == "roll"]
+        if rolls[0].get("success"):  # it closed: the shaken unit tests to stand
+            assert rolls[1].get("rule") == "bookgun.cc.stand"
+            return
+    raise AssertionError("no seed closed")

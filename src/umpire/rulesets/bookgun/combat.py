@@ -1301,6 +1301,10 @@ def cc_mod(state: BookGunState, f: Figure, unit: Unit, charged: bool, defending_
 def close_combats(state: BookGunState) -> list[Event]:
     """bookgun.turn.close_combat: complete every charge, in unit order."""
     events: list[Event] = []
+    # p.18 7.4: a shaken unit flees a charge at once only before its move; one that was shaken
+    # when this phase began has had its move (a shaken unit charged before it fled in the
+    # movement phase), so it takes the charge as usual
+    moved_shaken = {u.id for u in state.units.values() if u.status == SHAKEN}
     for unit in sorted(state.units.values(), key=lambda u: u.id):
         if unit.charging is None:
             continue
@@ -1313,7 +1317,7 @@ def close_combats(state: BookGunState) -> list[Event]:
             or unit.status in (ROUTED, OUT)
         ):
             continue
-        events += fight(state, unit, target)
+        events += fight(state, unit, target, shaken_flee=target.id not in moved_shaken)
     return events
 
 
@@ -1327,7 +1331,9 @@ def fighters(state: BookGunState, unit: Unit) -> list[Figure]:
     return others or fit
 
 
-def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
+def fight(state: BookGunState, unit: Unit, target: Unit, shaken_flee: bool = True) -> list[Event]:
+    """Complete ``unit``'s charge on ``target`` (spec §4.3); with ``shaken_flee`` a shaken
+    target whose move is still to come flees instead (p.18 7.4)."""
     w = world(state)
     cc = w.tables.close_combat
     events: list[Event] = [
@@ -1356,7 +1362,7 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
             )
         )
         return events
-    if target.status == SHAKEN:
+    if target.status == SHAKEN and shaken_flee:
         events.append(
             note(
                 "flee", f"{target.name} is shaken and flees from the charge", "bookgun.rally.chart"

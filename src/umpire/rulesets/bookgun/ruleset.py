@@ -1697,6 +1697,32 @@ def charge(state: S, unit: Unit, target: Unit, dice: int | None = None) -> list[
                 target=target.id,
             )
         )
+        if (
+            target.status == SHAKEN
+            and state.flow.phase == "movement"
+            and target.id not in state.acted
+        ):
+            # p.18 7.4: charged before its move, a shaken unit has no chance to rally and runs
+            # its 4D6 toward the nearest edge at once; its move is spent and no fight follows
+            unit.charging = None
+            events.append(
+                note(
+                    "flee",
+                    f"{target.name} is shaken and flees from the charge",
+                    "bookgun.rally.chart",
+                    unit=target.id,
+                )
+            )
+            flee(
+                state,
+                target,
+                w.tables.morale.rout_dice,
+                "bookgun.morale.rout",
+                "flees",
+                events,
+                centre(state, unit),
+            )
+            state.acted.append(target.id)
     else:
         events.append(
             note(
