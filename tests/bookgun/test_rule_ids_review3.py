@@ -281,3 +281,50 @@ def test_a_shaken_unit_charged_after_its_move_takes_the_charge_as_usual() -> Non
             assert rolls[1].get("rule") == "bookgun.cc.stand"
             return
     raise AssertionError("no seed closed")
+
+
+# -- 8. the civilian mob runs directly away from the nearest figure that fired (spec §5.3) --------
+def test_the_mob_runs_directly_away_from_the_nearest_figure_that_fired() -> None:
+    """Spec §5.3 bookgun.civ.automaton: a mob that heard firing within 12 in. 'moves its
+    open-order dice directly away from the nearest figure that fired' - straight along the line
+    from that figure through the mob, not to the nearest table edge (shots from the south sent
+    Market Day's crowd east, toward the nearer edge). The nearest of several firing figures
+    counts, so every figure that fires leaves its place (bookgun.fire.procedure)."""
+    import math
+
+    from umpire.rulesets.bookgun import combat
+    from umpire.rulesets.bookgun.common import centre
+
+    for shot in ((24.0, 9.0), (20.0, 11.0), (29.0, 10.5)):
+        s = _state()
+        crowd = s.units["crowd"]
+        before = centre(s, crowd)
+        far = (before[0] + 10.0, before[1] - 11.0)  # a second, farther firer
+        s.fire_points = [[float(s.flow.turn), *shot], [float(s.flow.turn), *far]]
+        events = combat.civilians_move(s)
+        runs = [e for e in events if e.get("kind") == "roll"]
+        assert runs and len(runs[0]["dice"]) == 3  # open-order dice (3D6)
+        fled = [e for e in events if e.get("kind") == "flee"]
+        assert fled and s.on_table(crowd)
+        after = (fled[0]["x"], fled[0]["y"])  # where the mob is re-formed round
+        moved = math.hypot(after[0] - before[0], after[1] - before[1])
+        assert moved > 1.0
+        way = math.degrees(math.atan2(after[1] - before[1], after[0] - before[0]))
+        away = math.degrees(math.atan2(before[1] - shot[1], before[0] - shot[0]))
+        assert abs((way - away + 180.0) % 360.0 - 180.0) < 5.0, (shot, way, away)
+
+
+def test_every_figure_that_fires_is_a_source_the_mob_runs_from() -> None:
+    """Spec §5.3 ('the nearest figure that fired'): a unit's fire records where each of its
+    firing figures stood, not its first figure's place only."""
+    from umpire.rulesets.bookgun import combat
+
+    s = _state()
+    _place(s, "team-a", 10.0, 2.0, gap=2.0)
+    _place(s, "cell-1", 10.0, 14.0, facing=270.0)
+    s.units["cell-1"].spotted = True
+    s.fire_points = []
+    figs = combat.firing_figures(s, s.units["team-a"])
+    combat.resolve_fire(s, s.units["team-a"], figs, "cell-1", False)
+    shots = {(p[1], p[2]) for p in s.fire_points}
+    assert len(figs) >= 2 and shots == {(f.x, f.y) for f in figs}

@@ -811,7 +811,7 @@ def resolve_door_fire(
         prone=any(f.prone for f in fired),
     )
     unit.fired = True
-    for f in fired[:1]:
+    for f in fired:  # spec §5.3: the mob runs from the nearest figure that fired
         state.fire_points.append([float(state.flow.turn), f.x, f.y])
     return events
 
@@ -1064,7 +1064,8 @@ def resolve_fire(
     )
     unit.fired = True
     unit.fired_at.append(target.id)
-    for f in figs[:1]:
+    for s in shots:  # spec §5.3: the mob runs from the nearest figure that fired
+        f = state.figures[s.firer]
         state.fire_points.append([float(state.flow.turn), f.x, f.y])
     return events
 
@@ -1688,7 +1689,16 @@ def civilians_move(state: BookGunState) -> list[Event]:
             continue
         src = min(near, key=lambda p: dist(p, c))
         dice = w.tables.movement.dice["civilians"]["open"].cross
-        flee(state, unit, dice, "bookgun.civ.flee", "flees from the firing", events, src)
+        flee(
+            state,
+            unit,
+            dice,
+            "bookgun.civ.flee",
+            "flees from the firing",
+            events,
+            src,
+            directly=True,
+        )
     return events
 
 
