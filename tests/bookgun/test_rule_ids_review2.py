@@ -342,7 +342,8 @@ def test_a_unit_forms_a_defensive_circle_where_it_stands_and_stays_put() -> None
     """bookgun.form.kinds (spec §3.5: "defensive circle (replaces TSATF's square; stationary
     for close combat)"): the army's movement card offers a fire team the circle; formed, the
     team has not moved (its leader where the team's centre was, the others round him facing
-    out) and, stationary, it is next offered no plain move - only to re-form."""
+    out). Next turn it may re-form or move as a circle (p.10: it 'may move', stationary for
+    close combat only - see test_rule_ids_review3), but not go prone (house)."""
     from umpire.rulesets.bookgun.ruleset import Activate
 
     s = _state()
@@ -364,7 +365,7 @@ def test_a_unit_forms_a_defensive_circle_where_it_stands_and_stays_put() -> None
     again = {
         a.option for a in RULESET.legal_actions(s) if a.unit == "team-a" and a.kind == "activate"
     }
-    assert None not in again and "prone" not in again
+    assert None in again and "prone" not in again
     assert {"open", "close", "column"} <= again
 
 

@@ -328,3 +328,42 @@ def test_every_figure_that_fires_is_a_source_the_mob_runs_from() -> None:
     combat.resolve_fire(s, s.units["team-a"], figs, "cell-1", False)
     shots = {(p[1], p[2]) for p in s.fire_points}
     assert len(figs) >= 2 and shots == {(f.x, f.y) for f in figs}
+
+
+# -- 9. a defensive circle may move; it is stationary only for close combat (bookgun.form.kinds) --
+def test_a_defensive_circle_may_move_and_stays_a_circle_facing_out() -> None:
+    """p.9-10 (a defensive circle 'may move but should act as a stationary formation assumed
+    for close combat purpose (not movement)'); spec §3.5 bookgun.form.kinds ('stationary for
+    close combat'): a fire team in defensive circle is offered its plain move on its card; it
+    rolls the close-order dice (2D6 for the army - the circle is formed in close order, house)
+    and, moved, is still a circle with its ring facing out round the leader."""
+    import math
+
+    from umpire.core.actions import Action
+    from umpire.rulesets.bookgun.common import centre
+    from umpire.rulesets.bookgun.ruleset import Activate, form_circle
+
+    s = _state()
+    _place(s, "team-a", 10.0, 6.0)
+    team = s.units["team-a"]
+    form_circle(s, team)
+    s.flow.stack.clear()
+    s.flow.phase, s.card = "movement", "7-spades"  # black: the army's
+    s.acted.clear()
+    offered = [a for a in RULESET.legal_actions(s) if a.unit == "team-a" and a.kind == "activate"]
+    assert Action("activate", unit="team-a") in offered
+    events = Activate().resolve(s, "army", Action("activate", unit="team-a"))
+    rolls = [e for e in events if e.get("kind") == "roll"]
+    assert len(rolls[0]["dice"]) == 2
+    moves = [a for a in RULESET.legal_actions(s) if a.kind == "move_to" and a.point is not None]
+    before = centre(s, team)
+    far = max(moves, key=lambda a: math.dist(before, a.point or before))
+    RULESET.apply(s, far)
+    assert team.formation == "circle" and team.moved
+    leader = s.figures["a-tl"]
+    assert math.dist(centre(s, team), before) > 0.5
+    for f in s.unit_figures(team):
+        if f is leader:
+            continue
+        out = math.degrees(math.atan2(f.y - leader.y, f.x - leader.x)) % 360
+        assert abs(((f.facing - out) + 180) % 360 - 180) < 1e-6

@@ -844,23 +844,29 @@ def back_up(state: S, side: str, unit: Unit) -> list[Event]:
 
 def form_circle(state: S, unit: Unit) -> list[Event]:
     """bookgun.form.kinds (p.8-10, house detail): the unit forms a defensive circle where it
-    stands - its whole move - the leader amid a ring of figures facing out, all standing; it
-    stays put until it re-forms (the circle is stationary, -1 to stand when charged, spec
-    §4.3 step 3)."""
+    stands - its whole move - the leader amid a ring of figures facing out, all standing. The
+    circle is stationary for close combat only (-1 to stand when charged, spec §4.3 step 3);
+    it may move (p.10: 'may move but should act as a stationary formation assumed for close
+    combat purpose (not movement)'), on the close-order dice, and stays a circle."""
     at = centre(state, unit)
     facing = next(iter(state.unit_figures(unit))).facing
     unit.formation = CIRCLE
     for f in state.unit_figures(unit):
         f.prone = False
     place_outside(state, unit, at, facing)
-    for f in state.unit_figures(unit):
-        if dist(f.pos, at) > 0.5:
-            f.facing = math.degrees(math.atan2(f.y - at[1], f.x - at[0])) % 360
+    face_out(state, unit, at)
     return [
         note(
             "formation", f"{unit.name} forms a defensive circle", "bookgun.form.kinds", unit=unit.id
         )
     ]
+
+
+def face_out(state: S, unit: Unit, at: tuple[float, float]) -> None:
+    """A defensive circle's ring faces out from its middle ``at`` (bookgun.form.kinds)."""
+    for f in state.unit_figures(unit):
+        if dist(f.pos, at) > 0.5:
+            f.facing = math.degrees(math.atan2(f.y - at[1], f.x - at[0])) % 360
 
 
 class Activate(_CardKind):
@@ -889,8 +895,9 @@ class Activate(_CardKind):
                 out += vehicle_activations(state, u)
                 continue
             circled = u.formation == CIRCLE
-            if not circled:  # a defensive circle stands: it moves only by re-forming first
-                out.append(Action("activate", unit=u.id))
+            # a defensive circle may move, staying a circle (p.10; stationary only for close
+            # combat); it does not go prone (house)
+            out.append(Action("activate", unit=u.id))
             out += [
                 Action("activate", unit=u.id, option=f"mount:{v.id}")
                 for v in mount_choices(state, u)
@@ -1155,6 +1162,9 @@ class MoveTo(ActionKind[S]):
             events.append(secret(side, ev, f"marker {mk.id} moves within {mk.site}"))
             return events + _post_move(state, unit) + Activate().done(state, unit)
         where = do_move(state, unit, action.point, action.option)
+        if unit.formation == CIRCLE and action.point is not None:
+            lead = state.leader_of(unit)
+            face_out(state, unit, lead.pos if lead is not None else centre(state, unit))
         unit.moved = True
         ev = note("move", f"{unit.name} moves {where}", self.rule, unit=unit.id, to=where)
         if unit.concealed:
