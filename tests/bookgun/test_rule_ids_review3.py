@@ -367,3 +367,29 @@ def test_a_defensive_circle_may_move_and_stays_a_circle_facing_out() -> None:
             continue
         out = math.degrees(math.atan2(f.y - leader.y, f.x - leader.x)) % 360
         assert abs(((f.facing - out) + 180) % 360 - 180) < 1e-6
+
+
+# -- 10. a unit that fired last turn, at anything, may be fired at (bookgun.spot.static, p.10) -----
+def test_a_still_unit_that_fired_last_turn_at_anything_may_be_fired_at_from_afar() -> None:
+    """p.10 VI.1 b ('Any unit ... that did not move or fire ... on the previous turn ... cannot
+    be fired at, unless your firing unit is within 6 inches, or unless it is spotted'); spec
+    §3.6 bookgun.spot.static ('a unit that neither moved nor fired last turn'): a still army
+    team that fired last turn - at a locked door, not at the insurgents, so not spotted by
+    them under bookgun.spot.auto - may be fired at from beyond 6 in. without a spotting roll;
+    one that neither moved nor fired may not."""
+    from umpire.rulesets.bookgun import combat
+
+    s = _state()
+    _place(s, "team-a", 10.0, 2.0)
+    _place(s, "cell-1", 10.0, 14.0, facing=270.0)
+    team = s.units["team-a"]
+    team.moved = team.moved_last = team.fired = False
+    team.spotted = False
+    shots = combat.plan_shots(
+        s, s.units["cell-1"], combat.firing_figures(s, s.units["cell-1"]), team, False
+    )
+    assert shots and min(x.distance for x in shots) > 6.0
+    team.fired_last = False
+    assert not combat.fireable(s, team, shots)
+    team.fired_last = True
+    assert combat.fireable(s, team, shots)

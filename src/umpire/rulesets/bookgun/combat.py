@@ -553,8 +553,15 @@ def _roe(
 
 
 def fireable(state: BookGunState, target: Unit, shots: list[Shot]) -> bool:
-    """bookgun.spot.static: a static unseen unit may be fired at only within 6 in. or spotted."""
-    if target.side == "civilians" or target.spotted or target.moved or target.moved_last:
+    """bookgun.spot.static: a unit that neither moved nor fired last turn (p.10 VI.1 b) may be
+    fired at only within 6 in. or spotted."""
+    if (
+        target.side == "civilians"
+        or target.spotted
+        or target.moved
+        or target.moved_last
+        or target.fired_last
+    ):
         return True
     static = world(state).tables.spotting.static_range
     return any(s.distance <= static for s in shots)
