@@ -393,3 +393,64 @@ def test_a_still_unit_that_fired_last_turn_at_anything_may_be_fired_at_from_afar
     assert not combat.fireable(s, team, shots)
     team.fired_last = True
     assert combat.fireable(s, team, shots)
+
+
+# -- 11. an ace kills the target unit's leader even when he is out of the firer's view ------------
+def test_an_ace_kills_the_leader_of_the_unit_fired_on_wherever_he_stands() -> None:
+    """p.7 IV.1 ('A leader in a targeted unit is killed anytime an Ace is drawn'); spec §5.2
+    ('Ace -> the target unit's leader is killed; with no leader present, treat as a face
+    card; against a unit with an attached higher leader, that officer is hit') and §3.4
+    bookgun.lead.ace: the ace is not limited to the figures the firer sees, as number and face
+    cards are. With Fire team A's leader and its lieutenant inside the warehouse, out of the
+    cell's view, an ace drawn for a hit on the team's men in the open kills the lieutenant
+    (the attached officer first) - it used to fall on a key man in view as a face card."""
+    from umpire.core.rng import RandomStream
+    from umpire.rulesets.bookgun import combat
+
+    for seed in range(1, 30):
+        s = _state()
+        _place(s, "team-a", 14.0, 21.0, gap=1.5)
+        _place(s, "cell-1", 13.0, 31.0, facing=270.0)
+        for fid in ("a-tl", "lt"):
+            f = s.figures[fid]
+            f.x, f.y, f.room = 4.5, 11.0, "D1"
+        team = s.units["team-a"]
+        team.spotted = True
+        s.casualties.pile = ["A-spades", "A-clubs", "A-diamonds"]
+        s.casualties.discard = []
+        s.rng = RandomStream(seed)
+        firers = combat.firing_figures(s, s.units["cell-1"])
+        seen = {
+            t.id for f in firers for t in combat.visible_targets(s, combat.world(s), f, team, True)
+        }
+        assert seen and not seen & {"a-tl", "lt"}
+        events = combat.resolve_fire(s, s.units["cell-1"], firers, "team-a", False)
+        if not [e for e in events if e.get("kind") == "casualty"]:
+            continue  # no hit this seed
+        assert s.figures["lt"].status == "killed"
+        assert s.figures["a-r"].status == "fit" and s.figures["a-ar"].status == "fit"
+        return
+    raise AssertionError("no seed hit")
+
+
+def test_the_web_table_fire_odds_count_the_ace_on_a_leader_out_of_view() -> None:
+    """The fire odds the web table shows follow play (bookgun.lead.ace, p.7 IV.1): with the
+    cell's leader out of the team's view the chance of hitting him is still that of an ace
+    among the hits; before, it read as none."""
+    from umpire.core.actions import Action
+    from umpire.rulesets.bookgun.board import BOARD
+
+    game = Game(RULESET, "market-day", 1)
+    while game.state.flow.phase == "setup":
+        game.apply(game.legal_actions()[0])
+    s = game.state
+    assert isinstance(s, BookGunState)
+    _place(s, "team-a", 13.0, 31.0, facing=270.0)
+    _place(s, "cell-1", 14.0, 21.0, gap=1.5)
+    lead = s.figures["c1-l"]
+    lead.x, lead.y, lead.room = 4.5, 11.0, "D1"
+    s.units["cell-1"].spotted = True
+    obs = game.observation("army")
+    odds = BOARD.action_details(game, obs, "army", Action("fire", unit="team-a", target="cell-1"))
+    assert odds is not None and odds["kind"] == "casualties"
+    assert odds["p_any"] > 0 and odds["leader_hit"] > 0

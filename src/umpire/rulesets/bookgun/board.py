@@ -604,7 +604,8 @@ def fire_odds(game: Any, obs: Mapping[str, Any], action: Action) -> dict[str, An
     ]
     seen = {t.id: t for f in figs for t in combat.visible_targets(state, world, f, target, True)}
     visible = len(seen)
-    leader = any(t.fit and t.role in ("leader", "officer") for t in seen.values())
+    # an ace kills the unit's leader (or attached officer) wherever he stands (p.7 IV.1)
+    leader = any(t.fit and t.role in ("leader", "officer") for t in state.unit_figures(target))
     from umpire.rulesets.bookgun.mounts import led_horses
 
     # bookgun.cavalry.holders: face cards hit the led horses of a unit with no key men in view

@@ -893,8 +893,13 @@ def casualty_cards(
     why: str,
     events: list[Event],
     horses: bool = False,
+    leader_anywhere: bool = False,
 ) -> int:
     """One card per hit (bookgun.casualty.card); hits beyond the visible figures are lost.
+    With ``leader_anywhere`` (fire at a unit) an ace kills the unit's leader (an attached
+    officer first) whether or not the firer sees him (p.7 IV.1: 'A leader in a targeted unit
+    is killed anytime an Ace is drawn'; spec §5.2); number and face cards stay with the
+    figures in view.
     With ``horses`` (fire at a unit on foot with its led horses in view), a key-figure card with
     none of the unit's own key men visible hits a led horse instead (bookgun.cavalry.holders,
     p.17 5.3: the led horses are key figures; house: the firer's pick). Returns the horse hits."""
@@ -907,7 +912,8 @@ def casualty_cards(
         card = draw_card(sorted(pile.pile), "bookgun.casualty.card", why).sample(state.rng, events)
         pile.pile.remove(card)
         pile.discard.append(card)
-        lead_here = any(f.fit and f.role in ("leader", "officer") for f in visible)
+        leaders = state.fit_figures(target) if leader_anywhere else visible
+        lead_here = any(f.fit and f.role in LEADERS for f in leaders)
         effect = casualty_effect(card, lead_here)
         if (
             horses
@@ -926,7 +932,7 @@ def casualty_cards(
                 )
             )
             continue
-        victim = choose_victim(state, target, effect, visible)
+        victim = choose_victim(state, target, effect, leaders if effect == "leader" else visible)
         if victim is None:
             continue
         rule = "bookgun.lead.ace" if effect == "leader" else "bookgun.casualty.card"
@@ -1053,7 +1059,15 @@ def resolve_fire(
         key=lambda t: t.id,
     )
     horse_hits = casualty_cards(
-        state, target, total, visible, unit.side, f"hit on {target.name}", events, horses=True
+        state,
+        target,
+        total,
+        visible,
+        unit.side,
+        f"hit on {target.name}",
+        events,
+        horses=True,
+        leader_anywhere=True,
     )
     if horse_hits:
         events += stampede_check(state, target, unit)
