@@ -454,3 +454,40 @@ def test_the_web_table_fire_odds_count_the_ace_on_a_leader_out_of_view() -> None
     odds = BOARD.action_details(game, obs, "army", Action("fire", unit="team-a", target="cell-1"))
     assert odds is not None and odds["kind"] == "casualties"
     assert odds["p_any"] > 0 and odds["leader_hit"] > 0
+
+
+# -- 12. set-up markers respect the room capacity (bookgun.building.capacity, p.19) --------------
+def test_a_unit_is_set_up_under_a_marker_only_in_rooms_it_fits() -> None:
+    """p.19 4.2 ('a maximum of 4 figures per room per floor'); spec §3.9
+    bookgun.building.capacity and §6 (markers in A, B, C, D ...): a 7-figure cell may go under
+    a marker in a room only if it fits there with the room's same-floor neighbours - the
+    compound house C (one room) cannot take it, the teahouse A (two rooms) can, and once a
+    cell fills most of A the other cell may not be put in A2 while the lone group leader may;
+    no figure is left inside a building outside its rooms."""
+    from umpire.core.actions import Action
+    from umpire.rulesets.bookgun.common import world
+
+    game = Game(RULESET, "market-day", 1)
+    s = game.state
+    assert isinstance(s, BookGunState)
+    while s.flow.phase == "setup" and not s.to_deploy:
+        game.apply(game.legal_actions()[0])
+    assert s.to_deploy[0] == "cell-1"
+    sites = {a.option for a in game.legal_actions() if a.kind == "deploy"}
+    assert "C1" not in sites and {"A1", "A2", "D1", "B1", "B3"} <= sites
+    from umpire.rulesets.bookgun.deployment import step
+
+    zone = step(s)
+    assert zone is not None and set(zone.zone["sites"]) == sites  # the web table's zone too
+    game.apply(Action("deploy", unit="cell-1", option="A1"))
+    assert s.to_deploy[0] == "cell-2"
+    sites = {a.option for a in game.legal_actions() if a.kind == "deploy"}
+    assert "A2" not in sites and "C1" not in sites and "D1" in sites
+    game.apply(Action("deploy", unit="cell-2", option="D1"))
+    assert s.to_deploy[0] == "group-hq"
+    sites = {a.option for a in game.legal_actions() if a.kind == "deploy"}
+    assert {"A2", "C1"} <= sites
+    w = world(s)
+    for f in s.figures.values():
+        if f.room is None:
+            assert w.building_at(f.pos) is None, f.id

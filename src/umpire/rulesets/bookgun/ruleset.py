@@ -477,7 +477,12 @@ class Deploy(ActionKind[S]):
         w = world(state)
         what = state.to_deploy[0]
         used = {m.site for m in state.markers.values()}
-        return [Action("deploy", unit=what, option=s) for s in w.sites if s not in used]
+        unit = state.units.get(what)
+        return [
+            Action("deploy", unit=what, option=s)
+            for s in w.sites
+            if s not in used and (unit is None or fits_at(state, unit, w.sites[s][1]))
+        ]
 
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
         w = world(state)
@@ -515,6 +520,17 @@ class Deploy(ActionKind[S]):
 
     def describe(self, state: S, side: str, action: Action) -> str:
         return f"put {action.unit} under a marker at {action.option}"
+
+
+def fits_at(state: S, unit: Unit, room: str | None) -> bool:
+    """bookgun.building.capacity (p.19: at most 4 figures a room a floor): a unit set up under
+    a marker in ``room`` must fit in it and its same-floor neighbours (where place_in_rooms
+    puts it); an outdoor site takes anyone."""
+    if room is None:
+        return True
+    w = world(state)
+    rooms = [room] + [r for r in w.rooms[room].neighbours if r != room]
+    return sum(room_space(state, r, unit) for r in rooms) >= len(state.unit_figures(unit))
 
 
 class ChooseCache(ActionKind[S]):
