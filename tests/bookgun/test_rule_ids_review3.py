@@ -491,3 +491,35 @@ def test_a_unit_is_set_up_under_a_marker_only_in_rooms_it_fits() -> None:
     for f in s.figures.values():
         if f.room is None:
             assert w.building_at(f.pos) is None, f.id
+
+
+# -- 13. a prone figure behind a short wall or an elevation change is unseen (p.16 4.3) -----------
+def test_a_prone_figure_behind_a_low_wall_a_stall_or_down_in_the_gully_is_unseen() -> None:
+    """p.16 4.3 ('A prone figure behind an elevation change or short wall is unseen to a same
+    level observer'); spec §3.8 bookgun.move.prone and §6 (Market Day: the stalls 'block sight
+    to prone figures', the gully 'prone figures unseen from the same level'): behind the low
+    wall, behind a stall or lying in the gully, a prone figure cannot be seen (so neither
+    spotted nor fired at) by a figure on the ground outside; standing, he can; a figure down in
+    the gully with him sees him."""
+    from umpire.rulesets.bookgun import combat
+    from umpire.rulesets.bookgun.common import world
+
+    s = _state()
+    w = world(s)
+    eye = s.figures["a-r"]
+    man = s.figures["c2-r5"]
+    man.room = None
+    eye.room = None
+    for at, look in (
+        ((14.0, 25.0), (11.0, 25.0)),  # behind the low wall (x = 13)
+        ((22.0, 16.0), (22.0, 10.0)),  # behind stall-1 (21-23, 13-14)
+        ((33.5, 16.5), (28.0, 16.5)),  # down in the gully
+    ):
+        man.x, man.y = at
+        eye.x, eye.y = look
+        man.prone = False
+        assert combat.sees(w, eye, man), at
+        man.prone = True
+        assert not combat.sees(w, eye, man), at
+    eye.x, eye.y = 34.0, 18.0  # in the gully too: the same level as the prone man
+    assert combat.sees(w, eye, man)

@@ -395,7 +395,10 @@ class BookGunBoard:
 # -- spotting ------------------------------------------------------------------------------------
 def _fig(f: Mapping[str, Any]) -> Any:
     return SimpleNamespace(
-        room=f.get("room"), pos=(float(f["x"]), float(f["y"])), side=f.get("side")
+        room=f.get("room"),
+        pos=(float(f["x"]), float(f["y"])),
+        side=f.get("side"),
+        prone=bool(f.get("prone", False)),  # bookgun.move.prone: unseen behind a low screen
     )
 
 
@@ -438,7 +441,7 @@ def spotting_lines(
     if side == "army":
         for m in obs.get("markers", {}).values():
             room = world.sites[m["site"]][1] if m.get("site") in world.sites else None
-            point = SimpleNamespace(room=room, pos=(float(m["x"]), float(m["y"])))
+            point = SimpleNamespace(room=room, pos=(float(m["x"]), float(m["y"])), prone=False)
             targets.append((str(m["id"]), str(m["id"]), point, [m["x"], m["y"]]))
     lines = []
     for target, figure, body, at in sorted(targets, key=lambda t: t[1]):

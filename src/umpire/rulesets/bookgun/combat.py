@@ -130,6 +130,16 @@ def sees(w: World, a: Figure, b: Figure) -> bool:
         inside = a if a.room is not None else b
         if w.rooms[inside.room or ""].floor > 0 and dist(a.pos, b.pos) < 1.0:
             return False
+    lying = getattr(b, "prone", False)  # the board's sight lines pass plain records
+    if lying and b.room is None and (a.room is None or w.rooms[a.room].floor == 0):
+        # bookgun.move.prone (p.16 4.3): a prone figure behind a short wall or an elevation
+        # change is unseen to an observer on the same level - here one on the ground outside
+        # the screen (a low wall, a stall, a depression the figure lies in: hides_prone)
+        for screen in w.prone_screens:
+            if not screen.contains(*a.pos) and screen.touches_segment(
+                a.pos[0], a.pos[1], b.pos[0], b.pos[1]
+            ):
+                return False
     return w.sight(a.pos, b.pos)
 
 
