@@ -523,3 +523,29 @@ def test_a_prone_figure_behind_a_low_wall_a_stall_or_down_in_the_gully_is_unseen
         assert not combat.sees(w, eye, man), at
     eye.x, eye.y = 34.0, 18.0  # in the gully too: the same level as the prone man
     assert combat.sees(w, eye, man)
+
+
+def test_a_prone_figure_behind_the_wall_whose_unit_fired_can_be_seen() -> None:
+    """p.10-11 VI.2.2 ('If less than half of the enemy figure is visible, you can still see it
+    if that figure has fired a weapon that is in your line of sight'; spec §3.6
+    bookgun.los.figure 'a less visible figure that fired is visible'): the low wall hides a
+    prone man only while his unit has not fired this turn or last - once it has, the army may
+    fire back at him."""
+    from umpire.rulesets.bookgun import combat
+    from umpire.rulesets.bookgun.common import world
+
+    s = _state()
+    _place(s, "team-a", 9.0, 21.0, facing=0.0, gap=0.5)
+    _place(s, "cell-2", 14.0, 21.0, facing=180.0, gap=1.0)
+    for f in s.unit_figures("cell-2"):
+        f.prone = True
+    cell = s.units["cell-2"]
+    eye = s.figures["a-r"]
+    assert not combat.visible_targets(s, world(s), eye, cell, True)
+    for f in s.unit_figures("cell-2"):
+        f.prone = False
+    assert combat.visible_targets(s, world(s), eye, cell, True)  # standing: seen
+    for f in s.unit_figures("cell-2"):
+        f.prone = True
+    cell.fired_last = True
+    assert combat.visible_targets(s, world(s), eye, cell, True)

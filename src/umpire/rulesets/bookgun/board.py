@@ -437,7 +437,9 @@ def spotting_lines(
             or not other.get("on_table", True)
         ):
             continue
-        targets.append((str(f["unit"]), str(f["id"]), _fig(f), [f["x"], f["y"]]))
+        body = _fig(f)
+        body.fired = bool(other.get("fired") or other.get("fired_last"))  # p.11 2.2
+        targets.append((str(f["unit"]), str(f["id"]), body, [f["x"], f["y"]]))
     if side == "army":
         for m in obs.get("markers", {}).values():
             room = world.sites[m["site"]][1] if m.get("site") in world.sites else None
@@ -449,7 +451,7 @@ def spotting_lines(
         for f in own:
             a = _fig(f)
             d = math.dist(a.pos, body.pos)
-            seen = sees(world, a, body)
+            seen = sees(world, a, body, bool(getattr(body, "fired", False)))
             key = (not seen, d)
             if best is None or key < best[0]:
                 best = (key, f, seen, d)

@@ -116,7 +116,7 @@ def check_reveals(state: BookGunState) -> list[Event]:
 
 
 # -- sight and spotting ----------------------------------------------------------------------------
-def sees(w: World, a: Figure, b: Figure) -> bool:
+def sees(w: World, a: Figure, b: Figure, fired: bool = False) -> bool:
     """Line of sight from figure ``a`` to figure ``b``: rooms, buildings, walls, and smoke
     (bookgun.los.smoke) unless ``a``'s side has thermal sights."""
     if w.smoke and w.smoke_blocks(a.pos, b.pos, getattr(a, "side", None)):
@@ -131,10 +131,12 @@ def sees(w: World, a: Figure, b: Figure) -> bool:
         if w.rooms[inside.room or ""].floor > 0 and dist(a.pos, b.pos) < 1.0:
             return False
     lying = getattr(b, "prone", False)  # the board's sight lines pass plain records
-    if lying and b.room is None and (a.room is None or w.rooms[a.room].floor == 0):
+    if lying and not fired and b.room is None and (a.room is None or w.rooms[a.room].floor == 0):
         # bookgun.move.prone (p.16 4.3): a prone figure behind a short wall or an elevation
         # change is unseen to an observer on the same level - here one on the ground outside
-        # the screen (a low wall, a stall, a depression the figure lies in: hides_prone)
+        # the screen (a low wall, a stall, a depression the figure lies in: hides_prone);
+        # unless his unit fired this turn or last (``fired``, p.11 2.2: a figure that fired
+        # can be seen)
         for screen in w.prone_screens:
             if not screen.contains(*a.pos) and screen.touches_segment(
                 a.pos[0], a.pos[1], b.pos[0], b.pos[1]
@@ -201,6 +203,7 @@ def spotting(state: BookGunState) -> list[Event]:
                 target.name,
                 events,
                 static=True,
+                fired=target.fired or target.fired_last,
             )
         if side == "army":
             for marker in list(state.markers.values()):
@@ -222,13 +225,14 @@ def _look(
     name: str,
     events: list[Event],
     static: bool,
+    fired: bool = False,
 ) -> bool:
     best: tuple[float, Unit, Figure] | None = None
     for u in spotters:
         for f in state.fit_figures(u):
             for t in targets:
                 d = dist(f.pos, t.pos)
-                if (best is None or d < best[0]) and sees(w, f, t):
+                if (best is None or d < best[0]) and sees(w, f, t, fired):
                     best = (d, u, f)
     if best is None:
         return False
@@ -333,12 +337,13 @@ def visible_targets(
     state: BookGunState, w: World, f: Figure, target: Unit, any_arc: bool
 ) -> list[Figure]:
     out = []
+    fired = target.fired or target.fired_last  # a prone man who fired is seen (p.11 2.2)
     for t in state.unit_figures(target):
         if t.role in ("gun", "vehicle"):
             continue  # fire against guns and vehicles is out of scope (spec §4.8)
         if not any_arc and not in_view(state, f, t.pos, target.name):
             continue
-        if sees(w, f, t):
+        if sees(w, f, t, fired):
             out.append(t)
     return out
 

@@ -2202,6 +2202,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "reload_heavy": u.reload_heavy,
                 "moved": u.moved,
                 "fired": u.fired,
+                "fired_last": u.fired_last,
                 "moved_last": u.moved_last,
                 "spotted": u.spotted,
                 "charging": u.charging,
