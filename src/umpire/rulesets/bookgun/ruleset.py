@@ -100,7 +100,7 @@ from umpire.rulesets.bookgun.watercraft import (
     transport_ok,
 )
 
-VERSION = "0.2"
+VERSION = "0.3"
 TURN_MINUTES = 2  # bookgun.scale.time: one full turn is two minutes (p.5)
 S = BookGunState
 
