@@ -549,3 +549,37 @@ def test_a_prone_figure_behind_the_wall_whose_unit_fired_can_be_seen() -> None:
         f.prone = True
     cell.fired_last = True
     assert combat.visible_targets(s, world(s), eye, cell, True)
+
+
+def test_the_armys_resample_deals_units_only_where_they_fit() -> None:
+    """bookgun.building.capacity in the army's determinisation (spec §7 hidden information):
+    re-dealing the insurgents among the markers never puts a 7-figure cell under the one-room
+    house C's marker with men left standing in the walls - a deal the set-up rules forbid."""
+    import random
+
+    from umpire.core.actions import Action
+    from umpire.rulesets.bookgun.common import world
+
+    game = Game(RULESET, "market-day", 1)
+    s = game.state
+    assert isinstance(s, BookGunState)
+    while s.flow.phase == "setup" and not s.to_deploy:
+        game.apply(game.legal_actions()[0])
+    for unit, site in (
+        ("cell-1", "A1"),
+        ("cell-2", "D1"),
+        ("group-hq", "C1"),
+        ("dummy-1", "grove"),
+        ("dummy-2", "gully"),
+    ):
+        game.apply(Action("deploy", unit=unit, option=site))
+    while s.flow.phase == "setup":
+        game.apply(game.legal_actions()[0])
+    w = world(s)
+    rng = random.Random(5)
+    for _ in range(40):
+        twin = RULESET.resample(s, "army", rng)
+        assert isinstance(twin, BookGunState)
+        for f in twin.figures.values():
+            if f.side == "insurgents" and f.present and f.room is None:
+                assert w.building_at(f.pos) is None, (f.id, f.pos)

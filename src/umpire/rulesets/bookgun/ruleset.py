@@ -2384,10 +2384,12 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         a unit, never a dummy; a unit that has acted this phase or is in the middle of its
         activation stays under its marker; and the deal must leave each side as able to act in
         this phase as it is in truth (a card the army saw called for the insurgents must find a
-        unit of theirs able to use it). Deals are drawn uniformly and those that break the last
-        condition rejected; after ``tries`` rejections the first deal that keeps every
-        condition is taken, walking the deals in an order set by the markers' and units' ids
-        alone (never by the true deal, which keeps them all, so one is always found)."""
+        unit of theirs able to use it), and each dealt unit must fit under its marker
+        (bookgun.building.capacity, as set-up keeps it). Deals are drawn uniformly and
+        those that break the last two conditions rejected; after ``tries`` rejections the
+        first deal that keeps every condition is taken, walking the deals in an order set by
+        the markers' and units' ids alone (never by the true deal, which keeps them all, so
+        one is always found)."""
         fixed_units = set(state.acted) | {
             str(p.data.get("unit")) for p in state.flow.stack if isinstance(p, Pending)
         }
@@ -2401,8 +2403,22 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         phase = state.flow.phase
         able = {s: eligible(state, s) for s in SIDES} if phase in ("movement", "fire") else {}
 
+        def housed(twin: S) -> bool:
+            """bookgun.building.capacity: every dealt unit fits where its marker is (no man
+            left standing in a building outside its rooms, as set-up never leaves one)."""
+            w = world(twin)
+            return all(
+                f.room is not None or w.building_at(f.pos) is None
+                for u in units
+                for f in twin.unit_figures(twin.units[u])
+            )
+
+        check_housed = housed(state)  # the truth keeps it (else the check is left out)
+
         def keeps(twin: S) -> bool:
             if any(eligible(twin, s) != ok for s, ok in able.items()):
+                return False
+            if check_housed and not housed(twin):
                 return False
             # the army's own menu never hangs on what it cannot see (the same in every deal:
             # tests/bookgun/test_clone.py), so only the insurgents' is listed
