@@ -583,3 +583,27 @@ def test_the_armys_resample_deals_units_only_where_they_fit() -> None:
         for f in twin.figures.values():
             if f.side == "insurgents" and f.present and f.room is None:
                 assert w.building_at(f.pos) is None, (f.id, f.pos)
+
+
+def test_a_shaken_unit_with_no_move_to_try_may_still_hold() -> None:
+    """p.18 7.1 binds a shaken unit that has a move to try; one riding inside a vehicle, whose
+    only activation is to dismount (and that only where it may), keeps its 'hold' - else a
+    card of its colour could find nothing to do for a unit still counted as able to move
+    (found by a 400-game Night Raid run)."""
+    s = _state("night-raid")
+    rider = next(u for u in s.units.values() if u.aboard is not None)
+    rider.status = "shaken"
+    s.flow.stack.clear()
+    s.acted.clear()
+    s.flow.phase, s.card = "movement", "7-spades"
+    from umpire.rulesets.bookgun.ruleset import card_owner
+
+    s.card = next(c for c in ("7-spades", "7-hearts") if card_owner(world_of(s), c) == rider.side)
+    acts = [a for a in RULESET.legal_actions(s) if a.unit == rider.id]
+    assert any(a.kind == "hold" for a in acts)
+
+
+def world_of(s: BookGunState) -> object:
+    from umpire.rulesets.bookgun.common import world
+
+    return world(s)

@@ -522,6 +522,18 @@ class Deploy(ActionKind[S]):
         return f"put {action.unit} under a marker at {action.option}"
 
 
+def must_try(unit: Unit) -> bool:
+    """A shaken unit whose activation offers the plain move (and so its rally roll): it may
+    not decline to move (p.18 7.1)."""
+    return (
+        unit.status == SHAKEN
+        and unit.aboard is None
+        and unit.rides is None
+        and unit.gun is None
+        and unit.vehicle is None
+    )
+
+
 def fits_at(state: S, unit: Unit, room: str | None) -> bool:
     """bookgun.building.capacity (p.19: at most 4 figures a room a floor): a unit set up under
     a marker in ``room`` must fit in it and its same-floor neighbours (where place_in_rooms
@@ -1268,11 +1280,12 @@ class Hold(_CardKind):
             return []
         if state.flow.phase == "movement":
             # p.18 7.1: a shaken unit must try to move every movement phase (its rally roll
-            # comes with the attempt, 7.2) - it may not be declared not moving
+            # comes with the attempt, 7.2) - it may not be declared not moving, where it has a
+            # move to try (a foot unit; riders, crews and vehicles keep their hold)
             return [
                 Action("hold", unit=u.id)
                 for u in sorted(state.units.values(), key=lambda u: u.id)
-                if u.side == side and may_move(state, u) and u.status != SHAKEN
+                if u.side == side and may_move(state, u) and not must_try(u)
             ]
         out = []
         for u in sorted(state.units.values(), key=lambda u: u.id):
