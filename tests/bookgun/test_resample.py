@@ -34,6 +34,7 @@ def test_a_card_called_for_the_insurgents_still_finds_a_unit_that_can_fire() -> 
     assert [u for u in ("cell-1", "cell-2", "group-hq") if may_fire(s, s.units[u])] == ["group-hq"]
     assert RULESET.to_act(s) == "insurgents" and RULESET.legal_actions(s)
     held_c1 = set()
+    deals = set()
     for k in range(TRIES):
         twin = RULESET.resample(s, "army", random.Random(k))
         assert RULESET.observation(twin, "army") == RULESET.observation(s, "army")
@@ -42,7 +43,11 @@ def test_a_card_called_for_the_insurgents_still_finds_a_unit_that_can_fire() -> 
         c1 = next(m for m in twin.markers.values() if m.site == "C1")
         assert c1.unit is not None
         held_c1.add(c1.unit)
-    assert len(held_c1) > 1  # still a real re-deal, not the truth every time
+        deals.add(tuple(sorted((m.site, m.unit or "") for m in twin.markers.values())))
+    # only the group leader fits the one-room house C1 (bookgun.building.capacity: a cell of
+    # seven does not), so the re-deal varies elsewhere: still a real re-deal, not the truth
+    assert held_c1 == {"group-hq"}
+    assert len(deals) > 1
 
 
 def test_a_marker_seen_to_stir_never_becomes_a_dummy() -> None:

@@ -339,7 +339,8 @@ def test_a_unit_that_fired_on_you_is_spotted_without_a_roll() -> None:
     cell.fired_at_last = ["team-a"]
     events = combat.spotting(s)
     assert cell.spotted
-    assert not any("Cell 1" in e.text for e in events if e.get("kind") == "roll")
+    # no roll to spot it (Cell 1 may still roll to spot others: the check names the target)
+    assert not any("looks for Cell 1" in e.text for e in events if e.get("kind") == "roll")
 
 
 def test_static_unseen_unit_is_fired_at_only_within_six_inches() -> None:

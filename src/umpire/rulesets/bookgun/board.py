@@ -397,7 +397,10 @@ class BookGunBoard:
 # -- spotting ------------------------------------------------------------------------------------
 def _fig(f: Mapping[str, Any]) -> Any:
     return SimpleNamespace(
-        room=f.get("room"), pos=(float(f["x"]), float(f["y"])), side=f.get("side")
+        room=f.get("room"),
+        pos=(float(f["x"]), float(f["y"])),
+        side=f.get("side"),
+        prone=bool(f.get("prone", False)),  # bookgun.move.prone: unseen behind a low screen
     )
 
 
@@ -436,11 +439,13 @@ def spotting_lines(
             or not other.get("on_table", True)
         ):
             continue
-        targets.append((str(f["unit"]), str(f["id"]), _fig(f), [f["x"], f["y"]]))
+        body = _fig(f)
+        body.fired = bool(other.get("fired") or other.get("fired_last"))  # p.11 2.2
+        targets.append((str(f["unit"]), str(f["id"]), body, [f["x"], f["y"]]))
     if side == "army":
         for m in obs.get("markers", {}).values():
             room = world.sites[m["site"]][1] if m.get("site") in world.sites else None
-            point = SimpleNamespace(room=room, pos=(float(m["x"]), float(m["y"])))
+            point = SimpleNamespace(room=room, pos=(float(m["x"]), float(m["y"])), prone=False)
             targets.append((str(m["id"]), str(m["id"]), point, [m["x"], m["y"]]))
     lines = []
     for target, figure, body, at in sorted(targets, key=lambda t: t[1]):
@@ -448,7 +453,7 @@ def spotting_lines(
         for f in own:
             a = _fig(f)
             d = math.dist(a.pos, body.pos)
-            seen = sees(world, a, body)
+            seen = sees(world, a, body, bool(getattr(body, "fired", False)))
             key = (not seen, d)
             if best is None or key < best[0]:
                 best = (key, f, seen, d)
@@ -606,7 +611,8 @@ def fire_odds(game: Any, obs: Mapping[str, Any], action: Action) -> dict[str, An
     ]
     seen = {t.id: t for f in figs for t in combat.visible_targets(state, world, f, target, True)}
     visible = len(seen)
-    leader = any(t.fit and t.role in ("leader", "officer") for t in seen.values())
+    # an ace kills the unit's leader (or attached officer) wherever he stands (p.7 IV.1)
+    leader = any(t.fit and t.role in ("leader", "officer") for t in state.unit_figures(target))
     from umpire.rulesets.bookgun.mounts import led_horses
 
     # bookgun.cavalry.holders: face cards hit the led horses of a unit with no key men in view

@@ -116,7 +116,7 @@ def check_reveals(state: BookGunState) -> list[Event]:
 
 
 # -- sight and spotting ----------------------------------------------------------------------------
-def sees(w: World, a: Figure, b: Figure) -> bool:
+def sees(w: World, a: Figure, b: Figure, fired: bool = False) -> bool:
     """Line of sight from figure ``a`` to figure ``b``: rooms, buildings, walls, and smoke
     (bookgun.los.smoke) unless ``a``'s side has thermal sights."""
     if w.smoke and w.smoke_blocks(a.pos, b.pos, getattr(a, "side", None)):
@@ -130,6 +130,18 @@ def sees(w: World, a: Figure, b: Figure) -> bool:
         inside = a if a.room is not None else b
         if w.rooms[inside.room or ""].floor > 0 and dist(a.pos, b.pos) < 1.0:
             return False
+    lying = getattr(b, "prone", False)  # the board's sight lines pass plain records
+    if lying and not fired and b.room is None and (a.room is None or w.rooms[a.room].floor == 0):
+        # bookgun.move.prone (p.16 4.3): a prone figure behind a short wall or an elevation
+        # change is unseen to an observer on the same level - here one on the ground outside
+        # the screen (a low wall, a stall, a depression the figure lies in: hides_prone);
+        # unless his unit fired this turn or last (``fired``, p.11 2.2: a figure that fired
+        # can be seen)
+        for screen in w.prone_screens:
+            if not screen.contains(*a.pos) and screen.touches_segment(
+                a.pos[0], a.pos[1], b.pos[0], b.pos[1]
+            ):
+                return False
     return w.sight(a.pos, b.pos)
 
 
@@ -191,6 +203,7 @@ def spotting(state: BookGunState) -> list[Event]:
                 target.name,
                 events,
                 static=True,
+                fired=target.fired or target.fired_last,
             )
         if side == "army":
             for marker in list(state.markers.values()):
@@ -212,13 +225,14 @@ def _look(
     name: str,
     events: list[Event],
     static: bool,
+    fired: bool = False,
 ) -> bool:
     best: tuple[float, Unit, Figure] | None = None
     for u in spotters:
         for f in state.fit_figures(u):
             for t in targets:
                 d = dist(f.pos, t.pos)
-                if (best is None or d < best[0]) and sees(w, f, t):
+                if (best is None or d < best[0]) and sees(w, f, t, fired):
                     best = (d, u, f)
     if best is None:
         return False
@@ -323,12 +337,13 @@ def visible_targets(
     state: BookGunState, w: World, f: Figure, target: Unit, any_arc: bool
 ) -> list[Figure]:
     out = []
+    fired = target.fired or target.fired_last  # a prone man who fired is seen (p.11 2.2)
     for t in state.unit_figures(target):
         if t.role in ("gun", "vehicle"):
             continue  # fire against guns and vehicles is out of scope (spec §4.8)
         if not any_arc and not in_view(state, f, t.pos, target.name):
             continue
-        if sees(w, f, t):
+        if sees(w, f, t, fired):
             out.append(t)
     return out
 
@@ -553,8 +568,15 @@ def _roe(
 
 
 def fireable(state: BookGunState, target: Unit, shots: list[Shot]) -> bool:
-    """bookgun.spot.static: a static unseen unit may be fired at only within 6 in. or spotted."""
-    if target.side == "civilians" or target.spotted or target.moved or target.moved_last:
+    """bookgun.spot.static: a unit that neither moved nor fired last turn (p.10 VI.1 b) may be
+    fired at only within 6 in. or spotted."""
+    if (
+        target.side == "civilians"
+        or target.spotted
+        or target.moved
+        or target.moved_last
+        or target.fired_last
+    ):
         return True
     static = world(state).tables.spotting.static_range
     return any(s.distance <= static for s in shots)
@@ -811,7 +833,7 @@ def resolve_door_fire(
         prone=any(f.prone for f in fired),
     )
     unit.fired = True
-    for f in fired[:1]:
+    for f in fired:  # spec §5.3: the mob runs from the nearest figure that fired
         state.fire_points.append([float(state.flow.turn), f.x, f.y])
     return events
 
@@ -894,8 +916,13 @@ def casualty_cards(
     why: str,
     events: list[Event],
     horses: bool = False,
+    leader_anywhere: bool = False,
 ) -> int:
     """One card per hit (bookgun.casualty.card); hits beyond the visible figures are lost.
+    With ``leader_anywhere`` (fire at a unit) an ace kills the unit's leader (an attached
+    officer first) whether or not the firer sees him (p.7 IV.1: 'A leader in a targeted unit
+    is killed anytime an Ace is drawn'; spec §5.2); number and face cards stay with the
+    figures in view.
     With ``horses`` (fire at a unit on foot with its led horses in view), a key-figure card with
     none of the unit's own key men visible hits a led horse instead (bookgun.cavalry.holders,
     p.17 5.3: the led horses are key figures; house: the firer's pick). Returns the horse hits."""
@@ -908,7 +935,8 @@ def casualty_cards(
         card = draw_card(sorted(pile.pile), "bookgun.casualty.card", why).sample(state.rng, events)
         pile.pile.remove(card)
         pile.discard.append(card)
-        lead_here = any(f.fit and f.role in ("leader", "officer") for f in visible)
+        leaders = state.fit_figures(target) if leader_anywhere else visible
+        lead_here = any(f.fit and f.role in LEADERS for f in leaders)
         effect = casualty_effect(card, lead_here)
         if (
             horses
@@ -927,7 +955,7 @@ def casualty_cards(
                 )
             )
             continue
-        victim = choose_victim(state, target, effect, visible)
+        victim = choose_victim(state, target, effect, leaders if effect == "leader" else visible)
         if victim is None:
             continue
         rule = "bookgun.lead.ace" if effect == "leader" else "bookgun.casualty.card"
@@ -1054,7 +1082,15 @@ def resolve_fire(
         key=lambda t: t.id,
     )
     horse_hits = casualty_cards(
-        state, target, total, visible, unit.side, f"hit on {target.name}", events, horses=True
+        state,
+        target,
+        total,
+        visible,
+        unit.side,
+        f"hit on {target.name}",
+        events,
+        horses=True,
+        leader_anywhere=True,
     )
     if horse_hits:
         events += stampede_check(state, target, unit)
@@ -1072,7 +1108,8 @@ def resolve_fire(
     )
     unit.fired = True
     unit.fired_at.append(target.id)
-    for f in figs[:1]:
+    for s in shots:  # spec §5.3: the mob runs from the nearest figure that fired
+        f = state.figures[s.firer]
         state.fire_points.append([float(state.flow.turn), f.x, f.y])
     return events
 
@@ -1309,6 +1346,10 @@ def cc_mod(state: BookGunState, f: Figure, unit: Unit, charged: bool, defending_
 def close_combats(state: BookGunState) -> list[Event]:
     """bookgun.turn.close_combat: complete every charge, in unit order."""
     events: list[Event] = []
+    # p.18 7.4: a shaken unit flees a charge at once only before its move; one that was shaken
+    # when this phase began has had its move (a shaken unit charged before it fled in the
+    # movement phase), so it takes the charge as usual
+    moved_shaken = {u.id for u in state.units.values() if u.status == SHAKEN}
     for unit in sorted(state.units.values(), key=lambda u: u.id):
         if unit.charging is None:
             continue
@@ -1321,7 +1362,7 @@ def close_combats(state: BookGunState) -> list[Event]:
             or unit.status in (ROUTED, OUT)
         ):
             continue
-        events += fight(state, unit, target)
+        events += fight(state, unit, target, shaken_flee=target.id not in moved_shaken)
     return events
 
 
@@ -1335,7 +1376,9 @@ def fighters(state: BookGunState, unit: Unit) -> list[Figure]:
     return others or fit
 
 
-def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
+def fight(state: BookGunState, unit: Unit, target: Unit, shaken_flee: bool = True) -> list[Event]:
+    """Complete ``unit``'s charge on ``target`` (spec §4.3); with ``shaken_flee`` a shaken
+    target whose move is still to come flees instead (p.18 7.4)."""
     w = world(state)
     cc = w.tables.close_combat
     events: list[Event] = [
@@ -1364,7 +1407,7 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
             )
         )
         return events
-    if target.status == SHAKEN:
+    if target.status == SHAKEN and shaken_flee:
         events.append(
             note(
                 "flee", f"{target.name} is shaken and flees from the charge", "bookgun.rally.chart"
@@ -1380,6 +1423,8 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
             centre(state, unit),
         )
         return events
+    if target.status == ROUTED:
+        return events + capture_routed(state, unit, target)
     in_cover = unit_room(state, target) is not None or any(
         category(w, state, f, target, centre(state, unit)) == "IV"
         for f in state.unit_figures(target)
@@ -1494,6 +1539,38 @@ def fight(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
     return events
 
 
+def capture_routed(state: BookGunState, unit: Unit, target: Unit) -> list[Event]:
+    """A charge home on a routed unit (spec §4.4: routed units do not fire or fight; §4.7
+    bookgun.capture: a routed figure unable to move away from a contacting enemy is captured -
+    a routed unit does not move until it rallies): no stand test, no fight; the figures the
+    chargers contact are captured - each charger one, the surplus doubling up as in
+    bookgun.cc.pairs (in a room, the room's figures up to its capacity) - and its wounded go
+    with them when no fit man is left."""
+    cap = world(state).tables.building.room_capacity
+    attackers = fighters(state, unit)
+    defenders = state.fit_figures(target)
+    room = unit_room(state, target)
+    if room is not None:
+        defenders = [f for f in defenders if f.room == room][:cap] or defenders[:cap]
+        attackers = attackers[:cap]
+    defenders = defenders[: 2 * len(attackers)]
+    events: list[Event] = []
+    taken = list(defenders)
+    if len(taken) == len(state.fit_figures(target)):
+        taken += [f for f in state.unit_figures(target) if f.status == WOUNDED]
+    for f in taken:
+        if f.status == FIT:
+            target.lost += 1
+        f.status = CAPTURED
+        f.hit_by = unit.side
+        f.prone = False
+        events.append(
+            note("capture", f"{f.name} is captured (routed)", "bookgun.capture", figure=f.id)
+        )
+    unit.fought = target.fought = True
+    return events
+
+
 # -- morale ----------------------------------------------------------------------------------------
 def in_fort(state: BookGunState, unit: Unit) -> bool:
     """Whether the unit is in a fort (terrain kind fort): its fit figures all inside one."""
@@ -1556,16 +1633,47 @@ def rout(state: BookGunState, unit: Unit, events: list[Event]) -> None:
     flee(state, unit, world(state).tables.morale.rout_dice, "bookgun.morale.rout", "runs", events)
 
 
+def rally_leader(state: BookGunState, unit: Unit) -> Figure | None:
+    """Who leads ``unit``'s rally (bookgun.rally.chart, p.17 6.1: "a leader figure within 6
+    inches of the unit", and "that leader may only attempt 1 rally per turn"): a fit leader or
+    officer of its side within 6 in. of it who has not tried a rally this turn - its own
+    leader first, then the nearest (house); a leader of another unit still hidden under a
+    marker, or riding inside a vehicle, does not step out to rally it (house)."""
+    w = world(state)
+    here = centre(state, unit)
+    reach = w.tables.rally.leader_range
+
+    def may(f: Figure) -> bool:
+        owner = state.units[f.unit]
+        return (
+            f.side == unit.side
+            and f.fit
+            and f.present
+            and f.role in LEADERS
+            and f.id not in state.rallies
+            and dist(f.pos, here) <= reach
+            and (owner.id == unit.id or not (owner.concealed or owner.aboard is not None))
+        )
+
+    own = state.leader_of(unit)
+    if own is not None and may(own):
+        return own
+    near = [f for f in state.figures.values() if may(f)]
+    return min(near, key=lambda f: (dist(f.pos, here), f.id)) if near else None
+
+
 def rally_test(state: BookGunState, unit: Unit, events: list[Event]) -> bool:
     w = world(state)
-    lead = state.leader_of(unit)
-    near = lead is not None and dist(lead.pos, centre(state, unit)) <= w.tables.rally.leader_range
-    need = w.tables.rally.table[unit.troop][0 if near else 1]
+    lead = rally_leader(state, unit)
+    if lead is not None:
+        state.rallies.append(lead.id)
+    need = w.tables.rally.table[unit.troop][0 if lead is not None else 1]
     if need <= 0:
         return False
-    return RollUnder(6, need, "bookgun.rally.chart", text=f"{unit.name} tries to rally").sample(
-        state.rng, events
-    )
+    led = f" (led by {lead.name})" if lead is not None else ""
+    return RollUnder(
+        6, need, "bookgun.rally.chart", text=f"{unit.name} tries to rally{led}"
+    ).sample(state.rng, events)
 
 
 def morale_phase(state: BookGunState) -> list[Event]:
@@ -1627,7 +1735,16 @@ def civilians_move(state: BookGunState) -> list[Event]:
             continue
         src = min(near, key=lambda p: dist(p, c))
         dice = w.tables.movement.dice["civilians"]["open"].cross
-        flee(state, unit, dice, "bookgun.civ.flee", "flees from the firing", events, src)
+        flee(
+            state,
+            unit,
+            dice,
+            "bookgun.civ.flee",
+            "flees from the firing",
+            events,
+            src,
+            directly=True,
+        )
     return events
 
 

@@ -14,8 +14,17 @@ def step(state: BookGunState) -> DeployStep | None:
     """The placement now due, if the insurgents are deploying."""
     if state.flow.phase != "setup" or state.flow.over or not state.to_deploy:
         return None
+    from umpire.rulesets.bookgun.ruleset import fits_at
+
     taken = {m.site for m in state.markers.values()}
-    sites = [s for s in world(state).sites if s not in taken]
+    w = world(state)
+    unit = state.units.get(str(state.to_deploy[0]))
+    # a unit goes only where it fits (bookgun.building.capacity), as the deploy menu offers
+    sites = [
+        s
+        for s in w.sites
+        if s not in taken and (unit is None or fits_at(state, unit, w.sites[s][1]))
+    ]
     return DeployStep(
         side="insurgents",
         kinds=("deploy",),

@@ -129,7 +129,8 @@ def roll_allowance(
         # snow or mud: on a road drop the lowest die, cross-country the highest
         cross, road_faces = keep_dice(cross, "highest"), keep_dice(road_faces, "lowest")
         reasons.append(f"bookgun.move.weather: {w.spec.ground} drops a die")
-    drop = rough_drop(w, unit)
+    # bookgun.move.prone (p.14, p.16 4.3): prone figures move 1D6 regardless of terrain
+    drop = "none" if prone else rough_drop(w, unit)
     rough = [] if drop == "prohibited" else keep_dice(cross, drop)
     cross_for_dense = cross
     if unit.ride == "bicycle" and not prone:
@@ -649,13 +650,22 @@ def flee(
     why: str,
     events: list[Event],
     away_from: Vec | None = None,
+    directly: bool = False,
 ) -> None:
     """Move ``dice`` D6 inches straight toward the nearest table edge away from the enemy
-    (bookgun.morale.rout); a unit whose leader (or centre) leaves the table is out."""
+    (bookgun.morale.rout); a unit whose leader (or centre) leaves the table is out. With
+    ``directly`` (the civilian mob, spec §5.3) it runs straight along the line from
+    ``away_from`` through its centre instead, leaving the table if that line reaches an edge
+    within the roll."""
     w = world(state)
     faces = list(movement_roll(dice, rule, f"{unit.name} {why}").sample(state.rng, events))
     distance = float(sum(faces))
     start = centre(state, unit)
+    if directly and away_from is not None and dist(start, away_from) > 1e-9:
+        d = dist(start, away_from)
+        way = ((start[0] - away_from[0]) / d, (start[1] - away_from[1]) / d)
+        _run(state, unit, start, way, distance, rule, why, events)
+        return
     if away_from is None:
         foes = [f for e in known_enemies(state, unit.side) for f in state.unit_figures(e)]
         if unit.side == "civilians":
@@ -702,6 +712,61 @@ def flee(
         note(
             "flee",
             f"{unit.name} {why} {max(step, 0):.1f} in. toward the edge",
+            rule,
+            unit=unit.id,
+            x=dest[0],
+            y=dest[1],
+        )
+    )
+
+
+def _run(
+    state: BookGunState,
+    unit: Unit,
+    start: Vec,
+    way: Vec,
+    distance: float,
+    rule: str,
+    why: str,
+    events: list[Event],
+) -> None:
+    """``flee`` along the unit vector ``way``: off the table if the edge is within
+    ``distance``, else as far as it goes short of buildings and high walls (as ``flee``)."""
+    w = world(state)
+    reach = []
+    for i, size in ((0, float(w.spec.width)), (1, float(w.spec.height))):
+        if way[i] > 1e-9:
+            reach.append((size - start[i]) / way[i])
+        elif way[i] < -1e-9:
+            reach.append(-start[i] / way[i])
+    if reach and min(reach) <= distance:
+        for f in state.unit_figures(unit):
+            f.status = GONE
+            f.room = None
+        unit.status = OUT
+        events.append(
+            note("off_table", f"{unit.name} leaves the table and is out", rule, unit=unit.id)
+        )
+        return
+    step = distance
+    while step > 0:
+        dest = (start[0] + way[0] * step, start[1] + way[1] * step)
+        if (
+            w.building_at(dest) is None
+            and not w.in_area(dest, w.high_walls)
+            and _keeps_medium(state, unit, start, dest)
+        ):
+            break
+        step -= 0.5
+    step = max(step, 0.0)
+    dest = (start[0] + way[0] * step, start[1] + way[1] * step)
+    unit.formation = "unformed"
+    facing = bearing(start, dest) if step > 0 else state.figures[unit.figures[0]].facing
+    place_outside(state, unit, dest, facing)
+    events.append(
+        note(
+            "flee",
+            f"{unit.name} {why} {step:.1f} in. straight away",
             rule,
             unit=unit.id,
             x=dest[0],

@@ -100,7 +100,7 @@ from umpire.rulesets.bookgun.watercraft import (
     transport_ok,
 )
 
-VERSION = "0.2"
+VERSION = "0.3"
 TURN_MINUTES = 2  # bookgun.scale.time: one full turn is two minutes (p.5)
 S = BookGunState
 
@@ -123,13 +123,28 @@ def rules_markdown() -> str:
 
 # -- cards --------------------------------------------------------------------------------------
 def may_move(state: S, unit: Unit) -> bool:
-    return (
+    ready = (
         state.on_table(unit)
         and unit.side in SIDES
         and unit.status not in (ROUTED, OUT)
         and unit.id not in state.acted
         and unit.entered != state.flow.turn
     )
+    if not ready or not lone_leader(unit, state):
+        return ready
+    # bookgun.lead.independent (p.13): a leader outside any basic unit moves on his own only
+    # after every basic unit of both sides has moved (or had its chance)
+    return not any(
+        may_move(state, u)
+        for u in state.units.values()
+        if u.id != unit.id and not lone_leader(u, state)
+    )
+
+
+def lone_leader(unit: Unit, state: S) -> bool:
+    """A leader not part of a basic unit (bookgun.lead.independent): a unit of one figure, a
+    leader or officer (as ScenarioSpec.basic_units reads a higher leader on his own)."""
+    return len(unit.figures) == 1 and state.figures[unit.figures[0]].role in ("leader", "officer")
 
 
 def fire_cards(state: S, unit: Unit) -> list[list[Figure]]:
@@ -254,6 +269,7 @@ def _turn_begin(state: S) -> list[Event]:
         u.minus_d6 = False
         u.spotted = False
         u.in_motion = False
+    state.rallies = []  # bookgun.rally.chart: each leader one rally attempt a turn (p.17)
     events += finish_limbering(state)
     for u in state.units.values():
         if u.arrives is not None and u.arrives <= state.flow.turn:
@@ -467,7 +483,12 @@ class Deploy(ActionKind[S]):
         w = world(state)
         what = state.to_deploy[0]
         used = {m.site for m in state.markers.values()}
-        return [Action("deploy", unit=what, option=s) for s in w.sites if s not in used]
+        unit = state.units.get(what)
+        return [
+            Action("deploy", unit=what, option=s)
+            for s in w.sites
+            if s not in used and (unit is None or fits_at(state, unit, w.sites[s][1]))
+        ]
 
     def resolve(self, state: S, side: str, action: Action) -> list[Event]:
         w = world(state)
@@ -505,6 +526,29 @@ class Deploy(ActionKind[S]):
 
     def describe(self, state: S, side: str, action: Action) -> str:
         return f"put {action.unit} under a marker at {action.option}"
+
+
+def must_try(unit: Unit) -> bool:
+    """A shaken unit whose activation offers the plain move (and so its rally roll): it may
+    not decline to move (p.18 7.1)."""
+    return (
+        unit.status == SHAKEN
+        and unit.aboard is None
+        and unit.rides is None
+        and unit.gun is None
+        and unit.vehicle is None
+    )
+
+
+def fits_at(state: S, unit: Unit, room: str | None) -> bool:
+    """bookgun.building.capacity (p.19: at most 4 figures a room a floor): a unit set up under
+    a marker in ``room`` must fit in it and its same-floor neighbours (where place_in_rooms
+    puts it); an outdoor site takes anyone."""
+    if room is None:
+        return True
+    w = world(state)
+    rooms = [room] + [r for r in w.rooms[room].neighbours if r != room]
+    return sum(room_space(state, r, unit) for r in rooms) >= len(state.unit_figures(unit))
 
 
 class ChooseCache(ActionKind[S]):
@@ -839,23 +883,29 @@ def back_up(state: S, side: str, unit: Unit) -> list[Event]:
 
 def form_circle(state: S, unit: Unit) -> list[Event]:
     """bookgun.form.kinds (p.8-10, house detail): the unit forms a defensive circle where it
-    stands - its whole move - the leader amid a ring of figures facing out, all standing; it
-    stays put until it re-forms (the circle is stationary, -1 to stand when charged, spec
-    §4.3 step 3)."""
+    stands - its whole move - the leader amid a ring of figures facing out, all standing. The
+    circle is stationary for close combat only (-1 to stand when charged, spec §4.3 step 3);
+    it may move (p.10: 'may move but should act as a stationary formation assumed for close
+    combat purpose (not movement)'), on the close-order dice, and stays a circle."""
     at = centre(state, unit)
     facing = next(iter(state.unit_figures(unit))).facing
     unit.formation = CIRCLE
     for f in state.unit_figures(unit):
         f.prone = False
     place_outside(state, unit, at, facing)
-    for f in state.unit_figures(unit):
-        if dist(f.pos, at) > 0.5:
-            f.facing = math.degrees(math.atan2(f.y - at[1], f.x - at[0])) % 360
+    face_out(state, unit, at)
     return [
         note(
             "formation", f"{unit.name} forms a defensive circle", "bookgun.form.kinds", unit=unit.id
         )
     ]
+
+
+def face_out(state: S, unit: Unit, at: tuple[float, float]) -> None:
+    """A defensive circle's ring faces out from its middle ``at`` (bookgun.form.kinds)."""
+    for f in state.unit_figures(unit):
+        if dist(f.pos, at) > 0.5:
+            f.facing = math.degrees(math.atan2(f.y - at[1], f.x - at[0])) % 360
 
 
 class Activate(_CardKind):
@@ -884,8 +934,9 @@ class Activate(_CardKind):
                 out += vehicle_activations(state, u)
                 continue
             circled = u.formation == CIRCLE
-            if not circled:  # a defensive circle stands: it moves only by re-forming first
-                out.append(Action("activate", unit=u.id))
+            # a defensive circle may move, staying a circle (p.10; stationary only for close
+            # combat); it does not go prone (house)
+            out.append(Action("activate", unit=u.id))
             out += [
                 Action("activate", unit=u.id, option=f"mount:{v.id}")
                 for v in mount_choices(state, u)
@@ -1150,6 +1201,9 @@ class MoveTo(ActionKind[S]):
             events.append(secret(side, ev, f"marker {mk.id} moves within {mk.site}"))
             return events + _post_move(state, unit) + Activate().done(state, unit)
         where = do_move(state, unit, action.point, action.option)
+        if unit.formation == CIRCLE and action.point is not None:
+            lead = state.leader_of(unit)
+            face_out(state, unit, lead.pos if lead is not None else centre(state, unit))
         unit.moved = True
         ev = note("move", f"{unit.name} moves {where}", self.rule, unit=unit.id, to=where)
         if unit.concealed:
@@ -1236,10 +1290,13 @@ class Hold(_CardKind):
         if not self.has_card(state, side):
             return []
         if state.flow.phase == "movement":
+            # p.18 7.1: a shaken unit must try to move every movement phase (its rally roll
+            # comes with the attempt, 7.2) - it may not be declared not moving, where it has a
+            # move to try (a foot unit; riders, crews and vehicles keep their hold)
             return [
                 Action("hold", unit=u.id)
                 for u in sorted(state.units.values(), key=lambda u: u.id)
-                if u.side == side and may_move(state, u)
+                if u.side == side and may_move(state, u) and not must_try(u)
             ]
         out = []
         for u in sorted(state.units.values(), key=lambda u: u.id):
@@ -1288,8 +1345,8 @@ class Search(_CardKind):
             return []
         out = []
         for u in sorted(state.units.values(), key=lambda u: u.id):
-            if u.side != side or not may_move(state, u):
-                continue
+            if u.side != side or not may_move(state, u) or u.status in (SHAKEN, PINNED):
+                continue  # a shaken or pinned unit rallies first, on its activation (p.18 7.2)
             rooms = sorted(
                 {f.room for f in state.fit_figures(u) if f.room and f.room not in state.searched}
             )
@@ -1690,6 +1747,32 @@ def charge(state: S, unit: Unit, target: Unit, dice: int | None = None) -> list[
                 target=target.id,
             )
         )
+        if (
+            target.status == SHAKEN
+            and state.flow.phase == "movement"
+            and target.id not in state.acted
+        ):
+            # p.18 7.4: charged before its move, a shaken unit has no chance to rally and runs
+            # its 4D6 toward the nearest edge at once; its move is spent and no fight follows
+            unit.charging = None
+            events.append(
+                note(
+                    "flee",
+                    f"{target.name} is shaken and flees from the charge",
+                    "bookgun.rally.chart",
+                    unit=target.id,
+                )
+            )
+            flee(
+                state,
+                target,
+                w.tables.morale.rout_dice,
+                "bookgun.morale.rout",
+                "flees",
+                events,
+                centre(state, unit),
+            )
+            state.acted.append(target.id)
     else:
         events.append(
             note(
@@ -2143,6 +2226,7 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "reload_heavy": u.reload_heavy,
                 "moved": u.moved,
                 "fired": u.fired,
+                "fired_last": u.fired_last,
                 "moved_last": u.moved_last,
                 "spotted": u.spotted,
                 "charging": u.charging,
@@ -2335,10 +2419,12 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         a unit, never a dummy; a unit that has acted this phase or is in the middle of its
         activation stays under its marker; and the deal must leave each side as able to act in
         this phase as it is in truth (a card the army saw called for the insurgents must find a
-        unit of theirs able to use it). Deals are drawn uniformly and those that break the last
-        condition rejected; after ``tries`` rejections the first deal that keeps every
-        condition is taken, walking the deals in an order set by the markers' and units' ids
-        alone (never by the true deal, which keeps them all, so one is always found)."""
+        unit of theirs able to use it), and each dealt unit must fit under its marker
+        (bookgun.building.capacity, as set-up keeps it). Deals are drawn uniformly and
+        those that break the last two conditions rejected; after ``tries`` rejections the
+        first deal that keeps every condition is taken, walking the deals in an order set by
+        the markers' and units' ids alone (never by the true deal, which keeps them all, so
+        one is always found)."""
         fixed_units = set(state.acted) | {
             str(p.data.get("unit")) for p in state.flow.stack if isinstance(p, Pending)
         }
@@ -2352,8 +2438,22 @@ class BookGun(FlowRules[S], RulesetBase[S]):
         phase = state.flow.phase
         able = {s: eligible(state, s) for s in SIDES} if phase in ("movement", "fire") else {}
 
+        def housed(twin: S) -> bool:
+            """bookgun.building.capacity: every dealt unit fits where its marker is (no man
+            left standing in a building outside its rooms, as set-up never leaves one)."""
+            w = world(twin)
+            return all(
+                f.room is not None or w.building_at(f.pos) is None
+                for u in units
+                for f in twin.unit_figures(twin.units[u])
+            )
+
+        check_housed = housed(state)  # the truth keeps it (else the check is left out)
+
         def keeps(twin: S) -> bool:
             if any(eligible(twin, s) != ok for s, ok in able.items()):
+                return False
+            if check_housed and not housed(twin):
                 return False
             # the army's own menu never hangs on what it cannot see (the same in every deal:
             # tests/bookgun/test_clone.py), so only the insurgents' is listed

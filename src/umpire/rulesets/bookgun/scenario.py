@@ -61,6 +61,9 @@ class TerrainSpec(_Model):
     polygon: list[Point] | None = None
     conceal: bool = False
     uphill: float | None = None
+    # bookgun.move.prone (p.16 4.3): a prone figure behind it, or lying in it (a depression),
+    # is unseen from the ground outside it - as behind a low wall (kind wall) always
+    hides_prone: bool = False
 
     @model_validator(mode="after")
     def _shape(self) -> TerrainSpec:

@@ -153,6 +153,8 @@ class BookGunState:
     searched: list[str] = field(default_factory=list)
     # bookgun.search (spec §4.7): rooms rolled for, as "turn:room" - one roll a room a turn
     search_rolls: list[str] = field(default_factory=list)
+    # bookgun.rally.chart (p.17 6.1): the leader figures who have tried a rally this turn
+    rallies: list[str] = field(default_factory=list)
     # bookgun.lead.cinc (p.8): each side's secret Commander-in-Chief (side -> figure id), set
     # in the set-up by a side with three or more basic units
     commanders: dict[str, str] = field(default_factory=dict)
@@ -227,6 +229,7 @@ class BookGunState:
                     "cache_found",
                     "searched",
                     "search_rolls",
+                    "rallies",
                     "commanders",
                     "ied",
                     "ied_chosen",
@@ -262,6 +265,7 @@ class BookGunState:
             cache_found=d["cache_found"],
             searched=d["searched"],
             search_rolls=d.get("search_rolls", []),  # saves from before it was kept
+            rallies=d.get("rallies", []),
             commanders=_commanders(d),
             ied=d["ied"],
             ied_chosen=d["ied_chosen"],

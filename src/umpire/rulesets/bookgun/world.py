@@ -99,6 +99,7 @@ class World:
         areas: list[Area] = []
         self.kind_of: dict[str, str] = {}
         self.conceal_areas: list[Area] = []
+        self.prone_screens: list[Area] = []  # bookgun.move.prone: low walls and hides_prone
         for t in spec.terrain:
             poly = _rect(t.rect) if t.rect is not None else Polygon(t.polygon)
             area = Area(t.id, kinds[t.kind], poly)
@@ -106,6 +107,8 @@ class World:
             self.kind_of[t.id] = t.kind
             if t.conceal:
                 self.conceal_areas.append(area)
+            if t.hides_prone or t.kind == "wall":
+                self.prone_screens.append(area)
         self.buildings: dict[str, Building] = {}
         self.rooms: dict[str, Room] = {}
         for b in spec.buildings:
