@@ -683,41 +683,8 @@ def flee(
     }
     away = (start[0] - away_from[0], start[1] - away_from[1])
     choices = [e for e in edges if e[0] * away[0] + e[1] * away[1] >= 0] or list(edges)
-    ex, ey = min(choices, key=lambda e: edges[e])
-    if edges[(ex, ey)] <= distance:
-        for f in state.unit_figures(unit):
-            f.status = GONE
-            f.room = None
-        unit.status = OUT
-        events.append(
-            note("off_table", f"{unit.name} leaves the table and is out", rule, unit=unit.id)
-        )
-        return
-    step = distance
-    while step > 0:
-        dest = (start[0] + ex * step, start[1] + ey * step)
-        if (
-            w.building_at(dest) is None
-            and not w.in_area(dest, w.high_walls)
-            and _keeps_medium(state, unit, start, dest)
-        ):
-            break
-        step -= 0.5
-    dest = (start[0] + ex * max(step, 0.0), start[1] + ey * max(step, 0.0))
-    unit.formation = "unformed"
-    place_outside(state, unit, dest, bearing(start, dest) if step > 0 else 0.0)
-    if unit.vehicle is not None:
-        carry(state, unit)  # passengers and riders go with it
-    events.append(
-        note(
-            "flee",
-            f"{unit.name} {why} {max(step, 0):.1f} in. toward the edge",
-            rule,
-            unit=unit.id,
-            x=dest[0],
-            y=dest[1],
-        )
-    )
+    way = min(choices, key=lambda e: edges[e])
+    _go(state, unit, start, way, distance, edges[way], rule, why, events, "toward the edge", 0.0)
 
 
 def _run(
@@ -739,7 +706,30 @@ def _run(
             reach.append((size - start[i]) / way[i])
         elif way[i] < -1e-9:
             reach.append(-start[i] / way[i])
-    if reach and min(reach) <= distance:
+    still = state.figures[unit.figures[0]].facing
+    edge = min(reach, default=math.inf)
+    _go(state, unit, start, way, distance, edge, rule, why, events, "straight away", still)
+
+
+def _go(
+    state: BookGunState,
+    unit: Unit,
+    start: Vec,
+    way: Vec,
+    distance: float,
+    edge: float,
+    rule: str,
+    why: str,
+    events: list[Event],
+    where: str,
+    still_facing: float,
+) -> None:
+    """The flight itself: off the table (out) if the edge, ``edge`` inches along ``way``, is
+    within ``distance``; else as far along ``way`` as it goes short of buildings, high walls
+    and the wrong element, in half-inch steps back from the full roll (facing its way, or
+    ``still_facing`` if it cannot move at all), passengers and riders with a vehicle."""
+    w = world(state)
+    if edge <= distance:
         for f in state.unit_figures(unit):
             f.status = GONE
             f.room = None
@@ -761,12 +751,13 @@ def _run(
     step = max(step, 0.0)
     dest = (start[0] + way[0] * step, start[1] + way[1] * step)
     unit.formation = "unformed"
-    facing = bearing(start, dest) if step > 0 else state.figures[unit.figures[0]].facing
-    place_outside(state, unit, dest, facing)
+    place_outside(state, unit, dest, bearing(start, dest) if step > 0 else still_facing)
+    if unit.vehicle is not None:
+        carry(state, unit)  # passengers and riders go with it
     events.append(
         note(
             "flee",
-            f"{unit.name} {why} {step:.1f} in. straight away",
+            f"{unit.name} {why} {step:.1f} in. {where}",
             rule,
             unit=unit.id,
             x=dest[0],
