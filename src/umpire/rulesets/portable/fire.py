@@ -99,7 +99,7 @@ def cannot_fire(world: World, state: PortableState, unit: Unit) -> Refusal | Non
         return Refusal(f"{unit.name} has already fired this turn", "portable.fire.once")
     if unit.busy:
         return Refusal(f"{unit.name} is loading or unloading", "portable.transport.load")
-    if unit.fought and not world.house.fire_and_close_combat:
+    if (unit.fought or unit.advanced) and not world.house.fire_and_close_combat:
         return Refusal(
             f"{unit.name} has fought a close combat this turn", "portable.fire.or_close_combat"
         )

@@ -717,6 +717,7 @@ class Advance(Act):
         hazards = (square,) if state.has_mines(square) or state.cloud_at(square) else ()
         events = do_move(world, state, unit, square, Path(1, hazards, False))
         unit.fought = False  # may fight again from the square it has taken
+        unit.advanced = True  # but has fought (portable.fire.or_close_combat)
         act.data["must_face"] = True
         moved = events[0]
         events[0] = note(

@@ -73,6 +73,9 @@ class Unit:
     arrives: int = 1
     turns_flown: int = 0
     task: dict[str, Any] | None = None  # engineering work under way
+    # this turn: advanced after winning a close combat (it may fight again, but has fought:
+    # portable.fire.or_close_combat)
+    advanced: bool = False
 
     @property
     def alive(self) -> bool:
@@ -116,6 +119,7 @@ class Unit:
             "arrives": self.arrives,
             "turns_flown": self.turns_flown,
             "task": None if task is None else deepcopy(task),
+            "advanced": self.advanced,
         }
 
 

@@ -185,7 +185,7 @@ def start_turn(state: PortableState) -> list[Event]:
         note("turn", f"--- Turn {state.flow.turn} ---", "portable.turn.sequence")
     ]
     for u in state.units.values():
-        u.moved = u.fired = u.fought = u.activated = u.busy = False
+        u.moved = u.fired = u.fought = u.activated = u.busy = u.advanced = False
         u.full_move = u.crossing = False
         u.target_before, u.target_now = u.target_now, None
     if world.switches.get("air"):
