@@ -231,3 +231,37 @@ def test_a_free_set_up_then_a_whole_game(mode: str) -> None:
     players = {s: make_agent("scripted", "rhine", s, 2) for s in ("nato", "pact")}
     play_out(game, players)
     assert game.outcome is not None
+
+
+def test_suggested_set_up_gives_back_a_hex_taken_by_hand() -> None:
+    """rhine.control.change (a hex comes under the side of the unit that entered it) and
+    rhine.control.initial (spec 5.5: control by the scenario's columns): a Pact unit set up
+    by hand in NATO's empty city 0205 takes it, but when the Pact then takes its suggested
+    set-up the unit leaves for its own hex, and nothing of the Pact's holds 0205: it is NATO's
+    again, as at the start. The suggested hex itself is entered (its side's from then on)."""
+    game = _game("off")
+    game.apply(Action("setup_suggested"))  # NATO
+    state: Any = game.state
+    assert state.control["0205"] == "nato"
+    assert not [u for u, h in state.pos.items() if h == "0205"]
+    game.apply(Action("place", unit="P-79-TR1", cell="0205"))
+    assert state.control["0205"] == "pact"
+    game.apply(Action("setup_suggested"))  # Pact
+    suggested = world_for("autobahn-gap").suggested["P-79-TR1"]
+    assert state.pos["P-79-TR1"] == suggested != "0205"
+    assert state.control["0205"] == "nato"
+    assert state.control[suggested] == "pact"
+
+
+def test_suggested_set_up_enters_its_hexes() -> None:
+    """A NATO unit placed by hand in the Pact's area (on 1104, then NATO's) and moved by
+    NATO's suggested set-up leaves 1104 to the Pact's columns again."""
+    game = _game("off")
+    state: Any = game.state
+    first = next(a for a in game.legal_actions() if a.kind == "place")
+    unit = str(first.unit)
+    game.apply(Action("place", unit=unit, cell="1104"))
+    assert state.control["1104"] == "nato"
+    game.apply(Action("setup_suggested"))
+    assert state.pos[unit] != "1104"
+    assert state.control["1104"] == "pact"

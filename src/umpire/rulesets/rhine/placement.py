@@ -22,6 +22,7 @@ from umpire.core.flow import ActionKind
 from umpire.core.ruleset import DeployStep
 from umpire.core.switches import switches_in
 from umpire.rulesets.rhine.position import ST, enter, world
+from umpire.rulesets.rhine.setup import initial_control
 
 TO_SET_UP = "setup"  # a unit's status while it waits to be set up
 ORDER_RULE = "rhine.setup.order"
@@ -215,13 +216,25 @@ class SuggestedKind(ActionKind[ST]):
     def resolve(self, state: ST, side: str, action: Action) -> list[Event]:
         w = world(state)
         placed = []
-        for s, fixed, _area, units in w.setup_steps:
-            if s != side or fixed:
-                continue
-            for u in units:
-                state.pos[u] = w.suggested[u]
-                state.status[u] = "on"
-                placed.append(f"{u} {w.suggested[u]}")
+        moving = [
+            u for s, fixed, _area, units in w.setup_steps if s == side and not fixed for u in units
+        ]
+        # a hex a unit was set up in by hand and now leaves, with nothing of its side left in
+        # it, is controlled again as at the start (rhine.control.initial): the set-up is taken
+        # back, not a move (only possible with rhine.setup.area relaxed)
+        left = {state.pos[u] for u in moving if state.pos[u] not in (None, w.suggested[u])}
+        for u in moving:
+            state.pos[u] = None
+        for h in sorted(h for h in left if h is not None):
+            if not any(w.units[u].side == side for u in state.units_at(h)):
+                start = initial_control(w, h)
+                if start is None:
+                    state.control.pop(h, None)
+                else:
+                    state.control[h] = start
+        for u in moving:
+            enter(state, u, [w.suggested[u]])  # rhine.control.change, as a unit set up by hand
+            placed.append(f"{u} {w.suggested[u]}")
         return [
             note(
                 "setup",

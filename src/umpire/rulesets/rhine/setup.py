@@ -11,8 +11,20 @@ from typing import Any
 from umpire.core.events import note
 from umpire.core.flow import FlowState
 from umpire.core.rng import RandomStream
-from umpire.rulesets.rhine.model import world_for
+from umpire.rulesets.rhine.model import World, world_for
 from umpire.rulesets.rhine.state import CSMarker, RhineState
+
+
+def initial_control(w: World, h: str) -> str | None:
+    """rhine.control.initial: the side that controls hex ``h`` at the start, by the
+    scenario's columns (None: neither)."""
+    c = w.spec.control
+    col = w.column(h)
+    if c.nato_columns[0] <= col <= c.nato_columns[1]:
+        return "nato"
+    if c.pact_columns[0] <= col <= c.pact_columns[1]:
+        return "pact"
+    return None
 
 
 def opening_state(scenario: str, seed: int, options: Mapping[str, Any]) -> RhineState:
@@ -33,13 +45,10 @@ def opening_state(scenario: str, seed: int, options: Mapping[str, Any]) -> Rhine
             pos[u.id] = None
             status[u.id] = "setup"
     control: dict[str, str] = {}
-    c = w.spec.control
     for h in w.ids:
-        col = w.column(h)
-        if c.nato_columns[0] <= col <= c.nato_columns[1]:
-            control[h] = "nato"
-        elif c.pact_columns[0] <= col <= c.pact_columns[1]:
-            control[h] = "pact"
+        side = initial_control(w, h)
+        if side is not None:
+            control[h] = side
     cs: list[CSMarker] = []
     for spec in w.spec.cs:
         for _k in range(spec.count):
