@@ -1564,9 +1564,8 @@ def capture_routed(state: BookGunState, unit: Unit, target: Unit) -> list[Event]
         f.status = CAPTURED
         f.hit_by = unit.side
         f.prone = False
-        events.append(
-            note("capture", f"{f.name} is captured (routed)", "bookgun.capture", figure=f.id)
-        )
+        text = f"{f.name} is captured (routed){cinc_revealed(state, f)}"
+        events.append(note("capture", text, "bookgun.capture", figure=f.id))
     unit.fought = target.fought = True
     return events
 
