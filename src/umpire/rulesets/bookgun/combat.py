@@ -1298,8 +1298,9 @@ FRONT_ARC = 45.0  # house: a charge from more than this off the unit's facing is
 def flank_or_rear(state: BookGunState, unit: Unit, charger: Vec) -> bool:
     """bookgun.cc.stand (spec §4.3 step 3: +1 if charged in flank or rear): the charge comes
     from outside the 90-degree front of the unit's facing (its leader's, else its first fit
-    figure's; house). A unit in a building faces every way."""
-    if unit_room(state, unit) is not None:
+    figure's; house). A unit in a building faces every way, and so does a defensive circle
+    (p.10 V.11: the all-round formation standing in for the square)."""
+    if unit.formation == "circle" or unit_room(state, unit) is not None:
         return False
     figs = state.fit_figures(unit)
     lead = state.leader_of(unit)
