@@ -4,6 +4,10 @@ written from the rulebook's wording (page cited) and the specification
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from umpire.core.events import Event
 from umpire.core.game import Game
 from umpire.core.rng import RandomStream
@@ -63,3 +67,50 @@ def test_a_defensive_circle_is_never_charged_in_flank_or_rear() -> None:
         assert "flank or rear" not in circle.text, circle.text
         return
     raise AssertionError("no charge closed")
+
+
+# -- C. the gully hides only the prone men lying in it ---------------------------------------------
+def test_the_gully_hides_prone_men_in_it_not_beyond_it() -> None:
+    """Spec §6 Market Day (in the gully, prone figures are unseen from the same level) and
+    p.16 4.3 bookgun.move.prone (a prone figure behind an elevation change is unseen to a
+    same-level observer): a depression hides the men lying in it, not those lying on the far
+    side of it - a prone man at (35, 24) beyond the gully is seen from (31, 8) across it; a
+    prone man in the gully is not; an observer in the same depression sees him."""
+    from umpire.rulesets.bookgun.common import world
+
+    s = _state()
+    w = world(s)
+    looker, man = s.figures["a-r"], s.figures["c1-l"]
+    looker.x, looker.y, looker.room, looker.prone = 31.0, 8.0, None, False
+    man.x, man.y, man.room, man.prone = 35.0, 24.0, None, True
+    assert combat.sees(w, looker, man)  # beyond the gully
+    man.x, man.y = 33.0, 15.0
+    assert not combat.sees(w, looker, man)  # lying in it
+    looker.x, looker.y = 32.0, 13.0
+    assert combat.sees(w, looker, man)  # the observer is in the same depression
+    # a stall is a screen to lie behind: a prone man just beyond it stays unseen
+    looker.x, looker.y = 22.0, 10.0
+    man.x, man.y = 22.0, 14.6
+    assert not combat.sees(w, looker, man)
+
+
+def test_hides_prone_reads_behind_or_inside(tmp_path: Path) -> None:
+    """The scenario field hides_prone is ``behind`` (a wall or stall to lie behind; ``true``
+    still means it) or ``inside`` (a depression hiding only the men in it); anything else is a
+    one-line error naming the file and the field."""
+    from umpire.core.errors import DataFileError
+    from umpire.rulesets.bookgun.scenario import SCENARIOS, load_scenario_file
+
+    text = (SCENARIOS / "market-day.yaml").read_text()
+    spec = load_scenario_file(SCENARIOS / "market-day.yaml")
+    kinds = {t.id: t.hides_prone for t in spec.terrain}
+    assert kinds["gully"] == "inside" and kinds["stall-1"] == "behind"
+    path = tmp_path / "md.yaml"
+    path.write_text(text.replace("hides_prone: inside", "hides_prone: true"))
+    spec = load_scenario_file(path)
+    assert {t.id: t.hides_prone for t in spec.terrain}["gully"] == "behind"
+    path.write_text(text.replace("hides_prone: inside", "hides_prone: under"))
+    with pytest.raises(DataFileError) as caught:
+        load_scenario_file(path)
+    message = str(caught.value)
+    assert "\n" not in message and str(path) in message and "hides_prone" in message, message

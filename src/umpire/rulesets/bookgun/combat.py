@@ -134,13 +134,17 @@ def sees(w: World, a: Figure, b: Figure, fired: bool = False) -> bool:
     if lying and not fired and b.room is None and (a.room is None or w.rooms[a.room].floor == 0):
         # bookgun.move.prone (p.16 4.3): a prone figure behind a short wall or an elevation
         # change is unseen to an observer on the same level - here one on the ground outside
-        # the screen (a low wall, a stall, a depression the figure lies in: hides_prone);
+        # the screen he lies behind (a low wall, a stall: hides_prone behind), or outside the
+        # depression he lies in (the gully: hides_prone inside - it hides nobody beyond it);
         # unless his unit fired this turn or last (``fired``, p.11 2.2: a figure that fired
         # can be seen)
         for screen in w.prone_screens:
             if not screen.contains(*a.pos) and screen.touches_segment(
                 a.pos[0], a.pos[1], b.pos[0], b.pos[1]
             ):
+                return False
+        for hollow in w.prone_hollows:
+            if hollow.contains(*b.pos) and not hollow.contains(*a.pos):
                 return False
     return w.sight(a.pos, b.pos)
 
