@@ -114,3 +114,33 @@ def test_hides_prone_reads_behind_or_inside(tmp_path: Path) -> None:
         load_scenario_file(path)
     message = str(caught.value)
     assert "\n" not in message and str(path) in message and "hides_prone" in message, message
+
+
+# -- B. a flight runs in a straight line: it stops short of a building in its way ---------------
+def test_a_mob_whose_straight_run_crosses_house_b_stops_short_of_it() -> None:
+    """Spec §5.3 (the mob runs straight away) and p.7 III.2.3 with bookgun.morale.rout (a
+    flight is a straight run; buildings and high walls stop it): the crowd centred at
+    (23, 14.4) running due north meets house B (x 21-27, y 24-30) after 9.6 in. Whatever it
+    rolls it neither lands beyond the house nor leaves the table through it: a roll past the
+    house ends short of it (and a roll past the table edge 21.6 in. away too)."""
+    from umpire.rulesets.bookgun.movement import flee
+
+    seen = {"beyond the house": 0, "beyond the edge": 0}
+    for seed in range(1, 120):
+        s = _state()
+        crowd = s.units["crowd"]
+        n = len(s.unit_figures(crowd))
+        _place(s, "crowd", 23.0 - 0.25 * (n - 1), 14.4, gap=0.5)
+        s.rng = RandomStream(seed)
+        events: list[Event] = []
+        flee(s, crowd, 5, "bookgun.morale.rout", "runs", events, (23.0, 5.0), directly=True)
+        roll = sum(float(d) for e in events if e.get("kind") == "roll" for d in e["dice"])
+        if roll < 10.0:
+            continue
+        seen["beyond the edge" if roll >= 21.6 else "beyond the house"] += 1
+        assert crowd.status != "out", (seed, roll)
+        run = next(e for e in events if e.get("kind") == "flee")
+        assert run["y"] < 24.0, (seed, roll, run.text)
+        for f in s.unit_figures(crowd):
+            assert f.room is None and not (21.0 < f.x < 27.0 and 24.0 <= f.y <= 30.0), f
+    assert all(seen.values()), seen

@@ -198,6 +198,10 @@ class World:
         """Why a straight move from ``a`` to ``b`` outside buildings is not allowed, or None."""
         if not self.table.inside(b[0], b[1], 0.3):
             return "off the table"
+        return self.obstacle_between(a, b)
+
+    def obstacle_between(self, a: Vec, b: Vec) -> str | None:
+        """The high wall or building a straight line from ``a`` to ``b`` meets, or None."""
         line = LineString((a, b))
         for w in self.high_walls:
             if line.intersects(w.polygon):
