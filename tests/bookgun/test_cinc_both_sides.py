@@ -315,6 +315,37 @@ def test_a_captured_commander_is_revealed() -> None:
     assert capture.visible_to is None
 
 
+def test_a_commander_captured_with_his_routed_unit_is_revealed() -> None:
+    """p.8 IV.5 / spec §3.4 bookgun.lead.cinc (revealed when killed or captured) with §4.7
+    bookgun.capture (a charge home on a routed unit captures the figures it contacts): the
+    Commander-in-Chief taken with his routed cell is named in the capture event, which every
+    side reads, and the army's re-sampled view keeps him as the insurgents' commander."""
+    game = _set_up(1, insurgent="c3-l")
+    s = game.state
+    assert isinstance(s, BookGunState)
+    for unit in ("cell-3", "team-a"):
+        s.units[unit].concealed, s.units[unit].marker = False, None
+    _place(s, "cell-3", 20.0, 20.0)
+    _place(s, "team-a", 20.0, 18.5)
+    s.units["cell-3"].status = "routed"
+    s.units["cell-3"].routed_turn = s.flow.turn
+    for seed in range(60):
+        t = s.clone()
+        t.rng = RandomStream(seed)
+        events = combat.fight(t, t.units["team-a"], t.units["cell-3"])
+        if t.figures["c3-l"].status == CAPTURED:
+            break
+    else:
+        raise AssertionError("no charge in 60 closed on the routed cell")
+    capture = next(e for e in events if e.kind == "capture" and e.get("figure") == "c3-l")
+    assert capture.text == "Cell 3 leader is captured (routed) (the Commander-in-Chief)"
+    assert capture.visible_to is None
+    assert capture in seen_by(events, "army")
+    for k in range(20):
+        twin = RULESET.resample(t, "army", random.Random(k))
+        assert twin.commanders["insurgents"] == "c3-l"
+
+
 def test_both_are_revealed_at_the_end() -> None:
     """p.8: at the end of the game each side's Commander-in-Chief is revealed to all."""
     game = _set_up(1, insurgent="c1-l", army="lt")

@@ -134,13 +134,17 @@ def sees(w: World, a: Figure, b: Figure, fired: bool = False) -> bool:
     if lying and not fired and b.room is None and (a.room is None or w.rooms[a.room].floor == 0):
         # bookgun.move.prone (p.16 4.3): a prone figure behind a short wall or an elevation
         # change is unseen to an observer on the same level - here one on the ground outside
-        # the screen (a low wall, a stall, a depression the figure lies in: hides_prone);
+        # the screen he lies behind (a low wall, a stall: hides_prone behind), or outside the
+        # depression he lies in (the gully: hides_prone inside - it hides nobody beyond it);
         # unless his unit fired this turn or last (``fired``, p.11 2.2: a figure that fired
         # can be seen)
         for screen in w.prone_screens:
             if not screen.contains(*a.pos) and screen.touches_segment(
                 a.pos[0], a.pos[1], b.pos[0], b.pos[1]
             ):
+                return False
+        for hollow in w.prone_hollows:
+            if hollow.contains(*b.pos) and not hollow.contains(*a.pos):
                 return False
     return w.sight(a.pos, b.pos)
 
@@ -1298,8 +1302,9 @@ FRONT_ARC = 45.0  # house: a charge from more than this off the unit's facing is
 def flank_or_rear(state: BookGunState, unit: Unit, charger: Vec) -> bool:
     """bookgun.cc.stand (spec §4.3 step 3: +1 if charged in flank or rear): the charge comes
     from outside the 90-degree front of the unit's facing (its leader's, else its first fit
-    figure's; house). A unit in a building faces every way."""
-    if unit_room(state, unit) is not None:
+    figure's; house). A unit in a building faces every way, and so does a defensive circle
+    (p.10 V.11: the all-round formation standing in for the square)."""
+    if unit.formation == "circle" or unit_room(state, unit) is not None:
         return False
     figs = state.fit_figures(unit)
     lead = state.leader_of(unit)
@@ -1564,9 +1569,8 @@ def capture_routed(state: BookGunState, unit: Unit, target: Unit) -> list[Event]
         f.status = CAPTURED
         f.hit_by = unit.side
         f.prone = False
-        events.append(
-            note("capture", f"{f.name} is captured (routed)", "bookgun.capture", figure=f.id)
-        )
+        text = f"{f.name} is captured (routed){cinc_revealed(state, f)}"
+        events.append(note("capture", text, "bookgun.capture", figure=f.id))
     unit.fought = target.fought = True
     return events
 

@@ -724,12 +724,25 @@ def _go(
     where: str,
     still_facing: float,
 ) -> None:
-    """The flight itself: off the table (out) if the edge, ``edge`` inches along ``way``, is
-    within ``distance``; else as far along ``way`` as it goes short of buildings, high walls
-    and the wrong element, in half-inch steps back from the full roll (facing its way, or
-    ``still_facing`` if it cannot move at all), passengers and riders with a vehicle."""
+    """The flight itself, a straight run: off the table (out) if the edge, ``edge`` inches
+    along ``way``, is within ``distance`` and no building or high wall stands between; else as
+    far along ``way`` as it goes short of buildings, high walls and the wrong element, in
+    half-inch steps back from the full roll (facing its way, or ``still_facing`` if it cannot
+    move at all), passengers and riders with a vehicle. The line is not checked for a unit
+    starting inside a building (it leaves by the room's own way) nor for an aircraft in the
+    air (it flies over them)."""
     w = world(state)
-    if edge <= distance:
+    flying = False
+    if unit.vehicle is not None:
+        kind = w.tables.vehicles.kinds[unit.vehicle]
+        flying = kind.medium == "air" and not unit.landed
+    check_line = not flying and w.building_at(start) is None
+
+    def clear(dest: Vec) -> bool:
+        return not check_line or w.obstacle_between(start, dest) is None
+
+    far = (start[0] + way[0] * edge, start[1] + way[1] * edge)
+    if edge <= distance and clear(far):
         for f in state.unit_figures(unit):
             f.status = GONE
             f.room = None
@@ -738,12 +751,14 @@ def _go(
             note("off_table", f"{unit.name} leaves the table and is out", rule, unit=unit.id)
         )
         return
-    step = distance
+    # blocked short of the edge: the run stops short of what is in its way, on the table
+    step = distance if edge > distance else max(edge - 0.5, 0.0)
     while step > 0:
         dest = (start[0] + way[0] * step, start[1] + way[1] * step)
         if (
             w.building_at(dest) is None
             and not w.in_area(dest, w.high_walls)
+            and clear(dest)
             and _keeps_medium(state, unit, start, dest)
         ):
             break

@@ -7,7 +7,14 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError, UnknownScenarioError
@@ -61,9 +68,22 @@ class TerrainSpec(_Model):
     polygon: list[Point] | None = None
     conceal: bool = False
     uphill: float | None = None
-    # bookgun.move.prone (p.16 4.3): a prone figure behind it, or lying in it (a depression),
-    # is unseen from the ground outside it - as behind a low wall (kind wall) always
-    hides_prone: bool = False
+    # bookgun.move.prone (p.16 4.3): "behind" - a prone figure lying behind it (a stall, as
+    # behind a low wall, kind wall, always) is unseen from the ground on the other side;
+    # "inside" - a depression (Market Day's gully): only a prone figure lying in it is unseen
+    # from the ground outside it. ``true`` (the older form) means behind.
+    hides_prone: Literal["behind", "inside"] | None = None
+
+    @field_validator("hides_prone", mode="before")
+    @classmethod
+    def _screen(cls, value: object) -> object:
+        if value is True:
+            return "behind"
+        if value is False or value is None:
+            return None
+        if value not in ("behind", "inside"):
+            raise ValueError("hides_prone: behind or inside (true means behind)")
+        return value
 
     @model_validator(mode="after")
     def _shape(self) -> TerrainSpec:

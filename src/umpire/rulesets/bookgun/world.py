@@ -99,7 +99,10 @@ class World:
         areas: list[Area] = []
         self.kind_of: dict[str, str] = {}
         self.conceal_areas: list[Area] = []
-        self.prone_screens: list[Area] = []  # bookgun.move.prone: low walls and hides_prone
+        # bookgun.move.prone: low walls and hides_prone behind (screens to lie behind), and
+        # hides_prone inside (depressions hiding only the men lying in them)
+        self.prone_screens: list[Area] = []
+        self.prone_hollows: list[Area] = []
         for t in spec.terrain:
             poly = _rect(t.rect) if t.rect is not None else Polygon(t.polygon)
             area = Area(t.id, kinds[t.kind], poly)
@@ -107,7 +110,9 @@ class World:
             self.kind_of[t.id] = t.kind
             if t.conceal:
                 self.conceal_areas.append(area)
-            if t.hides_prone or t.kind == "wall":
+            if t.hides_prone == "inside":
+                self.prone_hollows.append(area)
+            elif t.hides_prone == "behind" or t.kind == "wall":
                 self.prone_screens.append(area)
         self.buildings: dict[str, Building] = {}
         self.rooms: dict[str, Room] = {}
@@ -193,6 +198,10 @@ class World:
         """Why a straight move from ``a`` to ``b`` outside buildings is not allowed, or None."""
         if not self.table.inside(b[0], b[1], 0.3):
             return "off the table"
+        return self.obstacle_between(a, b)
+
+    def obstacle_between(self, a: Vec, b: Vec) -> str | None:
+        """The high wall or building a straight line from ``a`` to ``b`` meets, or None."""
         line = LineString((a, b))
         for w in self.high_walls:
             if line.intersects(w.polygon):
