@@ -31,6 +31,10 @@ def test_boarding_a_hidden_transport_names_only_its_marker_to_the_enemy(
     embark = Action("embark", unit="nato-i", target="nato-a")
     assert embark in game.legal_actions()
     game.apply(embark)
+    # sevendays.reaction.window (ruleset 0.6): boarding as the first action of an activation
+    # waits for the enemy's reaction; PACT lets it go
+    assert game.to_act == "pact"
+    game.apply(next(a for a in game.legal_actions() if a.kind == "no_react"))
     assert game.state.units["nato-i"].carried_by == "nato-a" and carrier.hidden
 
     pact = to_dicts(seen_by(game.events[start:], "pact"))

@@ -80,6 +80,7 @@ from umpire.rulesets.sevendays.turns import (
     world_of,
 )
 from umpire.rulesets.sevendays.victory import check_break
+from umpire.rulesets.sevendays.visibility import about, label
 from umpire.rulesets.sevendays.world import World
 
 Kind = ActionKind[SevenDaysState]
@@ -490,10 +491,16 @@ class Act(Kind):
                 flow.reacting_to_move = moving
                 flow.core.stack.append(Pending(other(unit.side), REACT_KINDS, Phase.REACT))
                 target = state.units[action.target] if action.target else None
-                what = f"{self.name} at {target.name}" if target else self.name
-                if action.option == THEN_MOVE:
-                    what += ", then a move"
-                return [note("declare", f"{unit.name} declares {what}", None)]
+                then = ", then a move" if action.option == THEN_MOVE else ""
+                if target is None:
+                    return [note("declare", f"{unit.name} declares {self.name}{then}", None)]
+                declared = note(
+                    "declare", f"{unit.name} declares {self.name} at {target.name}{then}", None
+                )
+                # a hidden target (a transport boarded, a marker) is named as the enemy knows
+                # it (sevendays.scenario.hidden_deployment)
+                public = f"{unit.name} declares {self.name} at {label(target)}{then}"
+                return [about(target, declared, public)]
         events = self.carry_out(world, state, unit, action)
         if self.name in MOVES and first and unit.alive:
             act.window_used = True
