@@ -525,12 +525,12 @@ def test_a_prone_figure_behind_a_low_wall_a_stall_or_down_in_the_gully_is_unseen
     assert combat.sees(w, eye, man)
 
 
-def test_a_prone_figure_behind_the_wall_whose_unit_fired_can_be_seen() -> None:
+def test_a_prone_figure_behind_the_wall_who_fired_can_be_seen() -> None:
     """p.10-11 VI.2.2 ('If less than half of the enemy figure is visible, you can still see it
     if that figure has fired a weapon that is in your line of sight'; spec §3.6
     bookgun.los.figure 'a less visible figure that fired is visible'): the low wall hides a
-    prone man only while his unit has not fired this turn or last - once it has, the army may
-    fire back at him."""
+    prone man only while he has not fired this turn or last - once he has, the army may fire
+    back at him (and at him alone: the figure that fired, not his unit)."""
     from umpire.rulesets.bookgun import combat
     from umpire.rulesets.bookgun.common import world
 
@@ -547,8 +547,75 @@ def test_a_prone_figure_behind_the_wall_whose_unit_fired_can_be_seen() -> None:
     assert combat.visible_targets(s, world(s), eye, cell, True)  # standing: seen
     for f in s.unit_figures("cell-2"):
         f.prone = True
-    cell.fired_last = True
-    assert combat.visible_targets(s, world(s), eye, cell, True)
+    s.figures["c2-r1"].fired_last = True  # he fired last turn (see the per-figure test below)
+    assert [t.id for t in combat.visible_targets(s, world(s), eye, cell, True)] == ["c2-r1"]
+
+
+def _prone_cell_behind_the_wall() -> BookGunState:
+    s = _state()
+    _place(s, "team-a", 9.0, 21.0, facing=0.0, gap=0.5)
+    _place(s, "cell-2", 14.0, 21.0, facing=180.0, gap=1.0)
+    for f in s.unit_figures("cell-2"):
+        f.prone = True
+    return s
+
+
+def test_only_the_prone_man_who_fired_is_seen_behind_the_wall_for_this_turn_and_the_next() -> None:
+    """p.11 VI.2.2 (a figure less than half visible can still be seen 'if that figure has
+    fired a weapon that is in your line of sight'; spec §3.6 bookgun.los.figure 'a less
+    visible figure that fired is visible'): it is the figure that fired who gives himself
+    away, not his whole unit. Cell 2 lies prone behind the low wall; only its RPG man fires
+    (through the real fire resolution) - the army sees him alone, this turn and the next
+    (the window the unit-level rule uses: this turn or last), and after a second turn without
+    firing he is hidden again. The enemy's observation and its board sight lines agree."""
+    from umpire.rulesets.bookgun import combat, ruleset
+    from umpire.rulesets.bookgun.board import spotting_lines
+    from umpire.rulesets.bookgun.common import world
+
+    s = _prone_cell_behind_the_wall()
+    cell = s.units["cell-2"]
+    eye = s.figures["a-r"]
+    assert combat.visible_targets(s, world(s), eye, cell, True) == []
+    gunner = s.figures["c2-rpg"]
+    combat.resolve_fire(s, cell, [gunner], "team-a", False)
+    assert cell.fired
+    assert gunner.fired and not any(f.fired for f in s.unit_figures(cell) if f is not gunner)
+
+    def seen() -> list[str]:
+        return [t.id for t in combat.visible_targets(s, world(s), eye, cell, True)]
+
+    def board_seen() -> list[str]:
+        obs = RULESET.observation(s, "army")
+        return sorted(
+            line["figure"]
+            for line in spotting_lines(obs, "team-a", "a-r")
+            if line["target"] == "cell-2" and line["visible"]
+        )
+
+    assert seen() == ["c2-rpg"] == board_seen()  # this turn
+    ruleset._turn_begin(s)
+    assert seen() == ["c2-rpg"] == board_seen()  # the next turn: fired last turn
+    ruleset._turn_begin(s)
+    assert seen() == [] == board_seen()  # two turns without firing: hidden again
+
+
+def test_a_figures_fire_is_kept_in_a_save_and_a_clone_and_old_saves_load() -> None:
+    """The per-figure fire record (p.11 VI.2.2) survives to_dict/from_dict and clone; a save
+    from before it was kept loads with the figure not having fired."""
+    s = _prone_cell_behind_the_wall()
+    s.figures["c2-rpg"].fired = True
+    s.figures["c2-r1"].fired_last = True
+    for copy in (BookGunState.from_dict(s.to_dict()), s.clone()):
+        assert copy.figures["c2-rpg"].fired and not copy.figures["c2-rpg"].fired_last
+        assert copy.figures["c2-r1"].fired_last and not copy.figures["c2-r1"].fired
+    twin = s.clone()
+    twin.figures["c2-r2"].fired = True
+    assert not s.figures["c2-r2"].fired
+    old = s.to_dict()
+    for f in old["figures"].values():
+        del f["fired"], f["fired_last"]
+    back = BookGunState.from_dict(old)
+    assert not any(f.fired or f.fired_last for f in back.figures.values())
 
 
 def test_the_armys_resample_deals_units_only_where_they_fit() -> None:

@@ -401,6 +401,8 @@ def _fig(f: Mapping[str, Any]) -> Any:
         pos=(float(f["x"]), float(f["y"])),
         side=f.get("side"),
         prone=bool(f.get("prone", False)),  # bookgun.move.prone: unseen behind a low screen
+        fired=bool(f.get("fired", False)),  # bookgun.los.figure: ... unless he fired
+        fired_last=bool(f.get("fired_last", False)),
     )
 
 
@@ -439,8 +441,7 @@ def spotting_lines(
             or not other.get("on_table", True)
         ):
             continue
-        body = _fig(f)
-        body.fired = bool(other.get("fired") or other.get("fired_last"))  # p.11 2.2
+        body = _fig(f)  # carries the figure's own fire (p.11 2.2, bookgun.los.figure)
         targets.append((str(f["unit"]), str(f["id"]), body, [f["x"], f["y"]]))
     if side == "army":
         for m in obs.get("markers", {}).values():
@@ -453,7 +454,7 @@ def spotting_lines(
         for f in own:
             a = _fig(f)
             d = math.dist(a.pos, body.pos)
-            seen = sees(world, a, body, bool(getattr(body, "fired", False)))
+            seen = sees(world, a, body)
             key = (not seen, d)
             if best is None or key < best[0]:
                 best = (key, f, seen, d)

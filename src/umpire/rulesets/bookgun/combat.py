@@ -116,9 +116,10 @@ def check_reveals(state: BookGunState) -> list[Event]:
 
 
 # -- sight and spotting ----------------------------------------------------------------------------
-def sees(w: World, a: Figure, b: Figure, fired: bool = False) -> bool:
+def sees(w: World, a: Figure, b: Figure) -> bool:
     """Line of sight from figure ``a`` to figure ``b``: rooms, buildings, walls, and smoke
-    (bookgun.los.smoke) unless ``a``'s side has thermal sights."""
+    (bookgun.los.smoke) unless ``a``'s side has thermal sights; a prone ``b`` behind a low
+    screen only if he himself fired this turn or last (bookgun.los.figure)."""
     if w.smoke and w.smoke_blocks(a.pos, b.pos, getattr(a, "side", None)):
         return False
     if a.room is not None and b.room is not None:
@@ -131,13 +132,14 @@ def sees(w: World, a: Figure, b: Figure, fired: bool = False) -> bool:
         if w.rooms[inside.room or ""].floor > 0 and dist(a.pos, b.pos) < 1.0:
             return False
     lying = getattr(b, "prone", False)  # the board's sight lines pass plain records
+    fired = bool(getattr(b, "fired", False) or getattr(b, "fired_last", False))
     if lying and not fired and b.room is None and (a.room is None or w.rooms[a.room].floor == 0):
         # bookgun.move.prone (p.16 4.3): a prone figure behind a short wall or an elevation
         # change is unseen to an observer on the same level - here one on the ground outside
         # the screen he lies behind (a low wall, a stall: hides_prone behind), or outside the
         # depression he lies in (the gully: hides_prone inside - it hides nobody beyond it);
-        # unless his unit fired this turn or last (``fired``, p.11 2.2: a figure that fired
-        # can be seen)
+        # unless he fired this turn or last (p.11 2.2: the figure that fired can be seen -
+        # that figure, not the rest of his unit)
         for screen in w.prone_screens:
             if not screen.contains(*a.pos) and screen.touches_segment(
                 a.pos[0], a.pos[1], b.pos[0], b.pos[1]
@@ -207,7 +209,6 @@ def spotting(state: BookGunState) -> list[Event]:
                 target.name,
                 events,
                 static=True,
-                fired=target.fired or target.fired_last,
             )
         if side == "army":
             for marker in list(state.markers.values()):
@@ -229,14 +230,13 @@ def _look(
     name: str,
     events: list[Event],
     static: bool,
-    fired: bool = False,
 ) -> bool:
     best: tuple[float, Unit, Figure] | None = None
     for u in spotters:
         for f in state.fit_figures(u):
             for t in targets:
                 d = dist(f.pos, t.pos)
-                if (best is None or d < best[0]) and sees(w, f, t, fired):
+                if (best is None or d < best[0]) and sees(w, f, t):
                     best = (d, u, f)
     if best is None:
         return False
@@ -341,13 +341,12 @@ def visible_targets(
     state: BookGunState, w: World, f: Figure, target: Unit, any_arc: bool
 ) -> list[Figure]:
     out = []
-    fired = target.fired or target.fired_last  # a prone man who fired is seen (p.11 2.2)
     for t in state.unit_figures(target):
         if t.role in ("gun", "vehicle"):
             continue  # fire against guns and vehicles is out of scope (spec §4.8)
         if not any_arc and not in_view(state, f, t.pos, target.name):
             continue
-        if sees(w, f, t, fired):
+        if sees(w, f, t):  # a prone man who fired is seen (p.11 2.2, per figure)
             out.append(t)
     return out
 
@@ -838,6 +837,7 @@ def resolve_door_fire(
     )
     unit.fired = True
     for f in fired:  # spec §5.3: the mob runs from the nearest figure that fired
+        f.fired = True  # bookgun.los.figure (p.11 2.2)
         state.fire_points.append([float(state.flow.turn), f.x, f.y])
     return events
 
@@ -1025,6 +1025,8 @@ def resolve_fire(
         events += reveal(state, marker, "is fired on")
         if marker.unit is None:
             unit.fired = True
+            for f in figs:
+                f.fired = True  # bookgun.los.figure: each man who fired gives himself away
             unit.reload += w.tables.fire_mods.reload_base
             return events
         target_id = marker.unit
@@ -1040,6 +1042,8 @@ def resolve_fire(
                 )
             )
         unit.fired = True
+        for f in figs:
+            f.fired = True  # bookgun.los.figure
         return events
     shots = plan_shots(state, unit, figs, target, blast)
     events.append(
@@ -1114,6 +1118,7 @@ def resolve_fire(
     unit.fired_at.append(target.id)
     for s in shots:  # spec §5.3: the mob runs from the nearest figure that fired
         f = state.figures[s.firer]
+        f.fired = True  # bookgun.los.figure (p.11 2.2): he, not his unit, is now seen
         state.fire_points.append([float(state.flow.turn), f.x, f.y])
     return events
 

@@ -269,6 +269,8 @@ def _turn_begin(state: S) -> list[Event]:
         u.minus_d6 = False
         u.spotted = False
         u.in_motion = False
+    for f in state.figures.values():  # bookgun.los.figure: a figure's fire, this turn or last
+        f.fired_last, f.fired = f.fired, False
     state.rallies = []  # bookgun.rally.chart: each leader one rally attempt a turn (p.17)
     events += finish_limbering(state)
     for u in state.units.values():
@@ -2202,6 +2204,9 @@ class BookGun(FlowRules[S], RulesetBase[S]):
                 "facing": round(f.facing, 1),
                 "status": f.status,
                 "prone": f.prone,
+                # bookgun.los.figure: a man's fire gives him away to those who see his unit
+                "fired": f.fired,
+                "fired_last": f.fired_last,
                 "room": f.room,
                 "grenades": f.grenades,
                 "rounds": f.rounds,

@@ -38,6 +38,10 @@ class Figure:
     group_leader: bool = False
     charges: int = 0  # bookgun.building.breach: shaped charges carried
     hit_by: str | None = None  # the side whose fire or fight hit this figure
+    # bookgun.los.figure (p.11 VI.2.2): this figure fired a weapon this turn / last turn, so
+    # he is seen even where he would otherwise be hidden (prone behind a low screen)
+    fired: bool = False
+    fired_last: bool = False
 
     @property
     def pos(self) -> tuple[float, float]:
