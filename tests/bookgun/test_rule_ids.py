@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.bookgun.helpers import place_in_open as _place
 from umpire.core.events import Event
 from umpire.core.game import Game
 from umpire.core.rng import RandomStream
@@ -35,16 +36,6 @@ def _state(scenario: str = "market-day", seed: int = 1) -> BookGunState:
     state = _deployed(scenario, seed).state
     assert isinstance(state, BookGunState)
     return state
-
-
-def _place(s: BookGunState, unit: str, x: float, y: float, facing: float = 90.0) -> None:
-    """Put a unit's figures in a row east of (x, y), visible, outside any building."""
-    u = s.units[unit]
-    if u.concealed and u.marker in s.markers:
-        del s.markers[str(u.marker)]
-    u.concealed, u.marker = False, None
-    for i, f in enumerate(s.unit_figures(u)):
-        f.x, f.y, f.room, f.facing, f.prone = x + 1.2 * i, y, None, facing, False
 
 
 def _rules(events: list[Event]) -> list[str]:

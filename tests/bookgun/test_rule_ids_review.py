@@ -6,34 +6,17 @@ from __future__ import annotations
 
 import re
 
+from tests.bookgun.helpers import past_setup as _state
+from tests.bookgun.helpers import place_in_open as _place
 from umpire.core.events import Event
-from umpire.core.game import Game
 from umpire.core.rng import RandomStream
-from umpire.rulesets.bookgun import RULESET, combat
+from umpire.rulesets.bookgun import combat
 from umpire.rulesets.bookgun.common import world
 from umpire.rulesets.bookgun.movement import dice_for
 from umpire.rulesets.bookgun.ruleset import fire_group
 from umpire.rulesets.bookgun.scenario import load_scenario
 from umpire.rulesets.bookgun.state import BookGunState
 from umpire.rulesets.bookgun.world import world_for
-
-
-def _state(scenario: str = "market-day", seed: int = 1) -> BookGunState:
-    game = Game(RULESET, scenario, seed)
-    while game.state.flow.phase == "setup":
-        game.apply(game.legal_actions()[0])
-    state = game.state
-    assert isinstance(state, BookGunState)
-    return state
-
-
-def _place(s: BookGunState, unit: str, x: float, y: float, facing: float = 90.0) -> None:
-    u = s.units[unit]
-    if u.concealed and u.marker in s.markers:
-        del s.markers[str(u.marker)]
-    u.concealed, u.marker = False, None
-    for i, f in enumerate(s.unit_figures(u)):
-        f.x, f.y, f.room, f.facing, f.prone = x + 1.2 * i, y, None, facing, False
 
 
 def _melee(seed: int) -> tuple[BookGunState, list[Event]]:

@@ -5,6 +5,8 @@ rule open."""
 
 from __future__ import annotations
 
+from tests.bookgun.helpers import past_setup as _state
+from tests.bookgun.helpers import place_in_open as _place
 from umpire.core.actions import Action
 from umpire.core.events import Event
 from umpire.core.flow import Pending
@@ -17,26 +19,6 @@ from umpire.rulesets.bookgun.common import centre, world
 from umpire.rulesets.bookgun.movement import unit_room
 from umpire.rulesets.bookgun.ruleset import fire_cards, fire_group
 from umpire.rulesets.bookgun.state import BookGunState
-
-
-def _state(scenario: str = "market-day", seed: int = 1) -> BookGunState:
-    game = Game(RULESET, scenario, seed)
-    while game.state.flow.phase == "setup":
-        game.apply(game.legal_actions()[0])
-    state = game.state
-    assert isinstance(state, BookGunState)
-    return state
-
-
-def _place(
-    s: BookGunState, unit: str, x: float, y: float, facing: float = 90.0, gap: float = 1.2
-) -> None:
-    u = s.units[unit]
-    if u.concealed and u.marker in s.markers:
-        del s.markers[str(u.marker)]
-    u.concealed, u.marker = False, None
-    for i, f in enumerate(s.unit_figures(u)):
-        f.x, f.y, f.room, f.facing, f.prone = x + gap * i, y, None, facing, False
 
 
 # -- 1. reload markers per weapon group (spec §4.1 step 5, open question 9) ------------------------

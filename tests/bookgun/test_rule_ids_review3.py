@@ -4,31 +4,13 @@ from the wording (rule id, spec section and page cited) before the fix."""
 
 from __future__ import annotations
 
+from tests.bookgun.helpers import past_setup as _state
+from tests.bookgun.helpers import place_in_open as _place
 from umpire.core.events import Event
 from umpire.core.game import Game
 from umpire.rulesets.bookgun import RULESET
 from umpire.rulesets.bookgun.movement import roll_allowance
 from umpire.rulesets.bookgun.state import BookGunState
-
-
-def _state(scenario: str = "market-day", seed: int = 1) -> BookGunState:
-    game = Game(RULESET, scenario, seed)
-    while game.state.flow.phase == "setup":
-        game.apply(game.legal_actions()[0])
-    state = game.state
-    assert isinstance(state, BookGunState)
-    return state
-
-
-def _place(
-    s: BookGunState, unit: str, x: float, y: float, facing: float = 90.0, gap: float = 1.2
-) -> None:
-    u = s.units[unit]
-    if u.concealed and u.marker in s.markers:
-        del s.markers[str(u.marker)]
-    u.concealed, u.marker = False, None
-    for i, f in enumerate(s.unit_figures(u)):
-        f.x, f.y, f.room, f.facing, f.prone = x + gap * i, y, None, facing, False
 
 
 # -- 1. prone figures move 1D6 regardless of terrain (bookgun.move.prone / move.chart) -----------

@@ -8,31 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.bookgun.helpers import past_setup as _state
+from tests.bookgun.helpers import place_in_open as _place
 from umpire.core.events import Event
-from umpire.core.game import Game
 from umpire.core.rng import RandomStream
-from umpire.rulesets.bookgun import RULESET, combat
-from umpire.rulesets.bookgun.state import BookGunState
-
-
-def _state(scenario: str = "market-day", seed: int = 1) -> BookGunState:
-    game = Game(RULESET, scenario, seed)
-    while game.state.flow.phase == "setup":
-        game.apply(game.legal_actions()[0])
-    state = game.state
-    assert isinstance(state, BookGunState)
-    return state
-
-
-def _place(
-    s: BookGunState, unit: str, x: float, y: float, facing: float = 90.0, gap: float = 1.2
-) -> None:
-    u = s.units[unit]
-    if u.concealed and u.marker in s.markers:
-        del s.markers[str(u.marker)]
-    u.concealed, u.marker = False, None
-    for i, f in enumerate(s.unit_figures(u)):
-        f.x, f.y, f.room, f.facing, f.prone = x + gap * i, y, None, facing, False
+from umpire.rulesets.bookgun import combat
 
 
 # -- D. a defensive circle faces outwards all round: no flank or rear charge on it ----------------
