@@ -429,11 +429,11 @@ def test_uk_break_points_are_printed_with_a_house_switch(make_game: MakeGame) ->
 def test_version_and_changes_are_noted() -> None:
     """The ruleset's version is bumped for these corrections and the rules page notes them."""
     # 0.5: the review's findings (test_review_findings); 0.6: the fidelity review
-    # (test_review_fidelity)
-    assert SevenDays.meta.version == "0.6"
+    # (test_review_fidelity); 0.7: infantry proximity (test_movement)
+    assert SevenDays.meta.version == "0.7"
     page = (REPO / "docs" / "rules" / "sevendays.md").read_text(encoding="utf-8")
     assert page == rules_markdown()
-    assert "### 0.4" in page and "### 0.5" in page and "### 0.6" in page
+    assert "### 0.4" in page and "### 0.5" in page and "### 0.6" in page and "### 0.7" in page
 
 
 # -- Issue 20: cards by their names -----------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from umpire.core.actions import Action
@@ -105,8 +107,70 @@ def test_road_move_along_the_road(make_game: MakeGame) -> None:
     assert tank.pos == (30.0, 24.0)
 
 
-def test_may_not_end_next_to_an_enemy(make_game: MakeGame) -> None:
-    game = make_game(nato=[unit("c", "chieftain-mk9", 36, 10)], pact=[unit("t", "t64b", 36, 18)])
+# rules: sevendays.move.proximity
+def test_a_vehicle_may_not_end_within_an_inch_of_enemy_infantry(make_game: MakeGame) -> None:
+    # spec "Movement": a vehicle may not end a move within 1" of enemy infantry (house, for
+    # the book's p13 Infantry Proximity), by a move action or in the move menu
+    game = make_game(
+        nato=[unit("c", "chieftain-mk9", 36, 10)], pact=[unit("i", "motor-rifles", 36, 18)]
+    )
+    world = game.ruleset.world(game.state)  # type: ignore[attr-defined]
+    tank = game.state.units["nato-c"]
+    refusal = check_move(world, game.state, tank, "normal", (36, 17.5))
+    assert refusal is not None and refusal.rule == "sevendays.move.proximity"
+    assert check_move(world, game.state, tank, "normal", (36, 16.9)) is None
+    assert all(
+        math.dist(p, (36, 18)) >= 1.0 for p in move_options(world, game.state, tank, "normal")
+    )
+    game.apply(Action("activate", unit="nato-c"))
+    with pytest.raises(IllegalActionError, match="sevendays.move.proximity"):
+        game.apply(Action("move", unit="nato-c", point=(36, 17.5)))
+
+
+# rules: sevendays.move.proximity
+@pytest.mark.parametrize(
+    ("mover", "enemy"),
+    [("chieftain-mk9", "t64b"), ("infantry", "t64b"), ("infantry", "motor-rifles")],
+)
+def test_only_vehicles_keep_off_only_infantry(make_game: MakeGame, mover: str, enemy: str) -> None:
+    # the house rule binds vehicles near enemy infantry only: a tank may close on a tank,
+    # infantry on anything
+    game = make_game(nato=[unit("m", mover, 36, 12)], pact=[unit("e", enemy, 36, 18)])
+    world = game.ruleset.world(game.state)  # type: ignore[attr-defined]
+    assert check_move(world, game.state, game.state.units["nato-m"], "normal", (36, 17.5)) is None
+
+
+# rules: sevendays.move.proximity
+@pytest.mark.parametrize("hidden_profile", ["motor-rifles", "t64b"])
+def test_a_hidden_marker_is_kept_off_whatever_it_hides(
+    make_game: MakeGame, hidden_profile: str
+) -> None:
+    # a vehicle cannot tell what a hidden marker is: it keeps off every marker, so its
+    # refusals and its menu are the same whatever the marker hides
+    game = make_game(
+        nato=[unit("c", "chieftain-mk9", 36, 10)],
+        pact=[unit("t", "t64b", 60, 45), unit("h", hidden_profile, 36, 18, hidden=True)],
+    )
+    world = game.ruleset.world(game.state)  # type: ignore[attr-defined]
+    tank = game.state.units["nato-c"]
+    refusal = check_move(world, game.state, tank, "normal", (36, 17.5))
+    assert refusal is not None and refusal.rule == "sevendays.move.proximity"
+    assert all(
+        math.dist(p, (36, 18)) >= 1.0 for p in move_options(world, game.state, tank, "normal")
+    )
+
+
+# rules: sevendays.move.proximity
+def test_the_proximity_scope_is_a_house_rule(make_game: MakeGame) -> None:
+    # every class in both lists: no unit may end a move within 1" of any enemy
+    every = ["infantry", "support", "light", "mbt", "helicopter"]
+    options = {"house_rules": {"proximity_scope": {"movers": every, "near": every}}}
+    game = make_game(
+        options=options,
+        nato=[unit("c", "chieftain-mk9", 36, 10)],
+        pact=[unit("t", "t64b", 36, 18)],
+    )
     world = game.ruleset.world(game.state)  # type: ignore[attr-defined]
     refusal = check_move(world, game.state, game.state.units["nato-c"], "normal", (36, 17.5))
     assert refusal is not None and refusal.rule == "sevendays.move.proximity"
+    assert '1"' in refusal.reason

@@ -15,6 +15,7 @@ from umpire.rulesets.sevendays.terms import MAX_INCHES as MAX_INCHES
 from umpire.rulesets.sevendays.terms import MAX_TURNS as MAX_TURNS
 from umpire.rulesets.sevendays.terms import Going as Going
 from umpire.rulesets.sevendays.terms import MoverClass as MoverClass
+from umpire.rulesets.sevendays.terms import UnitType
 
 if TYPE_CHECKING:  # the catalogue is read for the rules, not for a shot's house rules
     from umpire.core.catalog import RuleEntry
@@ -157,6 +158,15 @@ class BattlegroupCheck(PlainModel, Closed):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ProximityScope(PlainModel, Closed):
+    """Which moving units keep off which enemy units (sevendays.move.proximity): by the
+    book's unit classes."""
+
+    movers: frozenset[UnitType]
+    near: frozenset[UnitType]
+
+
+@dataclass(frozen=True, kw_only=True)
 class RandomLength(PlainModel, Closed):
     ends_on: D6Score
     max_turns: Annotated[int, _whole(1, MAX_TURNS)]
@@ -187,6 +197,7 @@ class HouseRules(PlainModel, Closed):
     ]
     terrain_kinds: dict[str, TerrainKindSpec]
     proximity: Inches
+    proximity_scope: ProximityScope
     footprint: dict[Literal["vehicle", "foot"], Annotated[float, _above_zero(12)]]
     obscured_rays: Annotated[int, _whole(1, 15)]
     damage_table: Annotated[list[DamageRow], Check(after=_damage_table_covers_the_d6)]

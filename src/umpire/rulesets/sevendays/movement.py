@@ -68,13 +68,21 @@ def _test_need(world: World, unit: Unit, going: str) -> int:
 def _too_close(
     world: World, state: SevenDaysState, unit: Unit, x: float, y: float, assaulting: str | None
 ) -> bool:
+    if not world.keeps_off(unit):
+        return False
     if len(state.units) < world.index_min_units:
         return _too_close_scan(world, state, unit, x, y, assaulting)
     limit = world.house.proximity
     side = unit.side
     hypot = math.hypot
     for _, ux, uy, p in world.unit_index(state).alive.around(x, y, limit):
-        if p.alive and p.side != side and hypot(ux - x, uy - y) < limit and p.uid != assaulting:
+        if (
+            p.alive
+            and p.side != side
+            and hypot(ux - x, uy - y) < limit
+            and p.uid != assaulting
+            and p.kept_off
+        ):
             return True
     return False
 
@@ -83,15 +91,19 @@ def _too_close_scan(
     world: World, state: SevenDaysState, unit: Unit, x: float, y: float, assaulting: str | None
 ) -> bool:
     """``_too_close`` by a scan of every unit (what the unit index must answer alike)."""
+    if not world.keeps_off(unit):
+        return False
     limit = world.house.proximity
     side = unit.side
     hypot = math.hypot
+    kept_off = world.kept_off
     for u in state.units.values():  # Unit.alive, written out
         if (
             u.status == "active"
             and u.side != side
             and hypot(u.x - x, u.y - y) < limit
             and u.uid != assaulting
+            and kept_off(u)
         ):
             return True
     return False
@@ -133,11 +145,23 @@ def check_move(
     if refusal is not None:
         return refusal
     if _too_close(world, state, unit, *dest, assaulting):
-        return PROXIMITY
+        return proximity_refusal(world)
     return None
 
 
-PROXIMITY = Refusal("sevendays.move.proximity", 'a move may not end within 1" of an enemy')
+def proximity_refusal(world: World) -> Refusal:
+    """Rule sevendays.move.proximity as the house rules set it (by default a vehicle may not
+    end a move within 1" of enemy infantry, unless it assaults it)."""
+    scope = world.house.proximity_scope
+    movers = "/".join(sorted(scope.movers))
+    near = "/".join(sorted(scope.near))
+    return Refusal(
+        "sevendays.move.proximity",
+        f'a unit of class {movers} may not end a move within {world.house.proximity:g}" of '
+        f"an enemy of class {near} it does not assault",
+    )
+
+
 # world -> the answers of terrain_refusal (the table never changes during a game)
 _TERRAIN: WeakKeyDictionary[World, dict[tuple[object, ...], Refusal | None]] = WeakKeyDictionary()
 
@@ -228,6 +252,8 @@ def move_options(world: World, state: SevenDaysState, unit: Unit, speed: str) ->
     # the table's part first, for the whole menu at once (terrain_allowed: the same answers
     # as terrain_refusal point by point), then the enemy's places
     candidates = terrain_allowed(world, unit, speed, move_candidates(world, state, unit, speed))
+    if not world.keeps_off(unit):
+        return candidates
     if len(state.units) >= world.index_min_units:
         return [p for p in candidates if not _too_close(world, state, unit, *p, None)]
     limit = world.house.proximity
@@ -244,7 +270,7 @@ def move_options(world: World, state: SevenDaysState, unit: Unit, speed: str) ->
     foes = [
         (u.x, u.y)
         for u in state.units.values()
-        if u.alive and u.side != side and hypot(u.x - x, u.y - y) < far
+        if u.alive and u.side != side and hypot(u.x - x, u.y - y) < far and world.kept_off(u)
     ]
     if not foes:
         return candidates

@@ -135,7 +135,8 @@ class SevenDays(RulesetBase[SevenDaysState]):
         id="sevendays",
         # 0.4: issue 15 corrections (cards, Capture, provenance): docs/rules/sevendays.md
         # 0.5: the review's findings (Communications, Divisional Artillery, extra tokens)
-        version="0.6",
+        # 0.7: infantry proximity as the specification words it
+        version="0.7",
         title="Seven Days to the River Rhine",
         players=("nato", "pact"),
         chance="sampled",

@@ -44,6 +44,7 @@ class Placed(NamedTuple):
     ground_vehicle: bool  # blocks or obscures sight (World.is_ground_vehicle)
     foot: bool  # World.is_foot
     marker: str | None
+    kept_off: bool  # World.kept_off
 
 
 class UnitIndex(NamedTuple):
@@ -104,6 +105,10 @@ class World:
             for k, p in self.profiles.items()
         }
         self._mover = {k: self._mover_class(p) for k, p in self.profiles.items()}
+        # sevendays.move.proximity: the classes that keep off, and those kept off
+        scope = house.proximity_scope
+        self._keeps_off = {k: p.type in scope.movers for k, p in self.profiles.items()}
+        self._kept_off = {k: p.type in scope.near for k, p in self.profiles.items()}
         self._impassable = {
             mover: tuple(a for a in self.table.areas if self._cannot_enter(mover, a))
             for mover in ("foot", "tracked", "wheeled", "atv", "air")
@@ -208,6 +213,7 @@ class World:
             ground,
             self.profiles[u.profile].is_foot,
             u.marker,
+            u.hidden or self._kept_off[u.profile],
         )
         if active:
             index.alive.put(order, u.x, u.y, placed)
@@ -231,6 +237,9 @@ class World:
         footprint = self.house.footprint
         self._radius[key] = footprint["vehicle"] if profile.is_vehicle else footprint["foot"]
         self._mover[key] = self._mover_class(profile)
+        scope = self.house.proximity_scope
+        self._keeps_off[key] = profile.type in scope.movers
+        self._kept_off[key] = profile.type in scope.near
 
     def inner_polygon(self, area: Area, margin: float) -> BaseGeometry | None:
         """The part of ``area`` at least ``margin`` inside its edge (cached), or None."""
@@ -270,6 +279,17 @@ class World:
 
     def is_foot(self, unit: Unit) -> bool:
         return self.profiles[unit.profile].is_foot
+
+    def keeps_off(self, unit: Unit) -> bool:
+        """Whether ``unit`` may not end a move near an enemy it must keep off
+        (sevendays.move.proximity)."""
+        return self._keeps_off[unit.profile]
+
+    def kept_off(self, unit: Unit) -> bool:
+        """Whether a moving enemy that keeps off must end its move away from ``unit``: a
+        hidden marker always (the mover cannot tell what it hides, and its menu must not tell
+        either)."""
+        return unit.hidden or self._kept_off[unit.profile]
 
     def radius(self, unit: Unit) -> float:
         return self._radius[unit.profile]
