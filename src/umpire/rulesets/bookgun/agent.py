@@ -31,6 +31,7 @@ MOUNT_FAR = 18.0  # foot units this far from their objective ride if they can
 DANGER_RANGE = 6.0  # a vehicle backs away from a seen enemy this near...
 RPG_RANGE = 12.0  # ... or from a seen RPG gunner with a round left this near
 GUN_RANGE_BAND = 1  # a gun looks for targets within its medium range band
+CINC_RANGE = 6.0  # the Commander-in-Chief steadies morale tests this near (bookgun.morale.table)
 
 
 def _dist(a: Vec, b: Vec) -> float:
@@ -125,7 +126,9 @@ class BookGunScripted:
             kinds.setdefault(a.kind, []).append(a)
         if "deploy" in kinds:
             return self._deploy(obs, kinds["deploy"])
-        for k in ("cache", "ied", "commander"):
+        if "commander" in kinds:
+            return self._commander(obs, kinds["commander"])
+        for k in ("cache", "ied"):
             if k in kinds:
                 self.last_reason = f"secret choice: {k}"
                 return self._rng.choice(kinds[k])
@@ -151,6 +154,29 @@ class BookGunScripted:
         pool = (outside or rooms) if what.startswith("dummy") else (rooms or outside)
         self.last_reason = "cells in buildings, dummies in the brush"
         return self._rng.choice(pool)
+
+    def _commander(self, obs: Mapping[str, Any], options: list[Action]) -> Action:
+        """The Commander-in-Chief (bookgun.lead.cinc): the leader with the most of his side's
+        other units within 6" of him, where his -1 to their morale tests counts most (the
+        first listed of the best)."""
+        figures = obs["figures"]
+        own = {f["unit"] for f in figures.values() if f["side"] == self.side}
+        centres = {u: _centre(obs, u) for u in own}
+
+        def near(a: Action) -> int:
+            me = figures.get(str(a.unit))
+            if me is None:
+                return -1
+            at = (me["x"], me["y"])
+            return sum(
+                1
+                for u, c in centres.items()
+                if u != me["unit"] and c is not None and _dist(at, c) <= CINC_RANGE
+            )
+
+        best = max(options, key=near)
+        self.last_reason = "Commander-in-Chief: the leader with most units within 6 inches"
+        return best
 
     # -- fire ------------------------------------------------------------------------------
     def _fire(self, obs: Mapping[str, Any], fires: list[Action], holds: list[Action]) -> Action:

@@ -55,4 +55,23 @@ def render(state: BookGunState, viewer: str | None) -> str:
         if viewer in (None, "insurgents"):
             what = f" = {m.unit or 'dummy'}"
         lines.append(f"  marker {m.id} at {m.site}{what}")
+    lines += _secrets(state, viewer)
     return "\n".join(lines)
+
+
+def _secrets(state: BookGunState, viewer: str | None) -> list[str]:
+    """What only the viewer knows of its own side (everything for the umpire, ``None``): its
+    Commander-in-Chief (bookgun.lead.cinc), and for the insurgents the cache's room
+    (bookgun.conceal.cache) and the IED's site (bookgun.ied)."""
+    out = []
+    for side, figure in sorted(state.commanders.items()):
+        if viewer in (None, side):
+            unit = state.figures[figure].unit if figure in state.figures else "?"
+            out.append(f"  {side} Commander-in-Chief (secret): {figure} of {unit}")
+    if viewer in (None, "insurgents"):
+        if state.cache_room:
+            out.append(f"  insurgents' cache (secret): room {state.cache_room}")
+        if state.ied is not None and not state.ied_done:
+            x, y = state.ied[0], state.ied[1]
+            out.append(f'  insurgents\' IED (secret): at ({x:g}", {y:g}")')
+    return out
