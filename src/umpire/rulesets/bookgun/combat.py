@@ -1386,6 +1386,22 @@ def fighters(state: BookGunState, unit: Unit) -> list[Figure]:
     return others or fit
 
 
+def flee_from_charge(state: BookGunState, charger: Unit, target: Unit, events: list[Event]) -> None:
+    """p.18 7.4: a shaken unit charged before its move has no chance to rally: it runs its
+    rout dice away from ``charger`` toward the nearest edge at once (bookgun.rally.chart,
+    bookgun.morale.rout); the events go to ``events``."""
+    events.append(
+        note(
+            "flee",
+            f"{target.name} is shaken and flees from the charge",
+            "bookgun.rally.chart",
+            unit=target.id,
+        )
+    )
+    rout_dice = world(state).tables.morale.rout_dice
+    flee(state, target, rout_dice, "bookgun.morale.rout", "flees", events, centre(state, charger))
+
+
 def fight(state: BookGunState, unit: Unit, target: Unit, shaken_flee: bool = True) -> list[Event]:
     """Complete ``unit``'s charge on ``target`` (spec §4.3); with ``shaken_flee`` a shaken
     target whose move is still to come flees instead (p.18 7.4)."""
@@ -1418,20 +1434,7 @@ def fight(state: BookGunState, unit: Unit, target: Unit, shaken_flee: bool = Tru
         )
         return events
     if target.status == SHAKEN and shaken_flee:
-        events.append(
-            note(
-                "flee", f"{target.name} is shaken and flees from the charge", "bookgun.rally.chart"
-            )
-        )
-        flee(
-            state,
-            target,
-            w.tables.morale.rout_dice,
-            "bookgun.morale.rout",
-            "flees",
-            events,
-            centre(state, unit),
-        )
+        flee_from_charge(state, unit, target, events)
         return events
     if target.status == ROUTED:
         return events + capture_routed(state, unit, target)

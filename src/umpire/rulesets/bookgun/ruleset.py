@@ -1757,23 +1757,7 @@ def charge(state: S, unit: Unit, target: Unit, dice: int | None = None) -> list[
             # p.18 7.4: charged before its move, a shaken unit has no chance to rally and runs
             # its 4D6 toward the nearest edge at once; its move is spent and no fight follows
             unit.charging = None
-            events.append(
-                note(
-                    "flee",
-                    f"{target.name} is shaken and flees from the charge",
-                    "bookgun.rally.chart",
-                    unit=target.id,
-                )
-            )
-            flee(
-                state,
-                target,
-                w.tables.morale.rout_dice,
-                "bookgun.morale.rout",
-                "flees",
-                events,
-                centre(state, unit),
-            )
+            combat.flee_from_charge(state, unit, target, events)
             state.acted.append(target.id)
     else:
         events.append(
