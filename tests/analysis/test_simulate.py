@@ -85,6 +85,21 @@ def test_grown_workers_are_replaced_and_the_games_stay_the_same(
     assert stats["workers_started"] > 2 and sum(done) == 40  # replaced, every game once
 
 
+@pytest.mark.parametrize(("n", "workers"), [(2, 2), (6, 4), (3, 8), (1, 2)])
+def test_few_games_for_many_workers_finish(n: int, workers: int) -> None:
+    # the first workers may be sent every game (two chunks each in flight): no worker is then
+    # started with nothing to play (it was waited on for ever: `simulate -n 2` on 2 cores hung)
+    import threading
+
+    job = Job("tiny/skirmish", n=n, seed=3)
+    found: list[list[Any]] = []
+    runner = threading.Thread(target=lambda: found.append(run_local(job, workers)), daemon=True)
+    runner.start()
+    runner.join(120)
+    assert not runner.is_alive(), f"-n {n} with {workers} workers did not finish"
+    assert found[0] == run_local(job, workers=1)
+
+
 def test_spawned_workers_play_the_same_games() -> None:
     # where fork is missing (Windows) the workers are fresh interpreters that load the game
     job = Job("tiny/skirmish", n=12, seed=3)

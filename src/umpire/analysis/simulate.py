@@ -354,7 +354,9 @@ class _Pool:
     def run(self, progress: Progress | None) -> list[Row]:
         rows: list[Row] = []
         try:
-            for _ in range(min(self.size, len(self.todo))):
+            # a worker is started only while games are left for it: the first ones may take
+            # every chunk (IN_FLIGHT each), and a worker sent nothing would be waited on for ever
+            while len(self.workers) < self.size and self.todo:
                 self._start()
             while self.workers:
                 by_conn = {w.conn: w for w in self.workers}
