@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from umpire.core.errors import UmpireError
+from umpire.core.record import check_seed
 from umpire.core.ruleset import (
     Option,
     Ruleset,
@@ -54,8 +56,17 @@ EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 SPECTATOR = ""  # reads only what every side may: the public stand-ins of private events
 
 
+def _check_writable(path: Path) -> None:
+    """A one-line error before the game for a record file that could not be saved after it
+    (its folder missing or not writable, or the path a folder)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise UmpireError(f"{path}: cannot be written (no such folder, or not writable)")
+
+
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    # the message is the user's words and file names: never read as markup ("[parquet]")
+    err.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -358,6 +369,9 @@ def battle(
             if rules_file is not None:  # rule switches, kept in the record (umpire.core.switches)
                 options = with_switches(options, load_switches(ruleset, rules_file))
             sides = _side_kinds(ruleset.meta.players, side or [], named)
+            check_seed(seed)
+            if record is not None:
+                _check_writable(record)
             game = new_game(game_id, seed=seed, options=options)
             session = Session(game, console, sides)
         game.record.players = dict(sides)
@@ -777,6 +791,8 @@ def _check_port(host: str, port: int) -> None:
     import errno
     import socket
 
+    if not 1 <= port <= 65535:
+        raise UmpireError(f"--port {port}: a port is a number from 1 to 65535")
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (OSError, UnicodeError) as exc:
@@ -839,7 +855,7 @@ def main() -> None:
     try:
         app()
     except UmpireError as exc:  # pragma: no cover - commands catch their own
-        err.print(f"error: {exc}")
+        err.print(f"error: {exc}", markup=False)
         sys.exit(2)
 
 

@@ -14,6 +14,10 @@ from umpire.analysis.stats import histogram, mean_sd, wilson
 from umpire.core.errors import UmpireError
 from umpire.play import UNFINISHED
 
+# what a side's losses are counted in, first found first: units (Seven Days, Portable, Rhine),
+# or figures killed (Book and Gun)
+LOSS_COUNTS = ("units", "killed")
+
 
 def summarise(rows: Sequence[Row], sides: Sequence[str]) -> dict[str, Any]:
     """Win rates with Wilson 95% intervals, turns, losses and the first player's edge.
@@ -29,13 +33,24 @@ def summarise(rows: Sequence[Row], sides: Sequence[str]) -> dict[str, Any]:
     mean_turns, sd_turns = mean_sd(turns)
     losses: dict[str, Any] = {}
     for side in sides:
-        units = [int(r.get(f"{side}_units", 0)) for r in rows]
+        # what the ruleset counts of a side's losses (units, points...; Book and Gun counts
+        # figures killed, wounded, captured, gone): the mean of each, and a histogram of the
+        # first of LOSS_COUNTS it has (units, else killed figures)
+        prefix = f"{side}_"
+        keys = sorted(
+            {k[len(prefix) :] for r in rows[:1] for k, v in r.items() if k.startswith(prefix)}
+        )
+        counted = next((k for k in LOSS_COUNTS if k in keys), "units")
+        lost = [int(r.get(prefix + counted, 0)) for r in rows]
         entry: dict[str, Any] = {
-            "mean_units": mean_sd(units)[0],
-            "units_histogram": {str(k): v for k, v in histogram(units).items()},
+            "counted": counted,
+            f"mean_{counted}": mean_sd(lost)[0],
+            f"{counted}_histogram": {str(k): v for k, v in histogram(lost).items()},
         }
-        if rows and f"{side}_points" in rows[0]:
-            entry["mean_points"] = mean_sd([float(r[f"{side}_points"]) for r in rows])[0]
+        for key in keys:
+            entry.setdefault(
+                f"mean_{key}", mean_sd([float(r.get(prefix + key, 0)) for r in rows])[0]
+            )
         losses[side] = entry
     firsts = [r for r in rows if r.get("first_player") in sides]
     first_wins = sum(1 for r in firsts if r["winner"] == r["first_player"])
@@ -139,7 +154,8 @@ def write_plots(
     fig, ax = plt.subplots(figsize=(6, 4))
     width = 0.8 / max(1, len(sides))
     for i, side in enumerate(sides):
-        hist = report["losses"][side]["units_histogram"]
+        entry = report["losses"][side]
+        hist = entry[f"{entry['counted']}_histogram"]
         xs = [int(k) + (i - (len(sides) - 1) / 2) * width for k in hist]
         ax.bar(
             xs,
@@ -148,7 +164,8 @@ def write_plots(
             label=side.upper(),
             color=colours.get(side, "grey"),
         )
-    ax.set_xlabel("units lost")
+    counted = {report["losses"][side]["counted"] for side in sides}
+    ax.set_xlabel("figures killed" if counted == {"killed"} else "units lost")
     ax.set_ylabel("games")
     ax.set_title("Losses per side")
     ax.legend()

@@ -173,15 +173,7 @@ def _print(
     for report in reports:
         prefix = f"{report['label']}: " if len(reports) > 1 else ""
         how = ", ".join(f"{k} {v}" for k, v in report["how"].items())
-        losses = "; ".join(
-            f"{side.upper()} loses {report['losses'][side]['mean_units']:.2f} units"
-            + (
-                f" / {report['losses'][side]['mean_points']:.0f} pts"
-                if "mean_points" in report["losses"][side]
-                else ""
-            )
-            for side in sides
-        )
+        losses = "; ".join(_loss_words(side, report["losses"][side]) for side in sides)
         console.print(f"{prefix}ended by: {how}. Mean losses: {losses}.")
     n = sum(r["n"] for r in reports)
     console.print(
@@ -189,3 +181,19 @@ def _print(
     )
     if out is not None:
         console.print(f"Per-game results, summary.json and plots written to {out}/")
+
+
+def _loss_words(side: str, entry: dict[str, Any]) -> str:
+    """A side's mean losses in words: units (and points where counted), or Book and Gun's
+    figures killed, wounded, captured and gone."""
+    if entry["counted"] == "killed":
+        parts = [
+            f"{entry[f'mean_{k}']:.2f} {k}"
+            for k in ("killed", "wounded", "captured", "gone")
+            if f"mean_{k}" in entry
+        ]
+        return f"{side.upper()} figures " + ", ".join(parts)
+    words = f"{side.upper()} loses {entry['mean_units']:.2f} units"
+    if "mean_points" in entry:
+        words += f" / {entry['mean_points']:.0f} pts"
+    return words

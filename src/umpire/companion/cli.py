@@ -10,6 +10,7 @@ from rich.console import Console
 
 from umpire.companion.errors import QuitCompanion
 from umpire.core.errors import UmpireError
+from umpire.core.record import check_seed
 from umpire.core.ruleset import get_ruleset, split_game_id
 from umpire.flags import game_options
 
@@ -119,7 +120,17 @@ def companion(
                 )
             options, _ = game_options(ruleset, scenario, list(ctx.args), house_rules)
             options = with_switches(options, companion_switches(ruleset, rules))
-            path = record or Path(f"companion-{ruleset_id}-{scenario}-seed{seed}.json")
+            from umpire.terminal.session import free_path
+
+            check_seed(seed)
+            path = record or free_path(Path(f"companion-{ruleset_id}-{scenario}-seed{seed}"))
+            if record is not None and record.exists():
+                # a companion game is saved after every entry: starting afresh over a file
+                # would wipe the game it holds at the first save
+                raise UmpireError(
+                    f"{record}: already exists; carry that game on with --resume {record}, "
+                    "or give another --record file"
+                )
             session = Companion.start(
                 game, seed, _sides(side or []), path, _read, _write, ai_dice, options
             )

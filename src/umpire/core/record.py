@@ -19,10 +19,18 @@ from typing import Any
 
 from umpire.core.actions import Action
 from umpire.core.datafiles import parse_json, read_text
-from umpire.core.errors import DataFileError
+from umpire.core.errors import DataFileError, UmpireError
 
 RECORD_FORMAT = "umpire-record/1"
 MAX_SEED = 2**63 - 1  # seeds are stored as SQLite integers
+
+
+def check_seed(seed: int, flag: str = "--seed") -> None:
+    """A one-line error for a seed no record can keep (refused before a game is played)."""
+    if not 0 <= seed <= MAX_SEED:
+        raise UmpireError(f"{flag} {seed}: a seed is a whole number from 0 to 2**63-1")
+
+
 MAX_NAME = 200
 _INDEX = re.compile(r"0|[1-9][0-9]{0,9}")  # an action number as a notes key
 

@@ -410,6 +410,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None) -> 
     import uvicorn
 
     path = db or default_db_path()
-    print(f"Umpire web table on http://{host}:{port}/  (games in {path})", flush=True)
     app = create_app(path, allowed_hosts=hosts_for(host), collector=True)
+    print(f"Umpire web table on http://{host}:{port}/  (games in {path})", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", h11_max_incomplete_event_size=65536)

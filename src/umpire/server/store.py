@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from umpire.core.errors import UmpireError
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -109,18 +111,25 @@ class Store:
 
     def __init__(self, path: Path, synchronous: str = "NORMAL") -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
         if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
-        # NORMAL (default): a commit survives a crash of the server, not a power cut (see the
-        # module docstring); FULL: synced at every commit
-        self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(SCHEMA)
+        if path.is_dir():
+            raise UmpireError(f"{path}: is a folder, not a games database (give a file name)")
+        self._lock = threading.Lock()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # NORMAL (default): a commit survives a crash of the server, not a power cut (see
+            # the module docstring); FULL: synced at every commit
+            self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.executescript(SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            # a file that is not SQLite, one of another program, or a place not writable: one
+            # line naming it, and the file left as it was
+            raise UmpireError(f"{path}: cannot be used as the games database ({exc})") from None
 
     def close(self) -> None:
         with self._lock:

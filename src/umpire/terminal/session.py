@@ -63,8 +63,13 @@ class UndoRequest(Exception):
 def save_path(record: Record, folder: Path | None = None) -> Path:
     """Where a game with no file of its own is saved: ``RULESET-SCENARIO-seedN.json`` in the
     current folder (``-2``, ``-3``... rather than over another file)."""
-    base = (folder or Path.cwd()) / f"{record.ruleset}-{record.scenario}-seed{record.seed}"
-    path = base.with_suffix(".json")
+    name = f"{record.ruleset}-{record.scenario}-seed{record.seed}"
+    return free_path((folder or Path.cwd()) / name)
+
+
+def free_path(base: Path) -> Path:
+    """``base`` + ``.json``, or ``-2``, ``-3``... before it rather than over another file."""
+    path = Path(f"{base}.json")
     count = 2
     while path.exists():
         path = Path(f"{base}-{count}.json")

@@ -1,0 +1,117 @@
+"""Mistakes a new user made in a walkthrough of the README (2026-11-25), each now a one-line
+error before anything is played or written, and saved games never overwritten by a new one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from umpire.analysis.report import summarise
+
+
+def _umpire(
+    *args: str, cwd: Path | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "umpire", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+        input=stdin,
+    )
+
+
+def _one_line_exit_2(run: subprocess.CompletedProcess[str], *needles: str) -> str:
+    assert run.returncode == 2, (run.returncode, run.stderr)
+    assert "Traceback" not in run.stderr
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, run.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1"])
+def test_serve_refuses_a_port_out_of_range(port: str) -> None:
+    run = _umpire("serve", "--port", port)
+    _one_line_exit_2(run, f"--port {port}", "1 to 65535")
+    assert "Umpire web table on" not in run.stdout
+
+
+def test_serve_refuses_a_file_that_is_not_a_database_and_leaves_it(tmp_path: Path) -> None:
+    rules = tmp_path / "my-rules.yaml"
+    rules.write_text("proximity: 2.0\n", encoding="utf-8")
+    run = _umpire("serve", "--port", "18911", "--db", str(rules))
+    _one_line_exit_2(run, str(rules), "games database")
+    assert rules.read_text(encoding="utf-8") == "proximity: 2.0\n"
+    _one_line_exit_2(_umpire("serve", "--port", "18911", "--db", str(tmp_path)), "is a folder")
+
+
+@pytest.mark.parametrize("seed", ["-5", str(2**63), "99999999999999999999999"])
+def test_battle_refuses_a_seed_no_record_can_keep(seed: str) -> None:
+    _one_line_exit_2(_umpire("battle", "--seed", seed), f"--seed {seed}", "2**63-1")
+
+
+def test_battle_refuses_an_unwritable_record_before_playing(tmp_path: Path) -> None:
+    out = tmp_path / "missing" / "game.json"
+    run = _umpire("battle", "portable/crossroads", "--record", str(out))
+    _one_line_exit_2(run, str(out), "cannot be written")
+    assert run.stdout == ""  # no game was played and reported
+
+
+def test_an_error_naming_a_file_with_brackets_keeps_them(tmp_path: Path) -> None:
+    run = _umpire("battle", "--house-rules", str(tmp_path / "nofile[v2].yaml"))
+    _one_line_exit_2(run, "nofile[v2].yaml")
+
+
+def test_a_companion_game_is_never_started_over_a_saved_one(tmp_path: Path) -> None:
+    game = ["companion", "sevendays/capture", "--side", "nato=me", "--side", "pact=scripted"]
+    saved = tmp_path / "kitchen.json"
+    first = _umpire(*game, "--record", str(saved), stdin="quit\n")
+    assert first.returncode == 0, first.stderr
+    kept = saved.read_text(encoding="utf-8")
+    again = _umpire(*game, "--record", str(saved), stdin="quit\n")
+    _one_line_exit_2(again, str(saved), "--resume")
+    assert saved.read_text(encoding="utf-8") == kept
+    # without --record: the default name, then a free one beside it
+    for _ in range(2):
+        assert _umpire(*game, cwd=tmp_path, stdin="quit\n").returncode == 0
+    names = sorted(p.name for p in tmp_path.glob("companion-*.json"))
+    assert names == [
+        "companion-sevendays-capture-seed1-2.json",
+        "companion-sevendays-capture-seed1.json",
+    ]
+
+
+def test_book_and_gun_losses_are_summarised_in_figures() -> None:
+    # Book and Gun counts figures killed, wounded, captured and gone (no units lost): the
+    # summary gave every side 0.00 units lost
+    rows = [
+        {
+            "winner": "army",
+            "turns": 5,
+            "how": "points",
+            "army_killed": 1,
+            "army_wounded": 2,
+            "insurgents_killed": 3,
+            "insurgents_captured": 1,
+        },
+        {
+            "winner": "insurgents",
+            "turns": 6,
+            "how": "points",
+            "army_killed": 3,
+            "army_wounded": 0,
+            "insurgents_killed": 1,
+            "insurgents_captured": 0,
+        },
+    ]
+    report = summarise(rows, ["army", "insurgents"])
+    army, insurgents = report["losses"]["army"], report["losses"]["insurgents"]
+    assert army["counted"] == "killed" and army["mean_killed"] == 2.0
+    assert army["mean_wounded"] == 1.0 and army["killed_histogram"] == {"1": 1, "3": 1}
+    assert insurgents["mean_killed"] == 2.0 and insurgents["mean_captured"] == 0.5
