@@ -115,3 +115,10 @@ def test_book_and_gun_losses_are_summarised_in_figures() -> None:
     assert army["counted"] == "killed" and army["mean_killed"] == 2.0
     assert army["mean_wounded"] == 1.0 and army["killed_histogram"] == {"1": 1, "3": 1}
     assert insurgents["mean_killed"] == 2.0 and insurgents["mean_captured"] == 0.5
+
+
+@pytest.mark.parametrize(("attack", "defence"), [("0", "0"), ("3", "0"), ("0", "4")])
+def test_rhine_odds_need_attackers_and_defenders(attack: str, defence: str) -> None:
+    # rhine.combat.odds: "0:0" was answered as the best column, 6:1
+    run = _umpire("odds", "rhine", "--attack", attack, "--defence", defence)
+    _one_line_exit_2(run, "strengths are 1 or more")

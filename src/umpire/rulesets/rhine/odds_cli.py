@@ -63,8 +63,9 @@ class RhineOdds:
         attack, defence = values.get("attack"), values.get("defence")
         if attack is None or defence is None:
             raise ValueError("give --attack and --defence (or --contest)")
-        if int(attack) < 0 or int(defence) < 0:
-            raise ValueError(f"--attack {attack} --defence {defence}: strengths are 0 or more")
+        if int(attack) < 1 or int(defence) < 1:
+            # an attack needs attackers, and a hex with no defender is entered, not attacked
+            raise ValueError(f"--attack {attack} --defence {defence}: strengths are 1 or more")
         column = R.odds_column(w, int(attack), int(defence))
         if column is None:
             raise ValueError(
