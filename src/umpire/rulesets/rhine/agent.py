@@ -95,6 +95,35 @@ def nato_near(
     return near
 
 
+def _distance_lists(w: World) -> dict[str, list[int]]:
+    """Per map, made once as asked: each hex's distances to every hex, in ``w.ids`` order."""
+    found = _STATIC.get(("distance_lists", id(w)))
+    if found is None or found[0] is not w:
+        found = _STATIC[("distance_lists", id(w))] = (w, {})
+    lists: dict[str, list[int]] = found[1]
+    return lists
+
+
+def nearest_enemy(w: World, enemy: Iterable[str]) -> dict[str, int]:
+    """How far each hex of the map is from the nearest of the ``enemy`` hexes (6 for every
+    hex when there is none), all hexes at once: each hex's least distance taken over the
+    enemy hexes' distance lists together (in C). The loop it replaces, hex by hex, is
+    ``tests/rhine/test_agent_counts.plain_nearest``."""
+    lists = _distance_lists(w)
+    rows = []
+    for e in enemy:
+        row = lists.get(e)
+        if row is None:
+            away = w.distances_from(e)
+            row = lists[e] = [away[h] for h in w.ids]
+        rows.append(row)
+    if not rows:
+        return dict.fromkeys(w.ids, 6)
+    if len(rows) == 1:
+        return dict(zip(w.ids, rows[0], strict=True))
+    return dict(zip(w.ids, map(min, *rows), strict=True))
+
+
 def own_moves(
     w: World, board: _Board, obs: Mapping[str, Any], units: Sequence[str], skip: Set[str]
 ) -> Iterator[tuple[str, Sequence[MoveChoice]]]:
@@ -140,6 +169,9 @@ class RhineScripted:
         # what _hexes was worked out for: the enemy's stacks and who holds each city (it is
         # kept while they stay; a hex is forgotten when a friendly unit enters or leaves it)
         self._hexes_key: tuple[Any, ...] = ()
+        # the enemy strength next to each hex, and the enemy's stacks it was counted for
+        self._adj: dict[str, int] = {}
+        self._adj_key: tuple[Any, ...] = ()
         self._friends: dict[str, str] = {}
         # what each hex in _hexes is worth to a unit of each strength joining it (the only
         # thing of the unit a destination's score reads), kept and forgotten with _hexes
@@ -573,11 +605,18 @@ class RhineScripted:
                 near_key = frozenset(enemy)
                 if near_key != self._near_key:
                     self._near_key, self._near = near_key, {}
-                for h, us in enemy.items():
-                    s = sum(w.units[u].strength for u in us)
-                    for n in w.neighbours[h]:
-                        enemy_adj[n] = enemy_adj.get(n, 0) + s
-                self._keep_hexes(w, board, enemy)
+                # the enemy strength next to each hex reads only the enemy's stacks: kept
+                # while they stand as they stood (the whole phase, as a rule)
+                stacks = (id(w), frozenset((h, tuple(us)) for h, us in enemy.items()))
+                if stacks == self._adj_key:
+                    enemy_adj = self._adj
+                else:
+                    for h, us in enemy.items():
+                        s = sum(w.units[u].strength for u in us)
+                        for n in w.neighbours[h]:
+                            enemy_adj[n] = enemy_adj.get(n, 0) + s
+                    self._adj_key, self._adj = stacks, enemy_adj
+                self._keep_hexes(w, board, stacks[1])
             here = board.pos.get(unit)
             stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
             # a destination scores the same by every mode and for every unit of the same
@@ -621,16 +660,14 @@ class RhineScripted:
             staying.add(unit)
         return None
 
-    def _keep_hexes(self, w: World, board: _Board, enemy: Mapping[str, list[str]]) -> None:
+    def _keep_hexes(
+        self, w: World, board: _Board, stacks: frozenset[tuple[str, tuple[str, ...]]]
+    ) -> None:
         """Keep what each hex offers (:meth:`_hex_worth`) from earlier decisions while the
-        enemy's stacks and the cities' holders are the same, less the hexes a friendly unit
-        entered or left since (what a hex offers reads only those, the turn's static data
-        and the goals, which follow the cities)."""
-        key = (
-            id(w),
-            frozenset((h, tuple(us)) for h, us in enemy.items()),
-            tuple(board.control.get(c) for c in w.city_of),
-        )
+        enemy's stacks (``stacks``: each enemy hex with its units) and the cities' holders
+        are the same, less the hexes a friendly unit entered or left since (what a hex offers
+        reads only those, the turn's static data and the goals, which follow the cities)."""
+        key = (id(w), stacks, tuple(board.control.get(c) for c in w.city_of))
         units = w.units
         side = self.side
         friends = {u: h for u, h in board.pos.items() if h and units[u].side == side}
@@ -741,7 +778,20 @@ class RhineScripted:
             s += 0.4 * terrain + 0.6 * n_friends
             found = (mine, mine_strength, threat, s, s + 0.8, s + -1.5)
         else:
-            s, west = self._nato_base(w, board, h, terrain, n_friends, enemy, col)
+            # _nato_base, written out
+            near = self._near.get(h)
+            if near is None:
+                self._near.update(nearest_enemy(w, enemy))
+                near = self._near[h]
+            s = 1.0 * terrain - 0.5 * abs(near - 2)
+            spearhead = self._near.get("spearhead")
+            if spearhead is None:
+                spearhead = self._near["spearhead"] = min(map(w.column, enemy), default=99)
+            if col > spearhead:
+                s -= 1.5 * (col - spearhead)  # cut off behind the enemy: fall back
+            if h in w.city_of and board.control.get(h) != "pact":
+                s += 3.0 if n_friends < 2 else 0.5
+            west = 12 - col
             calm = s + 0.05 * west
             found = (mine, mine_strength, threat, calm, calm, (s - 3.0) + 0.05 * west)
         self._hexes[h] = found
@@ -767,11 +817,12 @@ class RhineScripted:
     ) -> tuple[float, int]:
         """NATO: stand on good ground in cities and near the enemy (before the threat), and
         how far west the hex is (``col``: the hex's column, if the caller has it)."""
-        # the enemy is the same for the whole decision: distances to it are remembered
+        # the enemy stands still for the phase: distances to it are worked out for every hex
+        # at once when first asked, and kept until it moves
         near = self._near.get(h)
         if near is None:
-            away = w.distances_from(h)
-            near = self._near[h] = min(map(away.__getitem__, enemy), default=6)
+            self._near.update(nearest_enemy(w, enemy))
+            near = self._near[h]
         s = 1.0 * terrain - 0.5 * abs(near - 2)
         spearhead = self._near.get("spearhead")
         if spearhead is None:
