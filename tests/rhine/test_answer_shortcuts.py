@@ -6,7 +6,9 @@ reach within its movement allowance, at the cheapest cost of reaching it, but no
 it stands in nor (NATO) to one it could not end the phase in; a Pact unit may leave the map
 westward from the exit column for 1 MP more. Compared at every listing the scripted players
 and the engine's checks ask for, over whole games of both scenarios, and on the same searches
-with made-up hexes left out and made-up exit columns.
+with made-up hexes left out and made-up exit columns. The options of a listing are made once
+for each destination, mode and cost and shared by every listing that has them: each is the
+same value as one made afresh.
 """
 
 from __future__ import annotations
@@ -115,3 +117,43 @@ def test_destinations_are_the_plain_loops_over_whole_games(
     assert len(asked) > 30 * len(seeds)  # the listings were made here
     if scenario == "autobahn-gap":
         assert exits > 0  # and the exit was among them (its scenario has an exit column)
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("autobahn-gap", 63), ("kinzig-valley", 64)])
+def test_shared_options_equal_ones_made_afresh_over_whole_games(
+    scenario: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    quick = R.destinations
+    asked: list[Any] = []
+
+    def kept(*args: Any) -> tuple[list[str], list[int], list[float]]:
+        got = quick(*args)
+        asked.append(got)
+        return got
+
+    real = R._ground_answer
+
+    def both(*args: Any) -> tuple[R.MoveOption, ...]:
+        before = len(asked)
+        answer = real(*args)
+        if len(asked) > before:  # worked out here: its options from these destinations
+            mode, paths = args[5], args[7] if len(args) > 7 else False
+            dests, _, costs = asked[-1]
+            if not paths:
+                fresh = [R.MoveOption(d, mode, c, ()) for d, c in zip(dests, costs, strict=True)]
+                # (the exit from the hex it stands in, when listed, comes first)
+                assert len(answer) - len(fresh) in (0, 1)
+                assert list(answer[len(answer) - len(fresh) :]) == fresh
+                assert all(type(o) is R.MoveOption for o in answer)
+                # one object for each destination, mode and cost, shared between answers
+                assert all(R._OPTIONS[(o.dest, o.mode, o.cost)] is o for o in answer)
+        return answer
+
+    monkeypatch.setattr(R, "destinations", kept)
+    monkeypatch.setattr(R, "_ground_answer", both)
+    R._ANSWERS.clear()
+    R._WINNERS.clear()
+    R._OPTIONS.clear()
+    play(scenario, seed)
+    assert len(asked) > 30
+    assert len(R._OPTIONS) < sum(len(d) for d, _, _ in asked)  # options were shared

@@ -499,14 +499,10 @@ def _ground_answer(
             for dest, cell, spent in zip(dests, cells, costs, strict=True)
         ]
     else:
-        # (dest, mode, spent, ()) for each, made in C
-        out = list(
-            map(
-                make,
-                itertools.repeat(MoveOption),
-                zip(dests, itertools.repeat(mode), costs, itertools.repeat(())),
-            )
-        )
+        # (dest, mode, spent, ()) for each, looked up in C (each made once: see _OPTIONS)
+        if len(_OPTIONS) > 1 << 17:
+            _OPTIONS.clear()
+        out = list(map(_OPTIONS.__getitem__, zip(dests, itertools.repeat(mode), costs)))
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
         _WINNERS.clear()
@@ -570,6 +566,20 @@ def _exit_hexes(world: World) -> frozenset[str]:
         hexes = frozenset(h for h in world.ids if world.column(h) == col)
         found = _EXIT_HEXES[id(world)] = (world, hexes)
     return found[1]
+
+
+class _OptionTable(dict[tuple[str, str, float], MoveOption]):
+    """Every route-less option made so far, by (destination, mode, cost): an option is an
+    immutable value, and the same ones come back in answer after answer (the same hexes at
+    the same costs), so each is made once and shared; one not yet made is made when first
+    looked up."""
+
+    def __missing__(self, key: tuple[str, str, float]) -> MoveOption:
+        made = self[key] = tuple.__new__(MoveOption, (*key, ()))
+        return made
+
+
+_OPTIONS = _OptionTable()
 
 
 # each remembered ground answer (by its identity, the answer kept alongside): the cell each
