@@ -274,8 +274,10 @@ def move_answers(
     if info.heliborne:
         return (_heli_answer(world, board, unit, turn, occ, entry, shared),)
     return tuple(
-        _ground_answer(world, board, unit, turn, occ, mode, entry, paths, shared, route_to)
-        for mode in modes
+        [
+            _ground_answer(world, board, unit, turn, occ, mode, entry, paths, shared, route_to)
+            for mode in modes
+        ]
     )
 
 
@@ -1047,7 +1049,21 @@ def _sum_by(items: Iterable[tuple[Any, Fraction]]) -> dict[Any, Fraction]:
 # -- combat -------------------------------------------------------------------------------------
 def odds_column(world: World, attack: int, defence: int) -> int | None:
     """rhine.combat.odds: the column index, rounded in the defender's favour; ``None`` below
-    the first column (an attack that may not be made)."""
+    the first column (an attack that may not be made). Remembered per map for each pair of
+    strengths (every proposed attack asks; the plain reading is :func:`_odds_column`)."""
+    key = (world, attack, defence)
+    found = _ODDS.get(key, -1)
+    if found == -1:
+        if len(_ODDS) > 65536:
+            _ODDS.clear()
+        found = _ODDS[key] = _odds_column(world, attack, defence)
+    return found
+
+
+_ODDS: dict[tuple[Any, int, int], int | None] = {}
+
+
+def _odds_column(world: World, attack: int, defence: int) -> int | None:
     best: int | None = None
     for index, (a, b) in enumerate(world.crt_columns):
         if attack * b >= defence * a:
@@ -1094,8 +1110,11 @@ def combat_figures(
     cs: Mapping[str, int] | None = None,
 ) -> CombatFigures:
     """Odds column and every DRM of a proposed attack (rhine.drm.*)."""
-    attack = sum(world.units[u].strength for u in units)
-    defence = sum(world.units[u].strength for u in defenders)
+    info = world.units
+    attackers = [info[u] for u in units]
+    defending = [info[u] for u in defenders]
+    attack = sum([i.strength for i in attackers])
+    defence = sum([i.strength for i in defending])
     drms: list[Modifier] = []
     # air
     if board.air_holder is not None:
@@ -1109,10 +1128,9 @@ def combat_figures(
                 why += f", capped at {cap}"
             drms.append(Modifier("rhine.drm.air", value, why))
     # armour superiority
-    att_tanks = [u for u in units if world.units[u].tank]
-    def_tanks = [u for u in defenders if world.units[u].tank]
-    if att_tanks and not def_tanks:
-        big = any(world.units[u].nation in ("USSR", "US") for u in att_tanks)
+    att_tanks = [i for i in attackers if i.tank]
+    if att_tanks and not any([i.tank for i in defending]):
+        big = any([i.nation in ("USSR", "US") for i in att_tanks])
         drms.append(
             Modifier(
                 "rhine.drm.armour",
@@ -1121,17 +1139,21 @@ def combat_figures(
             )
         )
     # EW
-    if any(board.ew.get(u, 0) for u in units):
-        drms.append(Modifier("rhine.drm.ew", -1, "EW-marked attacker"))
-    if any(board.ew.get(u, 0) for u in defenders):
-        drms.append(Modifier("rhine.drm.ew", 1, "EW-marked defender"))
+    ew = board.ew
+    if ew:  # (an EW marker count of 0 or none reads the same: unmarked)
+        if any(map(ew.get, units)):
+            drms.append(Modifier("rhine.drm.ew", -1, "EW-marked attacker"))
+        if any(map(ew.get, defenders)):
+            drms.append(Modifier("rhine.drm.ew", 1, "EW-marked defender"))
     # terrain: the single best of hex and river hexside
     tec = world.tables.tec
     hex_drm = tec.terrain[world.terrain[target]].drm
     river_drm = 0
-    rivers = [world.rivers.get(frozenset((board.pos[u] or "", target))) for u in units]
-    if units and all(r is not None for r in rivers):
-        river_drm = min(tec.hexsides[str(r)].drm for r in rivers)
+    if units:
+        pos, across = board.pos, world.rivers
+        rivers = [across.get(frozenset((pos[u] or "", target))) for u in units]
+        if None not in rivers:
+            river_drm = min([tec.hexsides[str(r)].drm for r in rivers])
     terrain = min(hex_drm, river_drm)
     if terrain:
         why = world.terrain[target] if terrain == hex_drm else "river hexside"
