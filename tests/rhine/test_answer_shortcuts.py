@@ -123,37 +123,32 @@ def test_destinations_are_the_plain_loops_over_whole_games(
 def test_shared_options_equal_ones_made_afresh_over_whole_games(
     scenario: str, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    quick = R.destinations
-    asked: list[Any] = []
-
-    def kept(*args: Any) -> tuple[list[str], list[int], list[float]]:
-        got = quick(*args)
-        asked.append(got)
-        return got
-
     real = R._ground_answer
+    checked = 0
 
     def both(*args: Any) -> tuple[R.MoveOption, ...]:
-        before = len(asked)
+        nonlocal checked
         answer = real(*args)
-        if len(asked) > before:  # worked out here: its options from these destinations
-            mode, paths = args[5], args[7] if len(args) > 7 else False
-            dests, _, costs = asked[-1]
-            if not paths:
-                fresh = [R.MoveOption(d, mode, c, ()) for d, c in zip(dests, costs, strict=True)]
-                # (the exit from the hex it stands in, when listed, comes first)
-                assert len(answer) - len(fresh) in (0, 1)
-                assert list(answer[len(answer) - len(fresh) :]) == fresh
-                assert all(type(o) is R.MoveOption for o in answer)
-                # one object for each destination, mode and cost, shared between answers
-                assert all(R._OPTIONS[(o.dest, o.mode, o.cost)] is o for o in answer)
+        found = R._ground_found(*args)  # the listing it was made from (remembered)
+        mode, paths = args[5], args[7]
+        if found is None:
+            assert answer == ()
+        elif not paths:
+            dests, costs = found.dests, found.costs
+            fresh = [R.MoveOption(d, mode, c, ()) for d, c in zip(dests, costs, strict=True)]
+            assert list(answer) == fresh
+            assert all(type(o) is R.MoveOption for o in answer)
+            # one object for each destination, mode and cost, shared between answers
+            assert all(R._OPTIONS[(o.dest, o.mode, o.cost)] is o for o in answer)
+            assert real(*args) is answer  # made once per listing
+            checked += 1
         return answer
 
-    monkeypatch.setattr(R, "destinations", kept)
     monkeypatch.setattr(R, "_ground_answer", both)
     R._ANSWERS.clear()
     R._WINNERS.clear()
     R._OPTIONS.clear()
     play(scenario, seed)
-    assert len(asked) > 30
-    assert len(R._OPTIONS) < sum(len(d) for d, _, _ in asked)  # options were shared
+    assert checked > 30
+    made = sum(len(f.answer) for f in R._ANSWERS.values() if getattr(f, "answer", None))
+    assert len(R._OPTIONS) < made  # options were shared

@@ -63,10 +63,7 @@ class _Board:
 
 
 _END_PHASE = Action("end_phase")
-_DEST = operator.itemgetter(0)  # a move choice's destination
-_MODE = operator.itemgetter(1)  # and its mode
 _BONUS = {"normal": 0.01}  # what a mode adds to a destination's score (others: 0.0)
-_ZEROS = itertools.repeat(0.0)
 # a move as the player weighs it: (destination, mode), or a rules' MoveOption (which starts so)
 MoveChoice = tuple[str, str] | R.MoveOption
 
@@ -79,6 +76,31 @@ def listed_moves(legal: Sequence[Action]) -> Iterator[tuple[str, Sequence[MoveCh
         if a.kind == "move":
             by_unit.setdefault(a.unit or "", []).append((a.cell or "", a.option or ""))
     yield from by_unit.items()
+
+
+# a unit's moves as the player weighs them: the unit, its destinations in listed order, and
+# the runs of them by one mode, in order (mode, how many)
+UnitMoves = tuple[str, Sequence[str], Sequence[tuple[str, int]]]
+
+
+def mode_runs(modes: Iterable[str]) -> list[tuple[str, int]]:
+    """The runs of equal modes in ``modes``, in order: (mode, how many)."""
+    return [(mode, sum(1 for _ in run)) for mode, run in itertools.groupby(modes)]
+
+
+def _mode_at(runs: Sequence[tuple[str, int]], i: int) -> str:
+    """The mode of the ``i``-th destination, from the runs of modes."""
+    for mode, n in runs:
+        if i < n:
+            return mode
+        i -= n
+    raise IndexError(i)
+
+
+def listed_destinations(legal: Sequence[Action]) -> Iterator[UnitMoves]:
+    """:func:`listed_moves` as each unit's destinations and runs of modes."""
+    for unit, options in listed_moves(legal):
+        yield unit, [o[0] for o in options], mode_runs(o[1] for o in options)
 
 
 def nato_near(
@@ -146,6 +168,41 @@ def own_moves(
             options += answer
         if options:
             yield u, options
+
+
+def own_destinations(
+    w: World, board: _Board, obs: Mapping[str, Any], units: Sequence[str], skip: Set[str]
+) -> Iterator[UnitMoves]:
+    """:func:`own_moves` as each unit's destinations and runs of modes: the same units,
+    destinations and modes in the same order, a ground unit's read from the rules' listing
+    without making its options (:func:`rules.ground_destinations`, normal then column
+    mode); a helicopter's flights are its options. Compared with :func:`own_moves` in
+    ``tests/rhine/test_move_cache.py``."""
+    turn = obs["flow"]["turn"]
+    status = obs["status"]
+    occ = board.occupancy(w)
+    shared: dict[Any, Any] = {"occ": occ}  # the rules' scratch dict for this board
+    infos = w.units
+    for u in units:
+        if u in skip:
+            continue
+        info = infos[u]
+        if info.static:
+            continue  # (it has no move)
+        entry = R.entry_hexes(w, occ, status, u)
+        if info.heliborne:
+            options = [
+                o
+                for answer in R.move_answers(w, board, u, turn, entry, False, shared)
+                for o in answer
+            ]
+            if options:
+                yield u, [o.dest for o in options], mode_runs(o.mode for o in options)
+            continue
+        normal = R.ground_destinations(w, board, u, turn, occ, "normal", entry, shared)
+        column = R.ground_destinations(w, board, u, turn, occ, "column", entry, shared)
+        if normal or column:
+            yield u, normal + column, (("normal", len(normal)), ("column", len(column)))
 
 
 class RhineScripted:
@@ -226,7 +283,7 @@ class RhineScripted:
             if found is not None:
                 return found
         if "move" in kinds:
-            found = self._move(w, board, listed_moves(legal))
+            found = self._move(w, board, listed_destinations(legal))
             if found is not None:
                 return found
         for fallback in ("decline", "end_phase", "stop_ew", "stop_air"):
@@ -578,24 +635,22 @@ class RhineScripted:
         if jammed:
             return Action("heli_ma", unit=jammed[0])
         # the units looked at already this phase are not asked again
-        found = self._move(w, board, own_moves(w, board, obs, movable, self._stay))
+        found = self._move(w, board, own_destinations(w, board, obs, movable, self._stay))
         if found is not None:
             return found
         self.last_reason = "nothing worth doing"
         return _END_PHASE
 
-    def _move(
-        self, w: World, board: _Board, units: Iterable[tuple[str, Sequence[MoveChoice]]]
-    ) -> Action | None:
+    def _move(self, w: World, board: _Board, units: Iterable[UnitMoves]) -> Action | None:
         """The first unit (in listed order) with a destination worth going to, and its best
         one; each unit that has none stays put for the rest of the phase. ``units`` gives each
-        unit's options as (destination, mode), in listed order."""
+        unit's destinations in listed order and their modes (see :data:`UnitMoves`)."""
         staying = self._stay
         ready = False
         enemy: dict[str, list[str]] = {}
         occ: dict[str, list[str]] = {}
         enemy_adj: dict[str, int] = {}
-        for unit, options in units:
+        for unit, dests, runs in units:
             if unit in staying:
                 continue
             if not ready:
@@ -627,7 +682,6 @@ class RhineScripted:
             scored = self._scored.get(strength)
             if scored is None:
                 scored = self._scored[strength] = {}
-            dests = list(map(_DEST, options))
             if here is not None and here in dests:
                 scored = dict(scored)  # this unit's own copy, its own hex scored for it
                 scored[here] = self._score(w, board, unit, here, enemy, enemy_adj, occ)
@@ -649,14 +703,20 @@ class RhineScripted:
                 else:
                     scored[cell] = swamped if (strength + mine_strength) * 3 < threat else held
             # each option's score, normal mode by a hair (+0.01; the others +0.0, the same
-            # float), and the first option of the highest, as max() picks
+            # float), run by run of one mode, and the first option of the highest, as max()
+            # picks
             found = list(map(scored.__getitem__, dests))
-            this = list(map(operator.add, found, map(_BONUS.get, map(_MODE, options), _ZEROS)))
+            this: list[float] = []
+            start = 0
+            for run_mode, count in runs:
+                bonus = itertools.repeat(_BONUS.get(run_mode, 0.0), count)
+                this += map(operator.add, found[start : start + count], bonus)
+                start += count
             i = this.index(max(this))
-            best, value = options[i], found[i]
+            value, cell = found[i], dests[i]
             if value > stay + 0.25:
-                self.last_reason = f"{unit} to {best[0]} ({value:.1f} over {stay:.1f})"
-                return Action("move", unit=unit, cell=best[0], option=best[1])
+                self.last_reason = f"{unit} to {cell} ({value:.1f} over {stay:.1f})"
+                return Action("move", unit=unit, cell=cell, option=_mode_at(runs, i))
             staying.add(unit)
         return None
 

@@ -345,6 +345,31 @@ def _position_sets(
 _POSITION_SETS: dict[tuple[Any, ...], Any] = {}
 
 
+class _Found:
+    """A ground listing's destinations as its search found them, before they are made into
+    options: each destination (in listed order) with its cost and the cell it is reached by,
+    what its routes are walked from, and what the search read (see :func:`searched`); its
+    options (:attr:`answer`) are made only when first asked for (the scripted player reads
+    the destinations alone)."""
+
+    __slots__ = ("dests", "costs", "cells", "walks", "searched_by", "answer")
+
+    def __init__(
+        self,
+        dests: list[str],
+        costs: list[float],
+        cells: list[Cell],
+        walks: tuple[Any, ...],
+        searched_by: tuple[dict[Cell, float], str],
+    ) -> None:
+        self.dests = dests
+        self.costs = costs
+        self.cells = cells
+        self.walks = walks  # (parents, routes, origin hex, origin cell, hex of each number)
+        self.searched_by = searched_by
+        self.answer: tuple[MoveOption, ...] | None = None
+
+
 def _ground_answer(
     world: World,
     board: Board,
@@ -357,6 +382,69 @@ def _ground_answer(
     shared: dict[Any, Any] | None = None,
     route_to: str | None = None,
 ) -> tuple[MoveOption, ...]:
+    """A ground unit's options by one ``mode`` (see :func:`move_answers`): the options of
+    its :func:`_ground_found`, made once per listing and kept with it."""
+    found = _ground_found(world, board, unit, turn, occ, mode, entry, paths, shared, route_to)
+    if found is None:
+        return ()
+    answer = found.answer
+    if answer is None:
+        dests, costs = found.dests, found.costs
+        if paths:
+            parents, routes, origin_hex, origin, ids = found.walks
+            answer = tuple(
+                [
+                    MoveOption(
+                        dest,
+                        mode,
+                        spent,
+                        walk(cell, parents, routes, origin_hex, origin, ids)
+                        if route_to in (None, dest)
+                        else (),
+                    )
+                    for dest, cell, spent in zip(dests, found.cells, costs, strict=True)
+                ]
+            )
+        else:
+            # (dest, mode, spent, ()) for each, looked up in C (each made once: see _OPTIONS)
+            if len(_OPTIONS) > 1 << 17:
+                _OPTIONS.clear()
+            answer = tuple(map(_OPTIONS.__getitem__, zip(dests, itertools.repeat(mode), costs)))
+        found.answer = answer
+        # what a move's route is walked from later (answer_route), and what the search read,
+        # for a caller that asks (footprint: walked only then), kept with the answer
+        _WINNERS[id(answer)] = (answer, (found.cells, *found.walks), found.searched_by)
+    return answer
+
+
+def ground_destinations(
+    world: World,
+    board: Board,
+    unit: str,
+    turn: int,
+    occ: Mapping[str, list[str]],
+    mode: str,
+    entry: Sequence[str] | None,
+    shared: dict[Any, Any] | None = None,
+) -> list[str]:
+    """The destinations of :func:`_ground_answer`'s options (the same listing, in the same
+    order), without making the options (the remembered list: not to be changed)."""
+    found = _ground_found(world, board, unit, turn, occ, mode, entry, False, shared, None)
+    return [] if found is None else found.dests
+
+
+def _ground_found(
+    world: World,
+    board: Board,
+    unit: str,
+    turn: int,
+    occ: Mapping[str, list[str]],
+    mode: str,
+    entry: Sequence[str] | None,
+    paths: bool = False,
+    shared: dict[Any, Any] | None = None,
+    route_to: str | None = None,
+) -> _Found | None:
     info = world.units[unit]
     side = info.side
     start = board.pos.get(unit)
@@ -368,12 +456,12 @@ def _ground_answer(
     if mode == "column":
         # rhine.move.column: not EW-marked, not starting in air range or an EZOC
         if board.ew.get(unit, 0) or budget <= 0:
-            return ()
+            return None
         if start is not None and (start in enemy_air or start in zone):
-            return ()
+            return None
         budget *= 2
     if budget <= 0:
-        return ()
+        return None
 
     # hexes this unit may not enter (only occupied hexes can refuse it) and friendly hexes it
     # may not end in: worked out once per position for units alike in stacking
@@ -422,12 +510,10 @@ def _ground_answer(
         paths,
         route_to,
     )
-    answer = _ANSWERS.get(answer_key)
-    if answer is not None:
-        kept = _WINNERS.get(id(answer))
-        if kept is not None and kept[0] is answer:
-            shared[("searched", unit, mode)] = kept[2]
-            return kept[0]
+    known = _ANSWERS.get(answer_key)
+    if known is not None:
+        shared[("searched", unit, mode)] = known.searched_by
+        return known  # type: ignore[no-any-return]
     settled, parents, routes, firsts = search(
         world,
         origin_hex,
@@ -484,36 +570,14 @@ def _ground_answer(
     dests += found[0]
     cells += found[1]
     costs += found[2]
-    make = tuple.__new__  # a MoveOption made as the named tuple's own __new__ makes it
-    if paths:
-        out = [
-            make(
-                MoveOption,
-                (
-                    dest,
-                    mode,
-                    spent,
-                    walk(cell, parents, routes, origin_hex, origin, ids)
-                    if route_to in (None, dest)
-                    else (),
-                ),
-            )
-            for dest, cell, spent in zip(dests, cells, costs, strict=True)
-        ]
-    else:
-        # (dest, mode, spent, ()) for each, looked up in C (each made once: see _OPTIONS)
-        if len(_OPTIONS) > 1 << 17:
-            _OPTIONS.clear()
-        out = list(map(_OPTIONS.__getitem__, zip(dests, itertools.repeat(mode), costs)))
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
         _WINNERS.clear()
-    answer = _ANSWERS[answer_key] = tuple(out)
-    # what a move's route is walked from later (answer_route), and what the search read, for
-    # a caller that asks (footprint: walked only then), kept with the answer
     searched_by = shared[("searched", unit, mode)] = (settled, origin_hex)
-    _WINNERS[id(answer)] = (answer, (cells, parents, routes, origin_hex, origin, ids), searched_by)
-    return answer
+    made = _ANSWERS[answer_key] = _Found(
+        dests, costs, cells, (parents, routes, origin_hex, origin, ids), searched_by
+    )
+    return made
 
 
 def destinations(
@@ -719,7 +783,7 @@ def _column_blocked(
 # a unit's ground options by everything they depend on (the search's inputs, the mode, the
 # side and the hexes it may not end in): units alike in those share them, and most units'
 # options outlive another unit's move
-_ANSWERS: dict[tuple[Any, ...], tuple[MoveOption, ...]] = {}
+_ANSWERS: dict[tuple[Any, ...], Any] = {}  # a ground listing's _Found, a flight's options
 
 
 def heli_options(
@@ -801,7 +865,7 @@ def _heli_answer(
         enemy_occ,
         nojoin,
     )
-    answer = _ANSWERS.get(answer_key)
+    answer: tuple[MoveOption, ...] | None = _ANSWERS.get(answer_key)
     if answer is not None:
         return answer
 
