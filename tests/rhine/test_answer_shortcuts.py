@@ -8,7 +8,8 @@ westward from the exit column for 1 MP more. Compared at every listing the scrip
 and the engine's checks ask for, over whole games of both scenarios, and on the same searches
 with made-up hexes left out and made-up exit columns. The options of a listing are made once
 for each destination, mode and cost and shared by every listing that has them: each is the
-same value as one made afresh.
+same value as one made afresh, and the option and route a move's check reads from the listing
+without making them are those of the listing's options.
 """
 
 from __future__ import annotations
@@ -141,6 +142,11 @@ def test_shared_options_equal_ones_made_afresh_over_whole_games(
             # one object for each destination, mode and cost, shared between answers
             assert all(R._OPTIONS[(o.dest, o.mode, o.cost)] is o for o in answer)
             assert real(*args) is answer  # made once per listing
+            # the move checked from the listing without making the options is the same
+            for o in answer:
+                assert found.option(o.dest, mode) is o
+                assert found.route(o.dest) == R.answer_route(answer, o.dest)
+            assert found.option("nowhere", mode) is None and found.route("nowhere") is None
             checked += 1
         return answer
 
@@ -148,7 +154,13 @@ def test_shared_options_equal_ones_made_afresh_over_whole_games(
     R._ANSWERS.clear()
     R._WINNERS.clear()
     R._OPTIONS.clear()
-    play(scenario, seed)
+    game = Game(RULESET, scenario, seed)
+    agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
+    while not game.is_over:
+        side = game.to_act
+        assert side is not None
+        legal = game.legal_actions()  # (every unit's moves listed, their options made)
+        game.apply(agents[side].choose(game.view(side), legal))
     assert checked > 30
     made = sum(len(f.answer) for f in R._ANSWERS.values() if getattr(f, "answer", None))
     assert len(R._OPTIONS) < made  # options were shared

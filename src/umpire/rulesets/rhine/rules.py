@@ -345,7 +345,7 @@ def _position_sets(
 _POSITION_SETS: dict[tuple[Any, ...], Any] = {}
 
 
-class _Found:
+class GroundListing:
     """A ground listing's destinations as its search found them, before they are made into
     options: each destination (in listed order) with its cost and the cell it is reached by,
     what its routes are walked from, and what the search read (see :func:`searched`); its
@@ -368,6 +368,23 @@ class _Found:
         self.walks = walks  # (parents, routes, origin hex, origin cell, hex of each number)
         self.searched_by = searched_by
         self.answer: tuple[MoveOption, ...] | None = None
+
+    def option(self, dest: str, mode: str) -> MoveOption | None:
+        """The option to ``dest`` (listed once at most), by this listing's ``mode``, as
+        :func:`_ground_answer` makes it; ``None`` if it is not listed."""
+        try:
+            i = self.dests.index(dest)
+        except ValueError:
+            return None
+        return _OPTIONS[(dest, mode, self.costs[i])]
+
+    def route(self, dest: str) -> tuple[str, ...] | None:
+        """The route to ``dest`` (as :func:`answer_route` walks it); ``None`` if unlisted."""
+        try:
+            i = self.dests.index(dest)
+        except ValueError:
+            return None
+        return walk(self.cells[i], *self.walks)
 
 
 def _ground_answer(
@@ -417,6 +434,21 @@ def _ground_answer(
     return answer
 
 
+def ground_listing(
+    world: World,
+    board: Board,
+    unit: str,
+    turn: int,
+    occ: Mapping[str, list[str]],
+    mode: str,
+    entry: Sequence[str] | None,
+    shared: dict[Any, Any] | None = None,
+) -> GroundListing | None:
+    """:func:`_ground_answer`'s listing before its options are made (``None``: no move by
+    ``mode``); the remembered record, not to be changed."""
+    return _ground_found(world, board, unit, turn, occ, mode, entry, False, shared, None)
+
+
 def ground_destinations(
     world: World,
     board: Board,
@@ -444,7 +476,7 @@ def _ground_found(
     paths: bool = False,
     shared: dict[Any, Any] | None = None,
     route_to: str | None = None,
-) -> _Found | None:
+) -> GroundListing | None:
     info = world.units[unit]
     side = info.side
     start = board.pos.get(unit)
@@ -574,7 +606,7 @@ def _ground_found(
         _ANSWERS.clear()
         _WINNERS.clear()
     searched_by = shared[("searched", unit, mode)] = (settled, origin_hex)
-    made = _ANSWERS[answer_key] = _Found(
+    made = _ANSWERS[answer_key] = GroundListing(
         dests, costs, cells, (parents, routes, origin_hex, origin, ids), searched_by
     )
     return made
@@ -654,9 +686,14 @@ _OPTIONS = _OptionTable()
 _WINNERS: dict[int, tuple[Any, tuple[Any, ...], tuple[dict[Cell, float], str]]] = {}
 
 
-def answer_route(answer: tuple[MoveOption, ...], dest: str) -> tuple[str, ...] | None:
+def answer_route(
+    answer: tuple[MoveOption, ...] | GroundListing, dest: str
+) -> tuple[str, ...] | None:
     """The route of the option to ``dest`` in a ground ``answer`` of :func:`move_answers`
-    (the route the same listing walks with ``paths``); ``None`` if it is no longer known."""
+    or in a :func:`ground_listing` (the route the same listing walks with ``paths``); ``None``
+    if it is no longer known."""
+    if isinstance(answer, GroundListing):
+        return answer.route(dest)
     found = _WINNERS.get(id(answer))
     if found is None or found[0] is not answer:
         return None
@@ -783,7 +820,7 @@ def _column_blocked(
 # a unit's ground options by everything they depend on (the search's inputs, the mode, the
 # side and the hexes it may not end in): units alike in those share them, and most units'
 # options outlive another unit's move
-_ANSWERS: dict[tuple[Any, ...], Any] = {}  # a ground listing's _Found, a flight's options
+_ANSWERS: dict[tuple[Any, ...], Any] = {}  # a ground listing's GroundListing, a flight's options
 
 
 def heli_options(
