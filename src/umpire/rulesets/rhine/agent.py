@@ -705,15 +705,16 @@ class RhineScripted:
             # each option's score, normal mode by a hair (+0.01; the others +0.0, the same
             # float), run by run of one mode, and the first option of the highest, as max()
             # picks
-            found = list(map(scored.__getitem__, dests))
+            score = scored.__getitem__
             this: list[float] = []
             start = 0
             for run_mode, count in runs:
                 bonus = itertools.repeat(_BONUS.get(run_mode, 0.0), count)
-                this += map(operator.add, found[start : start + count], bonus)
+                this += map(operator.add, map(score, dests[start : start + count]), bonus)
                 start += count
             i = this.index(max(this))
-            value, cell = found[i], dests[i]
+            cell = dests[i]
+            value = scored[cell]
             if value > stay + 0.25:
                 self.last_reason = f"{unit} to {cell} ({value:.1f} over {stay:.1f})"
                 return Action("move", unit=unit, cell=cell, option=_mode_at(runs, i))
