@@ -215,10 +215,9 @@ class RhineScripted:
         self._stay: set[str] = set()
         self._phase: tuple[Any, ...] = ()
         self._goal: dict[str, float] = {}
-        # NATO: distance to the nearest enemy, and the spearhead's column, for the enemy hexes
-        # _near_key (kept while the enemy stands still)
+        # NATO: distance to the nearest enemy, and the spearhead's column, for the enemy's
+        # stacks _adj_enemy (kept while the enemy stands still)
         self._near: dict[str, int] = {}
-        self._near_key: frozenset[str] = frozenset()
         self._goal_key: tuple[Any, ...] = ()
         self._goal_all: dict[str, float] = {}
         self._hexes: dict[str, tuple[tuple[str, ...], int, int, float, float, float]] = {}
@@ -226,9 +225,10 @@ class RhineScripted:
         # what _hexes was worked out for: the enemy's stacks and who holds each city (it is
         # kept while they stay; a hex is forgotten when a friendly unit enters or leaves it)
         self._hexes_key: tuple[Any, ...] = ()
-        # the enemy strength next to each hex, and the enemy's stacks it was counted for
+        # the enemy strength next to each hex, and the map and enemy stacks it was counted for
         self._adj: dict[str, int] = {}
-        self._adj_key: tuple[Any, ...] = ()
+        self._adj_world: World | None = None
+        self._adj_enemy: dict[str, list[str]] = {}
         self._friends: dict[str, str] = {}
         # what each hex in _hexes is worth to a unit of each strength joining it (the only
         # thing of the unit a destination's score reads), kept and forgotten with _hexes
@@ -657,21 +657,21 @@ class RhineScripted:
                 ready = True
                 enemy = self._enemy_hexes(w, board)
                 occ = board.occupancy(w)
-                near_key = frozenset(enemy)
-                if near_key != self._near_key:
-                    self._near_key, self._near = near_key, {}
-                # the enemy strength next to each hex reads only the enemy's stacks: kept
-                # while they stand as they stood (the whole phase, as a rule)
-                stacks = (id(w), frozenset((h, tuple(us)) for h, us in enemy.items()))
-                if stacks == self._adj_key:
+                # the enemy strength next to each hex and the distances to the enemy read
+                # only the enemy's stacks: kept while they stand as they stood (the whole
+                # phase, as a rule; the board's stacks are never changed, so they are kept
+                # as they are to compare with)
+                still = w is self._adj_world and enemy == self._adj_enemy
+                if still:
                     enemy_adj = self._adj
                 else:
+                    self._near = {}
                     for h, us in enemy.items():
                         s = sum(w.units[u].strength for u in us)
                         for n in w.neighbours[h]:
                             enemy_adj[n] = enemy_adj.get(n, 0) + s
-                    self._adj_key, self._adj = stacks, enemy_adj
-                self._keep_hexes(w, board, stacks[1])
+                    self._adj_world, self._adj_enemy, self._adj = w, enemy, enemy_adj
+                self._keep_hexes(w, board, still)
             here = board.pos.get(unit)
             stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
             # a destination scores the same by every mode and for every unit of the same
@@ -721,18 +721,17 @@ class RhineScripted:
             staying.add(unit)
         return None
 
-    def _keep_hexes(
-        self, w: World, board: _Board, stacks: frozenset[tuple[str, tuple[str, ...]]]
-    ) -> None:
+    def _keep_hexes(self, w: World, board: _Board, still: bool) -> None:
         """Keep what each hex offers (:meth:`_hex_worth`) from earlier decisions while the
-        enemy's stacks (``stacks``: each enemy hex with its units) and the cities' holders
-        are the same, less the hexes a friendly unit entered or left since (what a hex offers
-        reads only those, the turn's static data and the goals, which follow the cities)."""
-        key = (id(w), stacks, tuple(board.control.get(c) for c in w.city_of))
+        enemy's stacks (``still``: they stand as at the last decision) and the cities'
+        holders are the same, less the hexes a friendly unit entered or left since (what a
+        hex offers reads only those, the turn's static data and the goals, which follow the
+        cities)."""
+        key = tuple(board.control.get(c) for c in w.city_of)
         units = w.units
         side = self.side
         friends = {u: h for u, h in board.pos.items() if h and units[u].side == side}
-        if key != self._hexes_key:
+        if not still or key != self._hexes_key:
             self._hexes_key, self._hexes, self._scored = key, {}, {}
         else:
             old = self._friends

@@ -631,9 +631,14 @@ def destinations(
     all cells at once (in C); the loop it replaces is ``tests/rhine/test_answer_shortcuts``'s
     ``plain_destinations``."""
     hexes = list(map(cell_hexes(world).__getitem__, firsts))
-    kept = list(map(operator.not_, map(left_out.__contains__, hexes)))
-    dests = list(itertools.compress(hexes, kept))
-    cells = list(itertools.compress(firsts, kept))
+    out = list(map(left_out.__contains__, hexes))
+    if out.count(True) == 1 and out[0]:
+        # as a rule only the hex it starts from, settled first, is left out
+        dests, cells = hexes[1:], list(firsts[1:])
+    else:
+        kept = list(map(operator.not_, out))
+        dests = list(itertools.compress(hexes, kept))
+        cells = list(itertools.compress(firsts, kept))
     costs = list(map(settled.__getitem__, cells))
     if exit_hexes is not None:
         in_column = map(exit_hexes.__contains__, dests)
