@@ -4,12 +4,16 @@
   hexes): the scripted Pact prefers hexes near NATO units; how many NATO units stand within
   2 hexes of each hex is compared with a plain count at every refugee decision of whole
   games of both scenarios, and on made-up positions.
+* Movement (rhine.move.*): the scripted NATO player weighs a hex by how far it is from the
+  nearest enemy stack (in hexes, rhine.geometry); the distances worked out for every hex at
+  once are compared with the plain least distance, hex by hex, at every time the player asks
+  for them in whole games of both scenarios, and on made-up enemy hexes.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pytest
@@ -70,3 +74,42 @@ def test_nato_near_is_the_plain_count_on_made_up_positions() -> None:
     for _ in range(100):
         pos = {u: rng.choice([*w.ids, None]) for u in w.units}
         assert dict(A.nato_near(w, pos, rings)) == plain_near(w, pos, rings)
+
+
+def plain_nearest(w: World, enemy: Iterable[str]) -> dict[str, int]:
+    """Hex by hex: the least distance to an enemy hex, 6 when there is none."""
+    hexes = list(enemy)
+    return {h: min((w.distance(h, e) for e in hexes), default=6) for h in w.ids}
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("autobahn-gap", 83), ("kinzig-valley", 84)])
+def test_nearest_enemy_is_the_plain_least_distance_over_whole_games(
+    scenario: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    quick = A.nearest_enemy
+    asked: list[Any] = []
+
+    def both(w: World, enemy: Iterable[str]) -> dict[str, int]:
+        hexes = list(enemy)
+        got = quick(w, hexes)
+        assert got == plain_nearest(w, hexes)
+        asked.append(hexes)
+        return got
+
+    monkeypatch.setattr(A, "nearest_enemy", both)
+    game = Game(RULESET, scenario, seed)
+    agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
+    while not game.is_over:
+        side = game.to_act
+        assert side is not None
+        game.apply(agents[side].choose(game.view(side), LazyActions(game)))
+    assert len(asked) >= 5  # NATO weighed hexes in several movement phases
+
+
+def test_nearest_enemy_is_the_plain_least_distance_on_made_up_hexes() -> None:
+    w = world_for("kinzig-valley")
+    rng = random.Random(15)
+    for count in (0, 1, 2, 3, 7, 20, 40):
+        for _ in range(5):
+            enemy = rng.sample(w.ids, count)
+            assert A.nearest_enemy(w, enemy) == plain_nearest(w, enemy)

@@ -6,7 +6,10 @@ reach within its movement allowance, at the cheapest cost of reaching it, but no
 it stands in nor (NATO) to one it could not end the phase in; a Pact unit may leave the map
 westward from the exit column for 1 MP more. Compared at every listing the scripted players
 and the engine's checks ask for, over whole games of both scenarios, and on the same searches
-with made-up hexes left out and made-up exit columns.
+with made-up hexes left out and made-up exit columns. The options of a listing are made once
+for each destination, mode and cost and shared by every listing that has them: each is the
+same value as one made afresh, and the option and route a move's check reads from the listing
+without making them are those of the listing's options.
 """
 
 from __future__ import annotations
@@ -115,3 +118,49 @@ def test_destinations_are_the_plain_loops_over_whole_games(
     assert len(asked) > 30 * len(seeds)  # the listings were made here
     if scenario == "autobahn-gap":
         assert exits > 0  # and the exit was among them (its scenario has an exit column)
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("autobahn-gap", 63), ("kinzig-valley", 64)])
+def test_shared_options_equal_ones_made_afresh_over_whole_games(
+    scenario: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = R._ground_answer
+    checked = 0
+
+    def both(*args: Any) -> tuple[R.MoveOption, ...]:
+        nonlocal checked
+        answer = real(*args)
+        found = R._ground_found(*args)  # the listing it was made from (remembered)
+        mode, paths = args[5], args[7]
+        if found is None:
+            assert answer == ()
+        elif not paths:
+            dests, costs = found.dests, found.costs
+            fresh = [R.MoveOption(d, mode, c, ()) for d, c in zip(dests, costs, strict=True)]
+            assert list(answer) == fresh
+            assert all(type(o) is R.MoveOption for o in answer)
+            # one object for each destination, mode and cost, shared between answers
+            assert all(R._OPTIONS[(o.dest, o.mode, o.cost)] is o for o in answer)
+            assert real(*args) is answer  # made once per listing
+            # the move checked from the listing without making the options is the same
+            for o in answer:
+                assert found.option(o.dest, mode) is o
+                assert found.route(o.dest) == R.answer_route(answer, o.dest)
+            assert found.option("nowhere", mode) is None and found.route("nowhere") is None
+            checked += 1
+        return answer
+
+    monkeypatch.setattr(R, "_ground_answer", both)
+    R._ANSWERS.clear()
+    R._WINNERS.clear()
+    R._OPTIONS.clear()
+    game = Game(RULESET, scenario, seed)
+    agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
+    while not game.is_over:
+        side = game.to_act
+        assert side is not None
+        legal = game.legal_actions()  # (every unit's moves listed, their options made)
+        game.apply(agents[side].choose(game.view(side), legal))
+    assert checked > 30
+    made = sum(len(f.answer) for f in R._ANSWERS.values() if getattr(f, "answer", None))
+    assert len(R._OPTIONS) < made  # options were shared

@@ -111,6 +111,17 @@ def test_below_one_to_three_is_no_attack() -> None:
     assert R.odds_column(W, 3, 10) is None
 
 
+def test_remembered_odds_equal_the_plain_reading() -> None:
+    """rhine.combat.odds: the column remembered for a pair of strengths (issue 13, speed) is
+    the one the plain reading of the columns gives, asked first or again."""
+    R._ODDS.clear()
+    for _ in range(2):
+        for attack in range(0, 41):
+            for defence in range(0, 21):
+                assert R.odds_column(W, attack, defence) == R._odds_column(W, attack, defence)
+    assert R._ODDS  # (remembered)
+
+
 @pytest.mark.parametrize(
     ("air", "crossed", "city", "p"),
     [

@@ -7,6 +7,7 @@ each movable unit's options equal those of a clone listed with every cache empti
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 import pytest
 
@@ -86,12 +87,23 @@ def test_route_to_one_hex_matches_all_routes() -> None:
     assert checked > 10
 
 
+def expanded(units: Iterable[A.UnitMoves]) -> list[tuple[str, list[tuple[str, ...]]]]:
+    """Each unit's destinations with their modes, (destination, mode) in order."""
+    out = []
+    for u, dests, runs in units:
+        modes = [mode for mode, count in runs for _ in range(count)]
+        assert len(modes) == len(dests)
+        out.append((u, [(d, m) for d, m in zip(dests, modes, strict=True)]))
+    return out
+
+
 @pytest.mark.parametrize("scenario,seed", [("autobahn-gap", 6), ("kinzig-valley", 7)])
 def test_players_own_moves_equal_the_listing(scenario: str, seed: int) -> None:
     """In a movement phase the scripted player works its moves out from its observation
     (agent.own_moves) instead of reading the listing: at every movement decision, with
     scripted and random choices mixed, they are the listing's moves, unit by unit and in
-    order, and the player's choice is one of the legal actions."""
+    order, and the player's choice is one of the legal actions. The destinations it scores
+    (agent.own_destinations, read without making the options) are those same moves."""
     game = Game(RULESET, scenario, seed)
     agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
     rng = random.Random(seed)
@@ -111,6 +123,10 @@ def test_players_own_moves_equal_the_listing(scenario: str, seed: int) -> None:
             ]
             listed = [(u, [tuple(o[:2]) for o in opts]) for u, opts in A.listed_moves(legal)]
             assert own == listed
+            # the destinations the player scores (its options never made) are the same
+            # moves, and so are the listing's read the same way
+            assert expanded(A.own_destinations(w, board, obs, units, set())) == own
+            assert expanded(A.listed_destinations(legal)) == listed
             compared += 1
         if rng.random() < 0.3:
             action = rng.choice(legal)

@@ -63,10 +63,7 @@ class _Board:
 
 
 _END_PHASE = Action("end_phase")
-_DEST = operator.itemgetter(0)  # a move choice's destination
-_MODE = operator.itemgetter(1)  # and its mode
 _BONUS = {"normal": 0.01}  # what a mode adds to a destination's score (others: 0.0)
-_ZEROS = itertools.repeat(0.0)
 # a move as the player weighs it: (destination, mode), or a rules' MoveOption (which starts so)
 MoveChoice = tuple[str, str] | R.MoveOption
 
@@ -81,6 +78,31 @@ def listed_moves(legal: Sequence[Action]) -> Iterator[tuple[str, Sequence[MoveCh
     yield from by_unit.items()
 
 
+# a unit's moves as the player weighs them: the unit, its destinations in listed order, and
+# the runs of them by one mode, in order (mode, how many)
+UnitMoves = tuple[str, Sequence[str], Sequence[tuple[str, int]]]
+
+
+def mode_runs(modes: Iterable[str]) -> list[tuple[str, int]]:
+    """The runs of equal modes in ``modes``, in order: (mode, how many)."""
+    return [(mode, sum(1 for _ in run)) for mode, run in itertools.groupby(modes)]
+
+
+def _mode_at(runs: Sequence[tuple[str, int]], i: int) -> str:
+    """The mode of the ``i``-th destination, from the runs of modes."""
+    for mode, n in runs:
+        if i < n:
+            return mode
+        i -= n
+    raise IndexError(i)
+
+
+def listed_destinations(legal: Sequence[Action]) -> Iterator[UnitMoves]:
+    """:func:`listed_moves` as each unit's destinations and runs of modes."""
+    for unit, options in listed_moves(legal):
+        yield unit, [o[0] for o in options], mode_runs(o[1] for o in options)
+
+
 def nato_near(
     w: World, pos: Mapping[str, str | None], rings: Mapping[str, frozenset[str]]
 ) -> Mapping[str, int]:
@@ -93,6 +115,35 @@ def nato_near(
         if p and units[u].side == "nato":
             near.update(rings[p])
     return near
+
+
+def _distance_lists(w: World) -> dict[str, list[int]]:
+    """Per map, made once as asked: each hex's distances to every hex, in ``w.ids`` order."""
+    found = _STATIC.get(("distance_lists", id(w)))
+    if found is None or found[0] is not w:
+        found = _STATIC[("distance_lists", id(w))] = (w, {})
+    lists: dict[str, list[int]] = found[1]
+    return lists
+
+
+def nearest_enemy(w: World, enemy: Iterable[str]) -> dict[str, int]:
+    """How far each hex of the map is from the nearest of the ``enemy`` hexes (6 for every
+    hex when there is none), all hexes at once: each hex's least distance taken over the
+    enemy hexes' distance lists together (in C). The loop it replaces, hex by hex, is
+    ``tests/rhine/test_agent_counts.plain_nearest``."""
+    lists = _distance_lists(w)
+    rows = []
+    for e in enemy:
+        row = lists.get(e)
+        if row is None:
+            away = w.distances_from(e)
+            row = lists[e] = [away[h] for h in w.ids]
+        rows.append(row)
+    if not rows:
+        return dict.fromkeys(w.ids, 6)
+    if len(rows) == 1:
+        return dict(zip(w.ids, rows[0], strict=True))
+    return dict(zip(w.ids, map(min, *rows), strict=True))
 
 
 def own_moves(
@@ -119,6 +170,41 @@ def own_moves(
             yield u, options
 
 
+def own_destinations(
+    w: World, board: _Board, obs: Mapping[str, Any], units: Sequence[str], skip: Set[str]
+) -> Iterator[UnitMoves]:
+    """:func:`own_moves` as each unit's destinations and runs of modes: the same units,
+    destinations and modes in the same order, a ground unit's read from the rules' listing
+    without making its options (:func:`rules.ground_destinations`, normal then column
+    mode); a helicopter's flights are its options. Compared with :func:`own_moves` in
+    ``tests/rhine/test_move_cache.py``."""
+    turn = obs["flow"]["turn"]
+    status = obs["status"]
+    occ = board.occupancy(w)
+    shared: dict[Any, Any] = {"occ": occ}  # the rules' scratch dict for this board
+    infos = w.units
+    for u in units:
+        if u in skip:
+            continue
+        info = infos[u]
+        if info.static:
+            continue  # (it has no move)
+        entry = R.entry_hexes(w, occ, status, u)
+        if info.heliborne:
+            options = [
+                o
+                for answer in R.move_answers(w, board, u, turn, entry, False, shared)
+                for o in answer
+            ]
+            if options:
+                yield u, [o.dest for o in options], mode_runs(o.mode for o in options)
+            continue
+        normal = R.ground_destinations(w, board, u, turn, occ, "normal", entry, shared)
+        column = R.ground_destinations(w, board, u, turn, occ, "column", entry, shared)
+        if normal or column:
+            yield u, normal + column, (("normal", len(normal)), ("column", len(column)))
+
+
 class RhineScripted:
     name = "scripted"
 
@@ -129,10 +215,9 @@ class RhineScripted:
         self._stay: set[str] = set()
         self._phase: tuple[Any, ...] = ()
         self._goal: dict[str, float] = {}
-        # NATO: distance to the nearest enemy, and the spearhead's column, for the enemy hexes
-        # _near_key (kept while the enemy stands still)
+        # NATO: distance to the nearest enemy, and the spearhead's column, for the enemy's
+        # stacks _adj_enemy (kept while the enemy stands still)
         self._near: dict[str, int] = {}
-        self._near_key: frozenset[str] = frozenset()
         self._goal_key: tuple[Any, ...] = ()
         self._goal_all: dict[str, float] = {}
         self._hexes: dict[str, tuple[tuple[str, ...], int, int, float, float, float]] = {}
@@ -140,6 +225,10 @@ class RhineScripted:
         # what _hexes was worked out for: the enemy's stacks and who holds each city (it is
         # kept while they stay; a hex is forgotten when a friendly unit enters or leaves it)
         self._hexes_key: tuple[Any, ...] = ()
+        # the enemy strength next to each hex, and the map and enemy stacks it was counted for
+        self._adj: dict[str, int] = {}
+        self._adj_world: World | None = None
+        self._adj_enemy: dict[str, list[str]] = {}
         self._friends: dict[str, str] = {}
         # what each hex in _hexes is worth to a unit of each strength joining it (the only
         # thing of the unit a destination's score reads), kept and forgotten with _hexes
@@ -194,7 +283,7 @@ class RhineScripted:
             if found is not None:
                 return found
         if "move" in kinds:
-            found = self._move(w, board, listed_moves(legal))
+            found = self._move(w, board, listed_destinations(legal))
             if found is not None:
                 return found
         for fallback in ("decline", "end_phase", "stop_ew", "stop_air"):
@@ -546,38 +635,43 @@ class RhineScripted:
         if jammed:
             return Action("heli_ma", unit=jammed[0])
         # the units looked at already this phase are not asked again
-        found = self._move(w, board, own_moves(w, board, obs, movable, self._stay))
+        found = self._move(w, board, own_destinations(w, board, obs, movable, self._stay))
         if found is not None:
             return found
         self.last_reason = "nothing worth doing"
         return _END_PHASE
 
-    def _move(
-        self, w: World, board: _Board, units: Iterable[tuple[str, Sequence[MoveChoice]]]
-    ) -> Action | None:
+    def _move(self, w: World, board: _Board, units: Iterable[UnitMoves]) -> Action | None:
         """The first unit (in listed order) with a destination worth going to, and its best
         one; each unit that has none stays put for the rest of the phase. ``units`` gives each
-        unit's options as (destination, mode), in listed order."""
+        unit's destinations in listed order and their modes (see :data:`UnitMoves`)."""
         staying = self._stay
         ready = False
         enemy: dict[str, list[str]] = {}
         occ: dict[str, list[str]] = {}
         enemy_adj: dict[str, int] = {}
-        for unit, options in units:
+        for unit, dests, runs in units:
             if unit in staying:
                 continue
             if not ready:
                 ready = True
                 enemy = self._enemy_hexes(w, board)
                 occ = board.occupancy(w)
-                near_key = frozenset(enemy)
-                if near_key != self._near_key:
-                    self._near_key, self._near = near_key, {}
-                for h, us in enemy.items():
-                    s = sum(w.units[u].strength for u in us)
-                    for n in w.neighbours[h]:
-                        enemy_adj[n] = enemy_adj.get(n, 0) + s
-                self._keep_hexes(w, board, enemy)
+                # the enemy strength next to each hex and the distances to the enemy read
+                # only the enemy's stacks: kept while they stand as they stood (the whole
+                # phase, as a rule; the board's stacks are never changed, so they are kept
+                # as they are to compare with)
+                still = w is self._adj_world and enemy == self._adj_enemy
+                if still:
+                    enemy_adj = self._adj
+                else:
+                    self._near = {}
+                    for h, us in enemy.items():
+                        s = sum(w.units[u].strength for u in us)
+                        for n in w.neighbours[h]:
+                            enemy_adj[n] = enemy_adj.get(n, 0) + s
+                    self._adj_world, self._adj_enemy, self._adj = w, enemy, enemy_adj
+                self._keep_hexes(w, board, still)
             here = board.pos.get(unit)
             stay = self._score(w, board, unit, here, enemy, enemy_adj, occ) if here else -99.0
             # a destination scores the same by every mode and for every unit of the same
@@ -588,7 +682,6 @@ class RhineScripted:
             scored = self._scored.get(strength)
             if scored is None:
                 scored = self._scored[strength] = {}
-            dests = list(map(_DEST, options))
             if here is not None and here in dests:
                 scored = dict(scored)  # this unit's own copy, its own hex scored for it
                 scored[here] = self._score(w, board, unit, here, enemy, enemy_adj, occ)
@@ -610,31 +703,35 @@ class RhineScripted:
                 else:
                     scored[cell] = swamped if (strength + mine_strength) * 3 < threat else held
             # each option's score, normal mode by a hair (+0.01; the others +0.0, the same
-            # float), and the first option of the highest, as max() picks
-            found = list(map(scored.__getitem__, dests))
-            this = list(map(operator.add, found, map(_BONUS.get, map(_MODE, options), _ZEROS)))
+            # float), run by run of one mode, and the first option of the highest, as max()
+            # picks
+            score = scored.__getitem__
+            this: list[float] = []
+            start = 0
+            for run_mode, count in runs:
+                bonus = itertools.repeat(_BONUS.get(run_mode, 0.0), count)
+                this += map(operator.add, map(score, dests[start : start + count]), bonus)
+                start += count
             i = this.index(max(this))
-            best, value = options[i], found[i]
+            cell = dests[i]
+            value = scored[cell]
             if value > stay + 0.25:
-                self.last_reason = f"{unit} to {best[0]} ({value:.1f} over {stay:.1f})"
-                return Action("move", unit=unit, cell=best[0], option=best[1])
+                self.last_reason = f"{unit} to {cell} ({value:.1f} over {stay:.1f})"
+                return Action("move", unit=unit, cell=cell, option=_mode_at(runs, i))
             staying.add(unit)
         return None
 
-    def _keep_hexes(self, w: World, board: _Board, enemy: Mapping[str, list[str]]) -> None:
+    def _keep_hexes(self, w: World, board: _Board, still: bool) -> None:
         """Keep what each hex offers (:meth:`_hex_worth`) from earlier decisions while the
-        enemy's stacks and the cities' holders are the same, less the hexes a friendly unit
-        entered or left since (what a hex offers reads only those, the turn's static data
-        and the goals, which follow the cities)."""
-        key = (
-            id(w),
-            frozenset((h, tuple(us)) for h, us in enemy.items()),
-            tuple(board.control.get(c) for c in w.city_of),
-        )
+        enemy's stacks (``still``: they stand as at the last decision) and the cities'
+        holders are the same, less the hexes a friendly unit entered or left since (what a
+        hex offers reads only those, the turn's static data and the goals, which follow the
+        cities)."""
+        key = tuple(board.control.get(c) for c in w.city_of)
         units = w.units
         side = self.side
         friends = {u: h for u, h in board.pos.items() if h and units[u].side == side}
-        if key != self._hexes_key:
+        if not still or key != self._hexes_key:
             self._hexes_key, self._hexes, self._scored = key, {}, {}
         else:
             old = self._friends
@@ -741,7 +838,20 @@ class RhineScripted:
             s += 0.4 * terrain + 0.6 * n_friends
             found = (mine, mine_strength, threat, s, s + 0.8, s + -1.5)
         else:
-            s, west = self._nato_base(w, board, h, terrain, n_friends, enemy, col)
+            # _nato_base, written out
+            near = self._near.get(h)
+            if near is None:
+                self._near.update(nearest_enemy(w, enemy))
+                near = self._near[h]
+            s = 1.0 * terrain - 0.5 * abs(near - 2)
+            spearhead = self._near.get("spearhead")
+            if spearhead is None:
+                spearhead = self._near["spearhead"] = min(map(w.column, enemy), default=99)
+            if col > spearhead:
+                s -= 1.5 * (col - spearhead)  # cut off behind the enemy: fall back
+            if h in w.city_of and board.control.get(h) != "pact":
+                s += 3.0 if n_friends < 2 else 0.5
+            west = 12 - col
             calm = s + 0.05 * west
             found = (mine, mine_strength, threat, calm, calm, (s - 3.0) + 0.05 * west)
         self._hexes[h] = found
@@ -767,11 +877,12 @@ class RhineScripted:
     ) -> tuple[float, int]:
         """NATO: stand on good ground in cities and near the enemy (before the threat), and
         how far west the hex is (``col``: the hex's column, if the caller has it)."""
-        # the enemy is the same for the whole decision: distances to it are remembered
+        # the enemy stands still for the phase: distances to it are worked out for every hex
+        # at once when first asked, and kept until it moves
         near = self._near.get(h)
         if near is None:
-            away = w.distances_from(h)
-            near = self._near[h] = min(map(away.__getitem__, enemy), default=6)
+            self._near.update(nearest_enemy(w, enemy))
+            near = self._near[h]
         s = 1.0 * terrain - 0.5 * abs(near - 2)
         spearhead = self._near.get("spearhead")
         if spearhead is None:

@@ -134,6 +134,27 @@ def checked_answers(
     return found
 
 
+def checked_listing(
+    state: ST, unit: str, option: str | None
+) -> tuple[bool, R.GroundListing | None]:
+    """For checking a ground unit's move by ``option`` (normal or column) in a position
+    where its answers were not listed: (True, its listing by that mode before the options
+    are made, ``None`` if it lists nothing), the same listing :func:`checked_answers` makes
+    its answer from. (False, None) otherwise: :func:`checked_answers` is read instead."""
+    memo = state.memo
+    if option not in ("normal", "column") or memo.get(("answers", unit)) is not None:
+        return False, None
+    w = world(state)
+    info = w.units[unit]
+    if info.static or info.heliborne:
+        return False, None
+    occ = memo.get("occ")
+    if occ is None:
+        occ = memo["occ"] = R.occupancy(w, state)
+    entry = entry_hexes(state, unit)
+    return True, R.ground_listing(w, state, unit, state.flow.turn, occ, option, entry, memo)
+
+
 def _carried(state: ST) -> dict[str, Any]:
     """The units' move answers still valid in this position (worked out once per position).
 

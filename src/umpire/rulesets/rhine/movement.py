@@ -13,7 +13,13 @@ from umpire.core.errors import IllegalActionError
 from umpire.core.events import Event, note
 from umpire.core.flow import ActionKind
 from umpire.rulesets.rhine import rules as R
-from umpire.rulesets.rhine.move_answers import checked_answers, modes_for, unit_answers, unit_moves
+from umpire.rulesets.rhine.move_answers import (
+    checked_answers,
+    checked_listing,
+    modes_for,
+    unit_answers,
+    unit_moves,
+)
 from umpire.rulesets.rhine.position import ST, eliminate, enter, segment, world
 
 
@@ -111,7 +117,7 @@ class MoveKind(ActionKind[ST]):
         if u is None or not may_move(state, side, u):
             raise IllegalActionError(f"{u} cannot move now (moved, static or not yours)", self.rule)
         checked = state.memo.get("move_checked")
-        answer: tuple[R.MoveOption, ...]
+        answer: tuple[R.MoveOption, ...] | R.GroundListing
         opt: R.MoveOption
         if checked is not None and checked[0] is action:
             answer, opt = checked[1], checked[2]  # found by the check in this position
@@ -136,9 +142,17 @@ class MoveKind(ActionKind[ST]):
 
     def _answer(
         self, state: ST, u: str, action: Action
-    ) -> tuple[tuple[R.MoveOption, ...], R.MoveOption]:
-        """The answer holding the move asked for, and its option in it."""
+    ) -> tuple[tuple[R.MoveOption, ...] | R.GroundListing, R.MoveOption]:
+        """The answer holding the move asked for, and its option in it: for a ground move
+        in a position not listed, read from the listing of its mode without making every
+        option (rules.ground_listing)."""
         cell, mode = action.cell, action.option
+        applies, listing = checked_listing(state, u, mode)
+        if applies:
+            opt = None if listing is None or mode is None else listing.option(cell or "", mode)
+            if listing is not None and opt is not None:
+                return listing, opt
+            raise IllegalActionError(f"{u} cannot reach {cell} by {mode} movement", self.rule)
         for answer in checked_answers(state, u, mode):
             for opt in answer:
                 if opt.dest == cell and opt.mode == mode:

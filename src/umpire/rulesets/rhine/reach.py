@@ -34,13 +34,13 @@ Searched = tuple[dict[Cell, float], list[Cell], dict[Cell, tuple[str, ...]], lis
 # a step of a map row before zones are read: (hex, its cells going on and stopped there, cost
 # out of a hex outside an EZOC, cost out of one inside, ends movement, hex in an EZOC)
 Step = tuple[str, int, int, float, float, bool, bool]
-# a step as a search takes it: (hex entered, the cell it reaches, its cost); the steps a
-# search may not take (zone to zone for non-recon units) are left out
-Move = tuple[str, int, float]
+# a step as a search takes it: (the cell it reaches, its cost); the steps a search may not
+# take (zone to zone for non-recon units) are left out
+Move = tuple[int, float]
 Row = tuple[Move, ...]
 
 INF = float("inf")
-_cost = operator.itemgetter(2)  # a Move's cost
+_cost = operator.itemgetter(1)  # a Move's cost
 
 
 @dataclass(frozen=True)
@@ -206,10 +206,18 @@ def table(
 ) -> Table:
     """The search table for these markers (these change only when the enemy moves or markers
     change: made once for each such set and shared by every search over it)."""
-    key = (world, zone, refugees, enemy_air)
-    found = _TABLES.get(key)
+    found = _TABLES.get((world, zone, refugees, enemy_air))
     if found is not None:
         return found
+    return _new_table(world, zone, refugees, enemy_air)
+
+
+def _new_table(
+    world: World, zone: frozenset[str], refugees: frozenset[str], enemy_air: frozenset[str]
+) -> Table:
+    """:func:`table`'s table when none is kept for these markers (apart: the closures made
+    here would otherwise be set up at every call, found or not)."""
+    key = (world, zone, refugees, enemy_air)
     if len(_TABLES) > 256:
         _TABLES.clear()
     edges = static_edges(world)
@@ -281,7 +289,7 @@ def table(
                 rows.clear()
             steps = rows[marks] = row(i)
         out: list[Move] = []
-        for n, go, stop, out_cost, zone_cost, ends, n_zone in steps:
+        for _, go, stop, out_cost, zone_cost, ends, n_zone in steps:
             if n_zone:
                 if h_zone:
                     if not recon:
@@ -295,7 +303,7 @@ def table(
                 nxt = stop  # rhine.river.*: a river without a road across ends movement
             else:
                 nxt = go
-            out.append((n, nxt, zone_cost if h_zone else out_cost))
+            out.append((nxt, zone_cost if h_zone else out_cost))
         # cheapest first (a stable sort: steps of equal cost keep the map's order), so that
         # a search stops reading a row at the first step past its budget; the steps of one
         # hex reach distinct cells, so their order matters only among equal costs (the
@@ -381,7 +389,7 @@ def search(
             if n in enemy_air:
                 step += tec.air_range_cost
             cell = 2 * index[n] + (1 if n_zone and not recon else 0)
-            entry_row.append((n, cell, step))
+            entry_row.append((cell, step))
         entry_row.sort(key=_cost)  # cheapest first, as the map's rows
     origin = index[origin_hex] * 2
     cells = 2 * len(ids)
@@ -408,7 +416,7 @@ def search(
         done[origin] = 1
         settled[origin] = 0.0
         firsts.append(origin)
-        for _, nxt, step in entry_row:
+        for nxt, step in entry_row:
             total = 0.0 + step
             if total > budget:
                 break
@@ -437,7 +445,7 @@ def search(
             steps = rows[cell]
             if steps is None:
                 steps = rows[cell] = make(cell, kind)
-            for _, nxt, step in steps:
+            for nxt, step in steps:
                 total = spent0 + step
                 if total > budget:
                     break  # and so are the other steps of the row (cheapest first)

@@ -274,8 +274,10 @@ def move_answers(
     if info.heliborne:
         return (_heli_answer(world, board, unit, turn, occ, entry, shared),)
     return tuple(
-        _ground_answer(world, board, unit, turn, occ, mode, entry, paths, shared, route_to)
-        for mode in modes
+        [
+            _ground_answer(world, board, unit, turn, occ, mode, entry, paths, shared, route_to)
+            for mode in modes
+        ]
     )
 
 
@@ -343,6 +345,48 @@ def _position_sets(
 _POSITION_SETS: dict[tuple[Any, ...], Any] = {}
 
 
+class GroundListing:
+    """A ground listing's destinations as its search found them, before they are made into
+    options: each destination (in listed order) with its cost and the cell it is reached by,
+    what its routes are walked from, and what the search read (see :func:`searched`); its
+    options (:attr:`answer`) are made only when first asked for (the scripted player reads
+    the destinations alone)."""
+
+    __slots__ = ("dests", "costs", "cells", "walks", "searched_by", "answer")
+
+    def __init__(
+        self,
+        dests: list[str],
+        costs: list[float],
+        cells: list[Cell],
+        walks: tuple[Any, ...],
+        searched_by: tuple[dict[Cell, float], str],
+    ) -> None:
+        self.dests = dests
+        self.costs = costs
+        self.cells = cells
+        self.walks = walks  # (parents, routes, origin hex, origin cell, hex of each number)
+        self.searched_by = searched_by
+        self.answer: tuple[MoveOption, ...] | None = None
+
+    def option(self, dest: str, mode: str) -> MoveOption | None:
+        """The option to ``dest`` (listed once at most), by this listing's ``mode``, as
+        :func:`_ground_answer` makes it; ``None`` if it is not listed."""
+        try:
+            i = self.dests.index(dest)
+        except ValueError:
+            return None
+        return _OPTIONS[(dest, mode, self.costs[i])]
+
+    def route(self, dest: str) -> tuple[str, ...] | None:
+        """The route to ``dest`` (as :func:`answer_route` walks it); ``None`` if unlisted."""
+        try:
+            i = self.dests.index(dest)
+        except ValueError:
+            return None
+        return walk(self.cells[i], *self.walks)
+
+
 def _ground_answer(
     world: World,
     board: Board,
@@ -355,6 +399,84 @@ def _ground_answer(
     shared: dict[Any, Any] | None = None,
     route_to: str | None = None,
 ) -> tuple[MoveOption, ...]:
+    """A ground unit's options by one ``mode`` (see :func:`move_answers`): the options of
+    its :func:`_ground_found`, made once per listing and kept with it."""
+    found = _ground_found(world, board, unit, turn, occ, mode, entry, paths, shared, route_to)
+    if found is None:
+        return ()
+    answer = found.answer
+    if answer is None:
+        dests, costs = found.dests, found.costs
+        if paths:
+            parents, routes, origin_hex, origin, ids = found.walks
+            answer = tuple(
+                [
+                    MoveOption(
+                        dest,
+                        mode,
+                        spent,
+                        walk(cell, parents, routes, origin_hex, origin, ids)
+                        if route_to in (None, dest)
+                        else (),
+                    )
+                    for dest, cell, spent in zip(dests, found.cells, costs, strict=True)
+                ]
+            )
+        else:
+            # (dest, mode, spent, ()) for each, looked up in C (each made once: see _OPTIONS)
+            if len(_OPTIONS) > 1 << 17:
+                _OPTIONS.clear()
+            answer = tuple(map(_OPTIONS.__getitem__, zip(dests, itertools.repeat(mode), costs)))
+        found.answer = answer
+        # what a move's route is walked from later (answer_route), and what the search read,
+        # for a caller that asks (footprint: walked only then), kept with the answer
+        _WINNERS[id(answer)] = (answer, (found.cells, *found.walks), found.searched_by)
+    return answer
+
+
+def ground_listing(
+    world: World,
+    board: Board,
+    unit: str,
+    turn: int,
+    occ: Mapping[str, list[str]],
+    mode: str,
+    entry: Sequence[str] | None,
+    shared: dict[Any, Any] | None = None,
+) -> GroundListing | None:
+    """:func:`_ground_answer`'s listing before its options are made (``None``: no move by
+    ``mode``); the remembered record, not to be changed."""
+    return _ground_found(world, board, unit, turn, occ, mode, entry, False, shared, None)
+
+
+def ground_destinations(
+    world: World,
+    board: Board,
+    unit: str,
+    turn: int,
+    occ: Mapping[str, list[str]],
+    mode: str,
+    entry: Sequence[str] | None,
+    shared: dict[Any, Any] | None = None,
+) -> list[str]:
+    """The destinations of :func:`_ground_answer`'s options (the same listing, in the same
+    order), without making the options (the remembered list: not to be changed)."""
+    found = _ground_found(world, board, unit, turn, occ, mode, entry, False, shared, None)
+    return [] if found is None else found.dests
+
+
+def _ground_found(
+    world: World,
+    board: Board,
+    unit: str,
+    turn: int,
+    occ: Mapping[str, list[str]],
+    mode: str,
+    entry: Sequence[str] | None,
+    paths: bool = False,
+    shared: dict[Any, Any] | None = None,
+    route_to: str | None = None,
+) -> GroundListing | None:
     info = world.units[unit]
     side = info.side
     start = board.pos.get(unit)
@@ -366,12 +488,12 @@ def _ground_answer(
     if mode == "column":
         # rhine.move.column: not EW-marked, not starting in air range or an EZOC
         if board.ew.get(unit, 0) or budget <= 0:
-            return ()
+            return None
         if start is not None and (start in enemy_air or start in zone):
-            return ()
+            return None
         budget *= 2
     if budget <= 0:
-        return ()
+        return None
 
     # hexes this unit may not enter (only occupied hexes can refuse it) and friendly hexes it
     # may not end in: worked out once per position for units alike in stacking
@@ -420,12 +542,10 @@ def _ground_answer(
         paths,
         route_to,
     )
-    answer = _ANSWERS.get(answer_key)
-    if answer is not None:
-        kept = _WINNERS.get(id(answer))
-        if kept is not None and kept[0] is answer:
-            shared[("searched", unit, mode)] = kept[2]
-            return kept[0]
+    known = _ANSWERS.get(answer_key)
+    if known is not None:
+        shared[("searched", unit, mode)] = known.searched_by
+        return known  # type: ignore[no-any-return]
     settled, parents, routes, firsts = search(
         world,
         origin_hex,
@@ -482,40 +602,14 @@ def _ground_answer(
     dests += found[0]
     cells += found[1]
     costs += found[2]
-    make = tuple.__new__  # a MoveOption made as the named tuple's own __new__ makes it
-    if paths:
-        out = [
-            make(
-                MoveOption,
-                (
-                    dest,
-                    mode,
-                    spent,
-                    walk(cell, parents, routes, origin_hex, origin, ids)
-                    if route_to in (None, dest)
-                    else (),
-                ),
-            )
-            for dest, cell, spent in zip(dests, cells, costs, strict=True)
-        ]
-    else:
-        # (dest, mode, spent, ()) for each, made in C
-        out = list(
-            map(
-                make,
-                itertools.repeat(MoveOption),
-                zip(dests, itertools.repeat(mode), costs, itertools.repeat(())),
-            )
-        )
     if len(_ANSWERS) > 2048:
         _ANSWERS.clear()
         _WINNERS.clear()
-    answer = _ANSWERS[answer_key] = tuple(out)
-    # what a move's route is walked from later (answer_route), and what the search read, for
-    # a caller that asks (footprint: walked only then), kept with the answer
     searched_by = shared[("searched", unit, mode)] = (settled, origin_hex)
-    _WINNERS[id(answer)] = (answer, (cells, parents, routes, origin_hex, origin, ids), searched_by)
-    return answer
+    made = _ANSWERS[answer_key] = GroundListing(
+        dests, costs, cells, (parents, routes, origin_hex, origin, ids), searched_by
+    )
+    return made
 
 
 def destinations(
@@ -537,9 +631,14 @@ def destinations(
     all cells at once (in C); the loop it replaces is ``tests/rhine/test_answer_shortcuts``'s
     ``plain_destinations``."""
     hexes = list(map(cell_hexes(world).__getitem__, firsts))
-    kept = list(map(operator.not_, map(left_out.__contains__, hexes)))
-    dests = list(itertools.compress(hexes, kept))
-    cells = list(itertools.compress(firsts, kept))
+    out = list(map(left_out.__contains__, hexes))
+    if out.count(True) == 1 and out[0]:
+        # as a rule only the hex it starts from, settled first, is left out
+        dests, cells = hexes[1:], list(firsts[1:])
+    else:
+        kept = list(map(operator.not_, out))
+        dests = list(itertools.compress(hexes, kept))
+        cells = list(itertools.compress(firsts, kept))
     costs = list(map(settled.__getitem__, cells))
     if exit_hexes is not None:
         in_column = map(exit_hexes.__contains__, dests)
@@ -572,15 +671,34 @@ def _exit_hexes(world: World) -> frozenset[str]:
     return found[1]
 
 
+class _OptionTable(dict[tuple[str, str, float], MoveOption]):
+    """Every route-less option made so far, by (destination, mode, cost): an option is an
+    immutable value, and the same ones come back in answer after answer (the same hexes at
+    the same costs), so each is made once and shared; one not yet made is made when first
+    looked up."""
+
+    def __missing__(self, key: tuple[str, str, float]) -> MoveOption:
+        made = self[key] = tuple.__new__(MoveOption, (*key, ()))
+        return made
+
+
+_OPTIONS = _OptionTable()
+
+
 # each remembered ground answer (by its identity, the answer kept alongside): the cell each
 # option was reached by, with its search's parents and routes (a move's route is walked from
 # them: answer_route), and the search it came from (see searched)
 _WINNERS: dict[int, tuple[Any, tuple[Any, ...], tuple[dict[Cell, float], str]]] = {}
 
 
-def answer_route(answer: tuple[MoveOption, ...], dest: str) -> tuple[str, ...] | None:
+def answer_route(
+    answer: tuple[MoveOption, ...] | GroundListing, dest: str
+) -> tuple[str, ...] | None:
     """The route of the option to ``dest`` in a ground ``answer`` of :func:`move_answers`
-    (the route the same listing walks with ``paths``); ``None`` if it is no longer known."""
+    or in a :func:`ground_listing` (the route the same listing walks with ``paths``); ``None``
+    if it is no longer known."""
+    if isinstance(answer, GroundListing):
+        return answer.route(dest)
     found = _WINNERS.get(id(answer))
     if found is None or found[0] is not answer:
         return None
@@ -707,7 +825,7 @@ def _column_blocked(
 # a unit's ground options by everything they depend on (the search's inputs, the mode, the
 # side and the hexes it may not end in): units alike in those share them, and most units'
 # options outlive another unit's move
-_ANSWERS: dict[tuple[Any, ...], tuple[MoveOption, ...]] = {}
+_ANSWERS: dict[tuple[Any, ...], Any] = {}  # a ground listing's GroundListing, a flight's options
 
 
 def heli_options(
@@ -789,7 +907,7 @@ def _heli_answer(
         enemy_occ,
         nojoin,
     )
-    answer = _ANSWERS.get(answer_key)
+    answer: tuple[MoveOption, ...] | None = _ANSWERS.get(answer_key)
     if answer is not None:
         return answer
 
@@ -1037,7 +1155,21 @@ def _sum_by(items: Iterable[tuple[Any, Fraction]]) -> dict[Any, Fraction]:
 # -- combat -------------------------------------------------------------------------------------
 def odds_column(world: World, attack: int, defence: int) -> int | None:
     """rhine.combat.odds: the column index, rounded in the defender's favour; ``None`` below
-    the first column (an attack that may not be made)."""
+    the first column (an attack that may not be made). Remembered per map for each pair of
+    strengths (every proposed attack asks; the plain reading is :func:`_odds_column`)."""
+    key = (world, attack, defence)
+    found = _ODDS.get(key, -1)
+    if found == -1:
+        if len(_ODDS) > 65536:
+            _ODDS.clear()
+        found = _ODDS[key] = _odds_column(world, attack, defence)
+    return found
+
+
+_ODDS: dict[tuple[Any, int, int], int | None] = {}
+
+
+def _odds_column(world: World, attack: int, defence: int) -> int | None:
     best: int | None = None
     for index, (a, b) in enumerate(world.crt_columns):
         if attack * b >= defence * a:
@@ -1084,8 +1216,11 @@ def combat_figures(
     cs: Mapping[str, int] | None = None,
 ) -> CombatFigures:
     """Odds column and every DRM of a proposed attack (rhine.drm.*)."""
-    attack = sum(world.units[u].strength for u in units)
-    defence = sum(world.units[u].strength for u in defenders)
+    info = world.units
+    attackers = [info[u] for u in units]
+    defending = [info[u] for u in defenders]
+    attack = sum([i.strength for i in attackers])
+    defence = sum([i.strength for i in defending])
     drms: list[Modifier] = []
     # air
     if board.air_holder is not None:
@@ -1099,10 +1234,9 @@ def combat_figures(
                 why += f", capped at {cap}"
             drms.append(Modifier("rhine.drm.air", value, why))
     # armour superiority
-    att_tanks = [u for u in units if world.units[u].tank]
-    def_tanks = [u for u in defenders if world.units[u].tank]
-    if att_tanks and not def_tanks:
-        big = any(world.units[u].nation in ("USSR", "US") for u in att_tanks)
+    att_tanks = [i for i in attackers if i.tank]
+    if att_tanks and not any([i.tank for i in defending]):
+        big = any([i.nation in ("USSR", "US") for i in att_tanks])
         drms.append(
             Modifier(
                 "rhine.drm.armour",
@@ -1111,17 +1245,21 @@ def combat_figures(
             )
         )
     # EW
-    if any(board.ew.get(u, 0) for u in units):
-        drms.append(Modifier("rhine.drm.ew", -1, "EW-marked attacker"))
-    if any(board.ew.get(u, 0) for u in defenders):
-        drms.append(Modifier("rhine.drm.ew", 1, "EW-marked defender"))
+    ew = board.ew
+    if ew:  # (an EW marker count of 0 or none reads the same: unmarked)
+        if any(map(ew.get, units)):
+            drms.append(Modifier("rhine.drm.ew", -1, "EW-marked attacker"))
+        if any(map(ew.get, defenders)):
+            drms.append(Modifier("rhine.drm.ew", 1, "EW-marked defender"))
     # terrain: the single best of hex and river hexside
     tec = world.tables.tec
     hex_drm = tec.terrain[world.terrain[target]].drm
     river_drm = 0
-    rivers = [world.rivers.get(frozenset((board.pos[u] or "", target))) for u in units]
-    if units and all(r is not None for r in rivers):
-        river_drm = min(tec.hexsides[str(r)].drm for r in rivers)
+    if units:
+        pos, across = board.pos, world.rivers
+        rivers = [across.get(frozenset((pos[u] or "", target))) for u in units]
+        if None not in rivers:
+            river_drm = min([tec.hexsides[str(r)].drm for r in rivers])
     terrain = min(hex_drm, river_drm)
     if terrain:
         why = world.terrain[target] if terrain == hex_drm else "river hexside"
