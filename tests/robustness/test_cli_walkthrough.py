@@ -122,3 +122,21 @@ def test_rhine_odds_need_attackers_and_defenders(attack: str, defence: str) -> N
     # rhine.combat.odds: "0:0" was answered as the best column, 6:1
     run = _umpire("odds", "rhine", "--attack", attack, "--defence", defence)
     _one_line_exit_2(run, "strengths are 1 or more")
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--out", "/proc/no-such-folder"], "--out /proc/no-such-folder"),
+        (["--format", "xml", "--out", "OUT"], "--format 'xml'"),
+        (["--seed", "-4"], "--seed -4"),
+    ],
+)
+def test_simulate_checks_its_outputs_before_the_games(
+    tmp_path: Path, args: list[str], needle: str
+) -> None:
+    # 2,000 games would take minutes: the mistake is reported at once, nothing played
+    args = [str(tmp_path / "out") if a == "OUT" else a for a in args]
+    run = _umpire("simulate", "sevendays/meeting-engagement", "-n", "2000", *args)
+    _one_line_exit_2(run, needle)
+    assert "games in" not in run.stdout

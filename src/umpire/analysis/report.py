@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -180,6 +181,24 @@ def _save(fig: Any, path: Path) -> Path:
     return path
 
 
+def check_outputs(out: Path, table_format: str) -> None:
+    """What ``--out DIR --format F`` needs, checked before any game is played: a known format
+    (Parquet with pyarrow installed) and a folder that exists or can be made (it is made)."""
+    if table_format not in ("csv", "parquet"):
+        raise UmpireError(f"--format {table_format!r}: choose csv or parquet")
+    if table_format == "parquet":
+        from importlib.util import find_spec
+
+        if find_spec("pyarrow") is None:
+            raise UmpireError("Parquet output needs pyarrow: pip install 'umpire[parquet]'")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UmpireError(f"--out {out}: cannot create the folder ({exc.strerror})") from exc
+    if not os.access(out, os.W_OK):
+        raise UmpireError(f"--out {out}: the folder is not writable")
+
+
 def write_outputs(
     rows: Sequence[Row],
     report: dict[str, Any],
@@ -189,12 +208,7 @@ def write_outputs(
     colours: Mapping[str, str] | None = None,
 ) -> list[Path]:
     """Everything ``--out DIR`` promises: the per-game table, summary.json and the plots."""
-    if table_format not in ("csv", "parquet"):
-        raise UmpireError(f"--format {table_format!r}: choose csv or parquet")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UmpireError(f"--out {out}: cannot create the folder ({exc.strerror})") from exc
+    check_outputs(out, table_format)
     written = [write_table(rows, out / f"games.{table_format}")]
     summary_path = out / "summary.json"
     summary_path.write_text(json.dumps(report, indent=1), encoding="utf-8")
