@@ -491,8 +491,11 @@ def rules(
     except UmpireError as exc:
         raise _fail(str(exc)) from None
     table = RichTable(title=f"{rs.meta.title} — rules")
-    for col in ("id", "provenance", "source", *(("mode",) if switches is not None else ())):
-        table.add_column(col)
+    # the ids whole (they are what `why`, --rules and the docs take); the source wraps
+    widest = max((len(e.id) for e in entries.values()), default=2)
+    table.add_column("id", no_wrap=True, min_width=widest)
+    for col in ("provenance", "source", *(("mode",) if switches is not None else ())):
+        table.add_column(col, overflow="fold")
     for entry in entries.values():
         mode = (effective_mode(switches, entry),) if switches is not None else ()
         table.add_row(entry.id, entry.provenance, entry.ref, *mode)

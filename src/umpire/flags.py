@@ -74,7 +74,9 @@ def parse_declared(
     while items:
         token = items.pop(0)
         if not token.startswith("--"):
-            raise UmpireError(f"unexpected {token!r}: flags are written --name VALUE")
+            raise UmpireError(
+                f"unexpected {token!r}: " + (_game_hint(token) or "flags are written --name VALUE")
+            )
         name, eq, inline = token[2:].partition("=")
         negated = name.startswith("no-") and name[3:] in table and table[name[3:]][0].type == "bool"
         if name in aliases or name in table or negated:
@@ -141,3 +143,23 @@ def plain_value(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: plain_value(v) for k, v in value.items()}
     return value
+
+
+def _game_hint(token: str) -> str | None:
+    """What a stray word that looks like a game meant: a ruleset or a scenario named alone
+    (``meeting-engagement``, ``sevendays/``), answered with the RULESET/SCENARIO to write."""
+    from umpire.core.ruleset import get_ruleset, ruleset_ids
+
+    name = token.strip("/")
+    found: list[str] = []
+    for ruleset_id in ruleset_ids():
+        try:
+            scenarios = get_ruleset(ruleset_id).scenario_ids()
+        except UmpireError:
+            continue
+        if name == ruleset_id:
+            return f"name a scenario too: {', '.join(f'{ruleset_id}/{s}' for s in scenarios)}"
+        found += [f"{ruleset_id}/{s}" for s in scenarios if s == name]
+    if found:
+        return f"a game is written RULESET/SCENARIO: did you mean {' or '.join(found)}?"
+    return None

@@ -140,3 +140,43 @@ def test_simulate_checks_its_outputs_before_the_games(
     run = _umpire("simulate", "sevendays/meeting-engagement", "-n", "2000", *args)
     _one_line_exit_2(run, needle)
     assert "games in" not in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("word", "needle"),
+    [
+        ("meeting-engagement", "did you mean sevendays/meeting-engagement?"),
+        ("sevendays/", "name a scenario too: sevendays/breakthrough"),
+        ("rhine", "rhine/autobahn-gap, rhine/kinzig-valley"),
+    ],
+)
+def test_a_game_named_by_half_is_answered_with_the_whole_name(word: str, needle: str) -> None:
+    _one_line_exit_2(_umpire("battle", word), f"unexpected {word!r}", needle)
+
+
+def test_rule_ids_and_win_intervals_are_whole_at_80_columns() -> None:
+    # the ids are what `why` and --rules take: an id cut to "sevendays.initiative.exhaust…"
+    # cannot be typed back
+    import os
+
+    env = {**os.environ, "COLUMNS": "80"}
+    rules = subprocess.run(
+        [sys.executable, "-m", "umpire", "rules", "sevendays"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert rules.returncode == 0 and "sevendays.initiative." in rules.stdout
+    assert "…" not in rules.stdout
+    sim = subprocess.run(
+        [sys.executable, "-m", "umpire", "simulate", "tiny/skirmish", "-n", "4", "--workers", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert sim.returncode == 0, sim.stderr
+    table = [line for line in sim.stdout.splitlines() if line.startswith("│")]
+    assert table and "…" not in sim.stdout
+    assert all(len(line) <= 80 for line in sim.stdout.splitlines())
