@@ -273,6 +273,11 @@ def _resumed(
     from umpire.terminal.session import Session
 
     saved = load_record(path)
+    if saved.entered is not None:  # outcomes typed in at a physical table
+        raise UmpireError(
+            f"{path}: a companion game (dice rolled at the table); carry it on with "
+            f"umpire companion --resume {path}"
+        )
     ruleset = get_ruleset(saved.ruleset)
     players = ruleset.meta.players
     named_game = next((a for a in args if _is_game(a)), None)
@@ -291,7 +296,16 @@ def _resumed(
     chosen = {t.partition("=")[0].strip() for t in assignments} | set(named)
     sides = {s: (given[s] if s in chosen else str(saved.players.get(s, "ai"))) for s in players}
     _side_kinds(players, [f"{s}={k}" for s, k in sides.items()], {})  # a bad saved kind: one line
-    return Session.resume(saved, console, sides), sides
+    try:
+        return Session.resume(saved, console, sides), sides
+    except UmpireError as exc:
+        raise _naming(path, exc) from None
+
+
+def _naming(path: Path, exc: UmpireError) -> UmpireError:
+    """``exc`` about the saved game at ``path``, with the file named if it was not."""
+    text = str(exc)
+    return exc if str(path) in text else UmpireError(f"{path}: {text}")
 
 
 GAME_HELP = (
@@ -304,7 +318,9 @@ GAME_HELP = (
 @app.command(context_settings=EXTRA, epilog=GAME_HELP)
 def battle(
     ctx: typer.Context,
-    seed: Annotated[int, typer.Option(help="Seed of the game's dice (reproducible).")] = 1,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the game's dice (reproducible; default 1).")
+    ] = None,
     side: Annotated[
         list[str] | None,
         typer.Option(
@@ -354,6 +370,20 @@ def battle(
     try:
         args = list(ctx.args)
         if resume is not None:
+            given = [
+                f
+                for f, v in (
+                    ("--seed", seed),
+                    ("--house-rules", house_rules),
+                    ("--rules", rules_file),
+                )
+                if v is not None
+            ]
+            if given:
+                raise UmpireError(
+                    f"{', '.join(given)}: a resumed game keeps the seed, house rules and rule "
+                    f"switches saved in {resume}"
+                )
             session, sides = _resumed(resume, args, side or [])
             game = session.game
             ruleset_id = game.record.ruleset
@@ -369,6 +399,7 @@ def battle(
             if rules_file is not None:  # rule switches, kept in the record (umpire.core.switches)
                 options = with_switches(options, load_switches(ruleset, rules_file))
             sides = _side_kinds(ruleset.meta.players, side or [], named)
+            seed = 1 if seed is None else seed
             check_seed(seed)
             if record is not None:
                 _check_writable(record)
@@ -440,7 +471,10 @@ def replay_cmd(
 
     try:
         rec = load_record(path)
-        game = replay(rec)
+        try:
+            game = replay(rec)
+        except UmpireError as exc:
+            raise _naming(path, exc) from None
         if side is not None and side not in game.ruleset.meta.players:
             sides = ", ".join(game.ruleset.meta.players)
             raise UmpireError(f"--side {side}: not a side of {rec.ruleset} ({sides})")
@@ -456,7 +490,10 @@ def replay_cmd(
             if k in data and rec.result[k] != data[k]
         }
         if mismatch:
-            raise _fail(f"{path}: replay differs from the recorded result: {mismatch}", 1)
+            words = "; ".join(
+                f"{k} recorded {saved!s}, replayed {now!s}" for k, (saved, now) in mismatch.items()
+            )
+            raise _fail(f"{path}: replay differs from the recorded result: {words}", 1)
     if as_json:
         print(json.dumps(data, indent=1))
     else:

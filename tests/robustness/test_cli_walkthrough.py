@@ -3,6 +3,7 @@ error before anything is played or written, and saved games never overwritten by
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -180,3 +181,43 @@ def test_rule_ids_and_win_intervals_are_whole_at_80_columns() -> None:
     table = [line for line in sim.stdout.splitlines() if line.startswith("│")]
     assert table and "…" not in sim.stdout
     assert all(len(line) <= 80 for line in sim.stdout.splitlines())
+
+
+def _saved_game(tmp_path: Path) -> Path:
+    path = tmp_path / "game.json"
+    run = _umpire("battle", "portable/crossroads", "--quiet", "--record", str(path))
+    assert run.returncode == 0, run.stderr
+    return path
+
+
+def test_a_resumed_game_refuses_a_new_seed_or_house_rules(tmp_path: Path) -> None:
+    path = _saved_game(tmp_path)
+    run = _umpire("battle", "--resume", str(path), "--seed", "3")
+    _one_line_exit_2(run, "--seed", "a resumed game keeps", str(path))
+
+
+def test_battle_sends_a_companion_game_to_the_companion(tmp_path: Path) -> None:
+    saved = tmp_path / "kitchen.json"
+    game = ["companion", "sevendays/capture", "--side", "nato=me", "--side", "pact=scripted"]
+    assert _umpire(*game, "--record", str(saved), stdin="quit\n").returncode == 0
+    run = _umpire("battle", "--resume", str(saved))
+    _one_line_exit_2(run, str(saved), "companion game", f"umpire companion --resume {saved}")
+
+
+def test_a_broken_saved_game_is_named_in_its_error(tmp_path: Path) -> None:
+    path = _saved_game(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["version"] = "9.9"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    for run in (_umpire("replay", str(path)), _umpire("battle", "--resume", str(path))):
+        _one_line_exit_2(run, f"{path}: ", "version 9.9")
+
+
+def test_a_replay_that_differs_says_how_in_words(tmp_path: Path) -> None:
+    path = _saved_game(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["result"]["turns"] = 99
+    path.write_text(json.dumps(data), encoding="utf-8")
+    run = _umpire("replay", "--quiet", str(path))
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "turns recorded 99, replayed " in run.stderr and "{" not in run.stderr

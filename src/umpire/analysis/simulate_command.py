@@ -152,14 +152,18 @@ def _print(
     out: Path | None,
 ) -> None:
     # fits 80 columns with two sides: each rate over its interval, headers on two lines
-    table = Table(title="Simulated games — win rates with 95% Wilson intervals", pad_edge=False)
+    table = Table(
+        title="Simulated games — win rates with 95% Wilson intervals",
+        pad_edge=False,
+        collapse_padding=True,
+    )
     if len(reports) > 1:
         table.add_column("variant", overflow="fold")
     table.add_column("games", justify="right", overflow="fold")
     for side in sides:
         table.add_column(f"{side.upper()}\nwins", justify="right", no_wrap=True)
     table.add_column("draws", justify="right", overflow="fold")
-    table.add_column("un-\nfinished", justify="right", overflow="fold")
+    table.add_column("unfinished", justify="right", overflow="fold")
     table.add_column("mean\nturns", justify="right", overflow="fold")
     table.add_column("first player\nwins", justify="right", no_wrap=True)
     for report in reports:
