@@ -250,9 +250,12 @@ def _side_kinds(
         if not sep:
             raise UmpireError(f"--side {text!r}: write SIDE=KIND, e.g. --side {players[0]}=human")
         given.append((name.strip(), kind.strip()))
+    chosen: dict[str, str] = {}
     for name, kind in given:
         if name not in sides:
             raise UmpireError(f"no side {name!r} in this ruleset; sides: {', '.join(players)}")
+        if chosen.setdefault(name, kind) != kind:
+            raise UmpireError(f"side {name} is given twice ({chosen[name]}, {kind}): say it once")
         if kind.startswith("search"):
             from umpire.agents.search import parse_spec
 
@@ -315,7 +318,9 @@ GAME_HELP = (
 )
 
 
-@app.command(context_settings=EXTRA, epilog=GAME_HELP)
+@app.command(
+    context_settings=EXTRA, epilog=GAME_HELP, options_metavar="[RULESET/SCENARIO] [OPTIONS]"
+)
 def battle(
     ctx: typer.Context,
     seed: Annotated[
@@ -572,7 +577,7 @@ def odds(
             console.print(line, markup=False)
 
 
-@app.command(context_settings=EXTRA, epilog=GAME_HELP)
+@app.command(context_settings=EXTRA, epilog=GAME_HELP, options_metavar="RULESET/SCENARIO [OPTIONS]")
 def simulate(
     ctx: typer.Context,
     n: Annotated[int, typer.Option("-n", "--games", help="Games to play.")] = 1000,

@@ -221,3 +221,19 @@ def test_a_replay_that_differs_says_how_in_words(tmp_path: Path) -> None:
     run = _umpire("replay", "--quiet", str(path))
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "turns recorded 99, replayed " in run.stderr and "{" not in run.stderr
+
+
+def test_portable_odds_read_unit_types_as_the_book_prints_them() -> None:
+    plain = _umpire(
+        "odds", "portable", "--firer", "machine_guns", "--target", "infantry", "--range", "2"
+    )
+    printed = _umpire(
+        "odds", "portable", "--firer", "Machine Guns", "--target", "Infantry", "--range", "2"
+    )
+    assert plain.returncode == 0 and printed.returncode == 0, printed.stderr
+    assert printed.stdout == plain.stdout
+
+
+def test_a_side_given_twice_is_refused() -> None:
+    run = _umpire("battle", "--side", "nato=human", "--side", "nato=ai")
+    _one_line_exit_2(run, "side nato is given twice")

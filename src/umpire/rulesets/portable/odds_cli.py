@@ -40,6 +40,9 @@ class PortableOdds:
         firer, target, range_ = values["firer"], values["target"], values["range"]
         if firer is None or target is None or range_ is None:
             raise UmpireError("give --firer, --target and --range")
+        # unit types are written in lower case with underscores ("machine_guns"); "Machine Guns"
+        # as the book prints it is read the same
+        firer, target = _type_name(str(firer)), _type_name(str(target))
         defaults = {o.option_key: o.default for o in OPTIONS}
         flags = {
             k: v
@@ -59,6 +62,10 @@ class PortableOdds:
             else:
                 lines.append(f"  {key:<14} {value}")
         return data, lines
+
+
+def _type_name(text: str) -> str:
+    return "_".join(text.strip().lower().replace("-", " ").split())
 
 
 ODDS = PortableOdds()
