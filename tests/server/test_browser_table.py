@@ -555,3 +555,46 @@ def test_the_wheel_zooms_a_drag_pans_and_neither_gives_an_order(
     assert page.get_attribute("#table", "viewBox") == home
     assert not errors, errors
     page.context.close()
+
+
+def test_the_next_activated_unit_gets_its_destinations_drawn(
+    browser: Any, live_server: LiveServer, db_path: Path
+) -> None:
+    """A user's report (2026-11-25): once a unit had been activated, the next unit of the same
+    side activated with no destinations drawn (the page kept the first one selected and drew
+    only its dots), though the orders said "N destinations marked on the table"."""
+    chooser = random.Random(0)
+    game = umpire.new_game("portable/crossroads", seed=4)
+
+    def movers(g: Game) -> set[str]:
+        return {str(a.unit) for a in g.legal_actions() if a.point is not None}
+
+    while not movers(game):  # the first unit active with somewhere to go
+        game.apply(chooser.choice(game.legal_actions()))
+    first = movers(game)
+    later = umpire.new_game("portable/crossroads", seed=4)
+    for action in game.record.actions:
+        later.apply(action)
+    steps: list[Action] = []
+    while not movers(later) or movers(later) == first:  # to the next unit's activation
+        action = chooser.choice(later.legal_actions())
+        later.apply(action)
+        steps.append(action)
+    second = movers(later)
+    assert second and second != first and later.to_act == game.to_act
+    url = live_server.url + store_game(db_path, game, hot_seat("portable"))
+    page, errors = open_table(browser, url, SIZES["laptop"])
+    page.wait_for_selector("circle.dest")
+    api = url.replace("/play/", "/api/games/").replace("/stored/", "/stored/seats/")
+    start = action_count(page)
+    for offset, action in enumerate(steps):
+        r = page.request.post(
+            api + "/actions", data={"index": start + offset, "action": action.to_dict()}
+        )
+        assert r.ok, r.text()
+    wait_for_action(page, start + len(steps))
+    wanted = sum(1 for a in later.legal_actions() if a.point is not None)
+    page.wait_for_function(
+        f"() => document.querySelectorAll('circle.dest').length === {wanted}", timeout=10_000
+    )
+    assert not errors

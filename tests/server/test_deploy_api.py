@@ -80,6 +80,7 @@ def test_sevendays_capture_free_deployment_through_the_api(client: TestClient) -
     r = client.post(seats["nato"] + "/deploy", json={"index": 1})
     assert r.status_code == 200, r.text
     assert r.json()["placed"] == 6 and r.json()["to_act"] == "pact"
+    assert r.json()["done"]  # the side is deployed (the page says so, not a count)
     nato, pact = view(client, seats["nato"]), view(client, seats["pact"])
     assert not nato["deploying"] and pact["deploying"]
     assert pact["deployment"]["zone"] == {"rects": [[0, 44, 72, 48]]}

@@ -412,4 +412,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None) -> 
     path = db or default_db_path()
     app = create_app(path, allowed_hosts=hosts_for(host), collector=True)
     print(f"Umpire web table on http://{host}:{port}/  (games in {path})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", h11_max_incomplete_event_size=65536)
+    # open pages hold a long poll (/wait): on SIGTERM they are given 2 s, not their whole poll
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        h11_max_incomplete_event_size=65536,
+        timeout_graceful_shutdown=2,
+    )

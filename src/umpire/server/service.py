@@ -672,7 +672,11 @@ class Service:
             placed = await self._work(self._deploy_for_me, live, seat)
             if not placed:
                 raise ApiError(409, "there is nothing to deploy now")
-            out = {"index": live.index, "to_act": live.game.to_act, "placed": placed}
+            # every piece of the side placed (one order may place many: Rhine's suggested
+            # set-up), or only some
+            after = views.deploy_step(live.game)
+            done = after is None or after.side != side
+            out = {"index": live.index, "to_act": live.game.to_act, "placed": placed, "done": done}
         live.notify()
         self._kick_ai(live)
         return out

@@ -61,6 +61,7 @@ class RollUnder(Chance[bool]):
                 ok,
                 visible_to=self.visible_to,
                 public=self.public,
+                under=True,  # rolled under: "need" is the most that passes
                 **self.data,
             )
         )
@@ -99,7 +100,9 @@ class HitsUnder(Chance[int]):
         hits = sum(1 for f in faces if self.hit(f))
         words = f"{self.text}: {self.count}d{self.sides} {faces}, hit on {self.number} or less: "
         words += f"{hits} hit{'s' if hits != 1 else ''}"
-        log.append(roll(self.rule, words, faces, hits, self.number, hits > 0, **self.data))
+        log.append(
+            roll(self.rule, words, faces, hits, self.number, hits > 0, under=True, **self.data)
+        )
         return hits, faces
 
     def sample(self, stream: Stream, log: list[Event]) -> int:

@@ -64,7 +64,9 @@ function fillScenarios() {
     for (const [k, text] of SEARCH_KINDS) sel.append(new Option(text, k));
     sel.value = i === 0 ? "here" : (rs.has_ai !== false ? "ai" : "here");
     const colour = (rs.side_colours || {})[side];
-    if (colour) label.style.color = colour;
+    // the side's map colour as a swatch beside its name: as text colour a dark one (Book and
+    // Gun's army, #2c3e50) was unreadable on the lobby's dark panel
+    if (colour) { label.style.borderLeft = `6px solid ${colour}`; label.style.paddingLeft = "6px"; }
     label.append(sel);
     $("sides").append(label);
   });

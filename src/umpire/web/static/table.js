@@ -48,7 +48,7 @@ function pct(p) {
 // gives them as changes to the die (+1 to the need is -1 on the die)
 function modText(m, odds) {
   const d = odds && odds.need !== undefined && !odds.results ? -m.delta : m.delta;
-  return `${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d)} ${m.why}`;
+  return `${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d)} (${m.why})`;  // "−2 (2 morale markers...)"
 }
 function modTitle(mods, odds) {
   return mods.map((m) => `${modText(m, odds)} [${m.rule}]` + (RULES[m.rule] ? `\n    ${RULES[m.rule]}` : "")).join("\n");
@@ -316,9 +316,13 @@ function render() {
   // movement: reach circles and the legal destinations the rules offer
   const sel = board.units.find((u) => u.id === S.selected);
   if (board.layout === "hex") hexIndex(board);
+  // the selected unit's destinations; with another unit selected (an enemy looked at), those
+  // of every unit that has some (the active one's), so the orders' "marked on the table" holds
+  const pointed = acts.filter((a) => a.action.point);
+  const selMoves = sel ? pointed.filter((a) => !a.action.unit || a.action.unit === sel.id) : pointed;
   const moves = S.view.deploying && !S.frame
     ? acts.filter((a) => a.action.point && a.action.unit === S.placing)  // the piece being placed
-    : acts.filter((a) => a.action.point && (!a.action.unit || a.action.unit === (sel ? sel.id : a.action.unit)));
+    : (selMoves.length ? selMoves : pointed);
   if (sel && sel.move && board.layout === "continuous" && moves.length) {
     const [x, y] = G.pt(sel.x, sel.y);
     for (const [speed, dist] of Object.entries(sel.move)) {
@@ -349,9 +353,20 @@ function render() {
   if (board.figures) drawFigures(units, board, G);
   else for (const u of order_) (board.layout === "hex" ? drawCounter : drawUnit)(units, u, G, board, ctx);
   const dests = el("g", { class: "destinations" }, svg);  // above the models: always clickable
-  for (const a of moves) {
+  // several orders to one point (a move and a rapid move to it): drawn as rings around each
+  // other, the ordinary move smallest and on top, so each can be clicked
+  const base = board.layout === "continuous" ? 0.45 : 0.16;
+  const rank = (a) => (a.action.kind === "move" ? 1 : 0);
+  const atPoint = {};
+  const ordered = [...moves].sort((p, q) => rank(p) - rank(q));
+  for (const a of ordered) { const k = a.action.point.join(","); atPoint[k] = (atPoint[k] || 0) + 1; }
+  const drawn = {};
+  for (const a of ordered) {
+    const k = a.action.point.join(",");
+    drawn[k] = (drawn[k] || 0) + 1;
+    const ring = atPoint[k] - drawn[k];  // how many are drawn on top of this one
     const [x, y] = G.pt(a.action.point[0], a.action.point[1]);
-    const dot = el("circle", { cx: x, cy: y, r: board.layout === "continuous" ? 0.45 : 0.16, class: "dest " + a.action.kind }, dests);
+    const dot = el("circle", { cx: x, cy: y, r: base * (1 + 0.6 * ring), class: "dest " + a.action.kind }, dests);
     el("title", {}, dot).textContent = a.text;
     dot.addEventListener("click", (ev) => { ev.stopPropagation(); order(a.action); });
   }
@@ -651,7 +666,10 @@ function renderStatus() {
   if (st.phase) bits.push(`Phase ${String(st.phase).replace(/_/g, " ")}`);
   if (st.segment) bits.push(`Segment ${st.segment}`);
   if (st.card) bits.push(`Card ${st.card}`);
-  if (st.vp && Object.keys(st.vp).length) bits.push("VP " + Object.entries(st.vp).map(([s, n]) => `${up(s)} ${n}`).join(" · "));
+  // a points key in words: a side's name in capitals, the rest as written ("NATO losses")
+  const sides = v.game.sides || [];
+  const words = (k) => k.split("_").map((p) => (sides.includes(p) ? up(p) : p)).join(" ");
+  if (st.vp && Object.keys(st.vp).length) bits.push("VP " + Object.entries(st.vp).map(([s, n]) => `${words(s)} ${n}`).join(" · "));
   if (st["objectives held"]) bits.push("Objectives " + Object.entries(st["objectives held"]).map(([s, n]) => `${up(s)} ${n}`).join(" · "));
   $("status").innerHTML = "";
   for (const b of bits) $("status").append(h("span", { className: "chip-stat", textContent: b }));
@@ -769,7 +787,9 @@ function renderActions() {
 
 function dieFaces(ev) {
   const span = h("span", { className: "dice" });
-  for (const d of ev.dice || []) span.append(h("span", { className: "die" + (ev.need && d >= ev.need ? " ok" : ""), textContent: d }));
+  // a roll-under (Book and Gun's d20: "need" is the most that passes) colours the low faces
+  const good = (d) => (ev.under ? d <= ev.need : d >= ev.need);
+  for (const d of ev.dice || []) span.append(h("span", { className: "die" + (ev.need && good(d) ? " ok" : ""), textContent: d }));
   return span;
 }
 
@@ -780,7 +800,7 @@ function logGroup(group) {
     const row = h("div", { className: "ev " + ev.kind + (ev.kind === "roll" ? (ev.success ? " success" : " fail") : "") });
     if (ev.kind === "roll") row.append(dieFaces(ev));
     row.append(h("span", { className: "text", textContent: ev.text }));
-    if (ev.kind === "roll" && ev.need !== null && ev.need !== undefined) row.append(h("span", { className: "need", textContent: `need ${ev.need}+` }));
+    if (ev.kind === "roll" && ev.need !== null && ev.need !== undefined) row.append(h("span", { className: "need", textContent: ev.under ? `need ${ev.need} or less` : `need ${ev.need}+` }));
     if (ev.rule) {
       const rule = h("span", { className: "rule", textContent: ev.rule });
       rule.dataset.rule = ev.rule;
@@ -830,10 +850,12 @@ function apply(v, reset) {
   S.log.push(...fresh);
   if (!S.frame) renderLog(fresh, reset);
   if (S.selected && !v.board.units.some((u) => u.id === S.selected)) S.selected = null;
-  if (!S.selected) {
-    const active = v.board.units.find((u) => u.active && u.side === v.seat.viewer);
-    if (active && v.your_turn) S.selected = active.id;
-  }
+  // the unit that has just activated is selected (its destinations are drawn for it); a
+  // unit the player clicked stays selected while the same unit is active
+  const active = v.board.units.find((u) => u.active && u.side === v.seat.viewer);
+  const activeId = active && v.your_turn ? active.id : null;
+  if (activeId && (activeId !== S.lastActive || !S.selected)) S.selected = activeId;
+  S.lastActive = activeId;
   const pieces = (v.deploying && v.deployment && v.deployment.pieces) || [];
   if (!pieces.includes(S.placing)) S.placing = pieces.length ? pieces[0] : null;
   renderStatus();
@@ -1234,7 +1256,8 @@ async function deployForMe() {
   S.busy = true;
   try {
     const r = await post("/deploy", { index: S.index });
-    toast(`Deployed ${r.placed} piece${r.placed === 1 ? "" : "s"} for you`, false);
+    toast(r.done ? "Your side is deployed (the rules' player placed the rest)"
+      : `Deployed ${r.placed} piece${r.placed === 1 ? "" : "s"} for you`, false);
     await refresh();
   } catch (e) {
     toast(`Refused: ${e.message}`);
