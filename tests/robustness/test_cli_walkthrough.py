@@ -12,6 +12,8 @@ import pytest
 
 from umpire.analysis.report import summarise
 
+from .test_cli_files import _one_line_exit_2
+
 
 def _umpire(
     *args: str, cwd: Path | None = None, stdin: str = ""
@@ -24,16 +26,6 @@ def _umpire(
         cwd=cwd,
         input=stdin,
     )
-
-
-def _one_line_exit_2(run: subprocess.CompletedProcess[str], *needles: str) -> str:
-    assert run.returncode == 2, (run.returncode, run.stderr)
-    assert "Traceback" not in run.stderr
-    lines = [line for line in run.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, run.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 @pytest.mark.parametrize("port", ["99999", "0", "-1"])
