@@ -134,4 +134,5 @@ def _fraction(value: Any) -> Any:
             return Fraction(str(value).strip())
         except (ValueError, ZeroDivisionError):
             return value  # refused by the field's type, with pydantic's message
-    return value
+    # a list or a mapping: pydantic's own fraction check lets Fraction's TypeError escape
+    raise ValueError(f"{str(value)[:40]} is not a fraction like 2/3 or 0.5")
