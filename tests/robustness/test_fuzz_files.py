@@ -328,6 +328,9 @@ def test_a_scenario_too_long_to_finish_is_refused(
     [
         # a list where a fraction goes: Fraction's TypeError escaped pydantic's check
         ("sevendays", ("break_point_fraction", "nato"), [1, 2]),
+        # an unknown profile for a transport listed after its passenger: the passenger's
+        # check looked the transport's profile up unguarded (KeyError)
+        ("sevendays", ("sides", "pact", "units", 8, "profile"), "nope"),
         # a square far off the board: naming it for the error raised IndexError
         ("portable", ("sides", "red", "units", 0, "at"), [10**6, 10**6]),
     ],
