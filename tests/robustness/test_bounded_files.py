@@ -232,3 +232,19 @@ def test_a_table_with_a_far_reaching_area_stays_small(tmp_path: Path) -> None:
         """,
     )
     assert tail == "['small', 'everywhere'] ['everywhere']", tail
+
+
+def test_the_alias_budget_counts_only_what_aliases_add(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The budget is on the values aliases add, not on the file's own: a long file with an
+    ampersand in its text and no alias loads whatever its length (here with a budget of 100)."""
+    from umpire.core import datafiles
+    from umpire.core.errors import DataFileError
+
+    monkeypatch.setattr(datafiles, "MAX_EXPANDED_VALUES", 100)
+    plain = "note: R&D\nxs: [" + ", ".join(["1"] * 1000) + "]\n"
+    assert len(datafiles.parse_yaml(plain, "plain.yaml")["xs"]) == 1000
+    small = "a: &a [1, 2, 3]\nb: [*a, *a]\n" + plain.removeprefix("note: R&D\n")
+    assert datafiles.parse_yaml(small, "small.yaml")["b"] == [[1, 2, 3], [1, 2, 3]]
+    big = "a: &a [" + ", ".join(["1"] * 60) + "]\nb: [*a, *a]\n"  # adds 2 x 61 values
+    with pytest.raises(DataFileError, match=r"^big.yaml: YAML aliases add more than 100 values$"):
+        datafiles.parse_yaml(big, "big.yaml")
