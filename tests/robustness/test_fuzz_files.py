@@ -321,3 +321,33 @@ def test_a_scenario_too_long_to_finish_is_refused(
         LOADERS[ruleset](path)
     assert str(caught.value).startswith(f"{path}: {field}"), str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "where", "value"),
+    [
+        # a list where a fraction goes: Fraction's TypeError escaped pydantic's check
+        ("sevendays", ("break_point_fraction", "nato"), [1, 2]),
+        # an unknown profile for a transport listed after its passenger: the passenger's
+        # check looked the transport's profile up unguarded (KeyError)
+        ("sevendays", ("sides", "pact", "units", 8, "profile"), "nope"),
+        # a square far off the board: naming it for the error raised IndexError
+        ("portable", ("sides", "red", "units", 0, "at"), [10**6, 10**6]),
+    ],
+    ids=str,
+)
+def test_values_the_fuzz_found(
+    tmp_path: Path, ruleset: str, where: tuple[Any, ...], value: Any
+) -> None:
+    """Values that replaced one location of a shipped scenario file and gave a traceback
+    (found by replacing every location of every shipped file with each hostile value)."""
+    document = yaml.safe_load(SCENARIOS[ruleset][0].read_text(encoding="utf-8"))
+    parent = document
+    for key in where[:-1]:
+        parent = parent[key]
+    parent[where[-1]] = value
+    path = _fresh(tmp_path, ".yaml")
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    with pytest.raises(UmpireError) as caught:
+        LOADERS[ruleset](path)
+    assert "\n" not in str(caught.value) and path.name in str(caught.value), str(caught.value)

@@ -61,10 +61,19 @@ def read_text(path: Path | str, max_bytes: int = MAX_FILE_BYTES) -> str:
         raise DataFileError(f"{source}: not UTF-8 text (byte {exc.start} cannot be read)") from exc
 
 
+MAX_EXPANDED_VALUES = 1_000_000
+"""The most values (mappings, lists and scalars) the aliases of a YAML file may add to it, each
+alias counted as a full copy of what it names. The shipped files use no anchors at all. Nine
+levels of nine aliases ("billion laughs") stand for nine to the ninth values in a few hundred
+bytes: anything that walks them (a number check, validation, a copy) would run for hours or
+fill the memory."""
+
+
 def parse_yaml(text: str, source: Path | str) -> Any:
-    """YAML text to data; bad syntax or absurd nesting is a one-line DataFileError."""
+    """YAML text to data; bad syntax, absurd nesting, or aliases that hold themselves or add
+    more than :data:`MAX_EXPANDED_VALUES` values is a one-line DataFileError."""
     try:
-        return yaml.load(text, Loader=_LOADER)
+        data = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" line {mark.line + 1}" if mark is not None else ""
@@ -73,6 +82,40 @@ def parse_yaml(text: str, source: Path | str) -> Any:
         raise DataFileError(f"{source}: nested too deeply") from exc
     except ValueError as exc:  # e.g. an integer beyond Python's digit limit
         raise DataFileError(f"{source}: {exc}") from exc
+    if "&" in text:  # an alias needs an anchor: without one every value is read once
+        _check_aliases(data, source)
+    return data
+
+
+def _check_aliases(data: Any, source: Path | str) -> None:
+    """Refuse (one-line DataFileError) a YAML document whose aliases make a loop (a list or
+    mapping that holds itself) or add more than :data:`MAX_EXPANDED_VALUES` values to the
+    values as read. Each list or mapping is sized once (depth first, without recursion), so
+    the check costs the values as read, not as expanded."""
+    sizes: dict[int, int] = {}  # id of a list or mapping -> the values it stands for, expanded
+    read = 0  # the values as read: each list or mapping once, with its scalars
+    open_ids: set[int] = set()  # the lists and mappings being sized (the path from the top)
+    stack: list[tuple[Any, bool]] = [(data, False)] if isinstance(data, dict | list) else []
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        children = list(node.values()) if isinstance(node, dict) else node
+        if children_done:
+            open_ids.discard(key)
+            sizes[key] = 1 + sum(sizes.get(id(c), 1) for c in children)
+            read += 1 + sum(1 for c in children if not isinstance(c, dict | list))
+            # the values read so far include all this one holds: more than the budget beyond
+            # them is more than the budget beyond the whole file
+            if sizes[key] - read > MAX_EXPANDED_VALUES:
+                raise DataFileError(
+                    f"{source}: YAML aliases add more than {MAX_EXPANDED_VALUES:,} values"
+                )
+        elif key in open_ids:
+            raise DataFileError(f"{source}: a YAML alias names a value that holds it (a loop)")
+        elif key not in sizes:
+            open_ids.add(key)
+            stack.append((node, True))
+            stack += [(c, False) for c in children if isinstance(c, dict | list)]
 
 
 def parse_json(text: str, source: Path | str) -> Any:

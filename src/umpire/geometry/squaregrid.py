@@ -130,8 +130,11 @@ def toward(target: Square, source: Square) -> Square:
 
 
 def label(square: Square) -> str:
-    """A chessboard-style name: column letter and row number from 1, e.g. ``(2, 3)`` -> ``C4``."""
+    """A chessboard-style name: column letter and row number from 1, e.g. ``(2, 3)`` -> ``C4``;
+    a square no such name reaches (a column past ZZ, a row before 1) as ``(x, y)``."""
     x, y = square
+    if not (0 <= x < 26 * 27 and y >= 0):
+        return f"({x}, {y})"
     letters = string.ascii_uppercase
     col = letters[x] if x < 26 else letters[x // 26 - 1] + letters[x % 26]
     return f"{col}{y + 1}"

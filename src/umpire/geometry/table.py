@@ -163,15 +163,15 @@ class Table:
             shapely.STRtree([a.polygon for a in self._block_areas]) if self._block_areas else None
         )
         self._areas_at_cache: dict[Vec, tuple[Area, ...]] = {}
-        self._area_cells = _area_cells(self.areas)
+        self._area_cells, self._wide_areas = _area_cells(self.areas, self.width, self.height)
         self._entries_cache: dict[tuple[float, ...], list[Entry]] = {}
         self._blocked_cache: dict[tuple[Vec, Vec], bool] = {}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         _load_shapely()  # a table read back from a pickle made by another process
         self.__dict__.update(state)
-        if "_area_cells" not in state:  # pickled before the areas were bucketed
-            self._area_cells = _area_cells(self.areas)
+        if "_wide_areas" not in state:  # pickled before the buckets kept to the table
+            self._area_cells, self._wide_areas = _area_cells(self.areas, self.width, self.height)
         if "_block_tree" not in state:  # pickled before the blocking areas had their index
             self._block_areas = tuple(a for a in self._sight_areas if a.kind.blocks_los)
             self._block_tree = (
@@ -194,9 +194,13 @@ class Table:
         key = (x, y)
         found = self._areas_at_cache.get(key)
         if found is None:
-            # only the areas whose bounds reach the point's cell, in table order
-            near = self._area_cells.get((math.floor(x / AREA_CELL), math.floor(y / AREA_CELL)), ())
-            found = tuple(a for a in near if a.contains(x, y))
+            if self._wide_areas or not (0.0 <= x <= self.width and 0.0 <= y <= self.height):
+                # off the table (no buckets there), or an area too wide to bucket: every area
+                found = tuple(a for a in self.areas if a.contains(x, y))
+            else:
+                # only the areas whose bounds reach the point's cell, in table order
+                cell = (math.floor(x / AREA_CELL), math.floor(y / AREA_CELL))
+                found = tuple(a for a in self._area_cells.get(cell, ()) if a.contains(x, y))
             if len(self._areas_at_cache) > 50_000:
                 self._areas_at_cache.clear()
             self._areas_at_cache[key] = found
@@ -379,20 +383,50 @@ class Table:
         return out
 
 
+MAX_TABLE_INCHES = 1_000.0
+"""The widest and deepest table, and the furthest any coordinate of a scenario file may lie
+from the origin either way, in inches, that the loaders accept (the shipped tables are at most
+72" wide; the benchmark of 104 units lays out 288")."""
 AREA_CELL = 6.0  # inches: the side of a cell of a table's buckets of terrain areas
+MAX_AREA_CELLS = 1024
+"""The most cells one area is bucketed in (a 192" square): a larger area is "wide", and while
+a table has one every point looks at every area. No table of a shipped scenario has one; the
+bound keeps the buckets a few entries per area whatever a file says (a corner 2**64 inches
+off once asked for 10**35 cells)."""
 
 
-def _area_cells(areas: tuple[Area, ...]) -> dict[tuple[int, int], tuple[Area, ...]]:
-    """Each cell (of side ``AREA_CELL``) that an area's bounding box reaches -> those areas,
-    in table order: a point lies in an area only if it lies in its bounding box, and then in
-    one of the cells the box reaches (the same floor of the same division on both sides)."""
+def _cell_span(low: float, high: float, size: float) -> range:
+    """The cells (of side ``AREA_CELL``) from ``low`` to ``high`` that lie on a table side of
+    ``size`` inches: beyond its edges there are none (a point there looks at every area)."""
+    last = math.floor(size / AREA_CELL)
+
+    def cell(v: float) -> int:  # written out so that 1e300 or an infinity is no huge range
+        return 0 if not v > 0.0 else last if v >= size else min(math.floor(v / AREA_CELL), last)
+
+    return range(cell(low), cell(high) + 1)
+
+
+def _area_cells(
+    areas: tuple[Area, ...], width: float, height: float
+) -> tuple[dict[tuple[int, int], tuple[Area, ...]], tuple[Area, ...]]:
+    """Each cell of the table (of side ``AREA_CELL``) that an area's bounding box reaches ->
+    those areas, in table order: a point on the table lies in an area only if it lies in its
+    bounding box, and then in one of the cells the box reaches (the same floor of the same
+    division on both sides). With them, the wide areas: those that would fill more than
+    :data:`MAX_AREA_CELLS` cells, not bucketed."""
     cells: dict[tuple[int, int], list[Area]] = {}
+    wide: list[Area] = []
     for area in areas:
         x0, y0, x1, y1 = area.bbox
-        for i in range(math.floor(x0 / AREA_CELL), math.floor(x1 / AREA_CELL) + 1):
-            for j in range(math.floor(y0 / AREA_CELL), math.floor(y1 / AREA_CELL) + 1):
+        columns, rows = _cell_span(x0, x1, width), _cell_span(y0, y1, height)
+        # (stop - start, not len: a range past sys.maxsize has no len)
+        if (columns.stop - columns.start) * (rows.stop - rows.start) > MAX_AREA_CELLS:
+            wide.append(area)
+            continue
+        for i in columns:
+            for j in rows:
                 cells.setdefault((i, j), []).append(area)
-    return {key: tuple(found) for key, found in cells.items()}
+    return {key: tuple(found) for key, found in cells.items()}, tuple(wide)
 
 
 def _segments(segments: Sequence[tuple[Vec, Vec]]) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import (
     BaseModel,
@@ -18,13 +18,19 @@ from pydantic import (
 
 from umpire.core.datafiles import format_validation_error, load_yaml
 from umpire.core.errors import DataFileError, UnknownScenarioError
+from umpire.geometry.table import MAX_TABLE_INCHES
 
 if TYPE_CHECKING:
     from umpire.rulesets.bookgun.tables import Tables
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
-Point = tuple[float, float]
-Rect = tuple[float, float, float, float]
+# Every coordinate of a scenario file, in inches, is a finite number within MAX_TABLE_INCHES
+# (1,000) either way, and so is the table's width and depth; the shipped tables are at most
+# 48" across. A shape reaching further is a mistake in the file (a corner at 1e300 once made
+# the table bucket its terrain into some 10**600 grid cells).
+Inches = Annotated[float, Field(ge=-MAX_TABLE_INCHES, le=MAX_TABLE_INCHES, allow_inf_nan=False)]
+Point = tuple[Inches, Inches]
+Rect = tuple[Inches, Inches, Inches, Inches]
 GRENADIER_ROUNDS = 6  # spec §4.1 weapons table: 40 mm grenade launcher, 6 rounds per grenadier
 
 
@@ -328,15 +334,15 @@ class VictorySpec(_Model):
 
 class IedSpec(_Model):
     sites: list[Point] = Field(min_length=1)
-    trigger: float = Field(default=3.0, gt=0)
+    trigger: float = Field(default=3.0, gt=0, le=MAX_TABLE_INCHES)
 
 
 class ScenarioSpec(_Model):
     id: str
     title: str
     briefing: str = ""
-    width: float = Field(gt=0)
-    height: float = Field(gt=0)
+    width: float = Field(gt=0, le=MAX_TABLE_INCHES)
+    height: float = Field(gt=0, le=MAX_TABLE_INCHES)
     turns: int = Field(ge=1, le=30)  # bounded: a game ends far below the action cap
     roe: Literal[1, 2, 3, 4] = 3
     # bookgun.weather.visibility / bookgun.los.dark / bookgun.move.weather
@@ -354,7 +360,9 @@ class ScenarioSpec(_Model):
     buildings: list[BuildingSpec] = Field(default_factory=list)
     sites: list[SiteSpec] = Field(default_factory=list)
     cache_rooms: list[str] = Field(default_factory=list)
-    dummies: int = Field(default=0, ge=0)
+    # bounded: the game deals out one marker per dummy (bookgun.conceal.markers allows one per
+    # two real markers; the shipped scenarios give 2)
+    dummies: int = Field(default=0, ge=0, le=50)
     # bookgun.lead.cinc (p.8): the leaders each side may name as its Commander-in-Chief. A list
     # is the army's (the form of the first scenario files); per side it is a mapping
     # {army: [...], insurgents: [...]}. A side with three or more basic units that the field

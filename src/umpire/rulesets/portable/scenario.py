@@ -117,6 +117,8 @@ def _check(spec: ScenarioSpec, source: Path, optional: dict[str, bool]) -> None:
 
     terrain: dict[Square, str] = {}
     for i, t in enumerate(spec.terrain):
+        for k, corner in enumerate(t.rect or ()):  # before its squares are listed
+            inside(corner, f"terrain.{i}.rect.{k}")
         for sq in t.all_squares():
             inside(sq, f"terrain.{i}")
             terrain[sq] = t.kind

@@ -260,7 +260,8 @@ class CSSpec(Closed):
     side: Side
     nation: str
     type: Literal["artillery", "helicopter"]
-    count: NotNegative
+    # bounded: the game lays out one marker per count (the shipped scenarios give at most 9)
+    count: Annotated[int, Check(ge=0, le=99)]
     from_turn: AtLeastOne = 1
 
 

@@ -118,10 +118,18 @@ class Scenario:
     ) -> None:
         """Rule sevendays.transport.capacity: a passenger starts in a transport with room."""
         where = f"{self.source}: field sides.{side}.units.{index}.embarked_in"
-        carrier = next((u for u in side_spec.units if u.id == unit.embarked_in), None)
-        if carrier is None:
+        found = next(
+            ((k, u) for k, u in enumerate(side_spec.units) if u.id == unit.embarked_in), None
+        )
+        if found is None:
             raise DataFileError(f"{where}: no unit {unit.embarked_in!r} on this side")
-        carrier_profile = orbat.profile(carrier.profile)
+        carrier_index, carrier = found
+        try:  # a transport listed after its passenger has not had its profile checked yet
+            carrier_profile = orbat.profile(carrier.profile)
+        except KeyError as exc:
+            raise DataFileError(
+                f"{self.source}: field sides.{side}.units.{carrier_index}.profile: {exc.args[0]}"
+            ) from exc
         traits = carrier_profile.traits
         seats = 2 if "apc_plus" in traits else 1 if traits & {"apc", "apc_minus"} else 0
         riders = sum(1 for u in side_spec.units if u.embarked_in == carrier.id)

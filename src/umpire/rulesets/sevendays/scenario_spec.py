@@ -7,21 +7,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from umpire.geometry.table import MAX_TABLE_INCHES
 from umpire.rulesets.sevendays.config import MAX_TURNS
 from umpire.rulesets.sevendays.orbat import Orbat
+
+# Every length and coordinate of a scenario file, in inches, is a finite number within
+# MAX_TABLE_INCHES (1,000) either way; the shipped tables are 72" x 48" and the widest
+# benchmark table 288". A shape reaching further is a mistake in the file (a corner at 2**64
+# once made the table bucket its terrain into some 10**35 grid cells).
+Inches = Annotated[float, Field(ge=-MAX_TABLE_INCHES, le=MAX_TABLE_INCHES, allow_inf_nan=False)]
+Point = tuple[Inches, Inches]
 
 
 class TerrainSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str
     kind: str
-    polygon: list[tuple[float, float]] | None = None
-    rect: tuple[float, float, float, float] | None = None
-    circle: tuple[tuple[float, float], float] | None = None
+    polygon: list[Point] | None = None
+    rect: tuple[Inches, Inches, Inches, Inches] | None = None
+    circle: tuple[Point, Inches] | None = None
 
     @model_validator(mode="after")
     def _one_shape(self) -> TerrainSpec:
@@ -34,21 +42,21 @@ class TerrainSpec(BaseModel):
 class RoadSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str
-    path: list[tuple[float, float]] = Field(min_length=2)
-    width: float = 2.0
+    path: list[Point] = Field(min_length=2)
+    width: Inches = 2.0
 
 
 class Objective(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str
-    at: tuple[float, float]
+    at: Point
 
 
 class UnitSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     profile: str
-    at: tuple[float, float]
+    at: Point
     commander: bool = False
     hidden: bool = False  # deploys as a hidden marker (sevendays.scenario.hidden_deployment)
     dug_in: bool = False  # dug in and waiting (sevendays.scenario.dug_in)
@@ -69,8 +77,8 @@ class SideSpec(BaseModel):
 
 class TableSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    width: float = Field(gt=0)
-    height: float = Field(gt=0)
+    width: float = Field(gt=0, le=MAX_TABLE_INCHES)
+    height: float = Field(gt=0, le=MAX_TABLE_INCHES)
 
 
 class ScenarioSpec(BaseModel):
@@ -134,4 +142,5 @@ def _fraction(value: Any) -> Any:
             return Fraction(str(value).strip())
         except (ValueError, ZeroDivisionError):
             return value  # refused by the field's type, with pydantic's message
-    return value
+    # a list or a mapping: pydantic's own fraction check lets Fraction's TypeError escape
+    raise ValueError(f"{str(value)[:40]} is not a fraction like 2/3 or 0.5")
