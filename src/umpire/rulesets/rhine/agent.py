@@ -838,20 +838,7 @@ class RhineScripted:
             s += 0.4 * terrain + 0.6 * n_friends
             found = (mine, mine_strength, threat, s, s + 0.8, s + -1.5)
         else:
-            # _nato_base, written out
-            near = self._near.get(h)
-            if near is None:
-                self._near.update(nearest_enemy(w, enemy))
-                near = self._near[h]
-            s = 1.0 * terrain - 0.5 * abs(near - 2)
-            spearhead = self._near.get("spearhead")
-            if spearhead is None:
-                spearhead = self._near["spearhead"] = min(map(w.column, enemy), default=99)
-            if col > spearhead:
-                s -= 1.5 * (col - spearhead)  # cut off behind the enemy: fall back
-            if h in w.city_of and board.control.get(h) != "pact":
-                s += 3.0 if n_friends < 2 else 0.5
-            west = 12 - col
+            s, west = self._nato_base(w, board, h, terrain, n_friends, enemy, col)
             calm = s + 0.05 * west
             found = (mine, mine_strength, threat, calm, calm, (s - 3.0) + 0.05 * west)
         self._hexes[h] = found
