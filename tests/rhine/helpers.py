@@ -1,10 +1,13 @@
-"""Positions built by hand for rule tests."""
+"""Positions built by hand for rule tests, and whole games played through."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from umpire.core.game import Game
+from umpire.play import LazyActions
 from umpire.rulesets.rhine import RULESET
+from umpire.rulesets.rhine.agent import RhineScripted
 from umpire.rulesets.rhine.ruleset import world
 from umpire.rulesets.rhine.state import RhineState
 
@@ -44,3 +47,15 @@ def take_suggested_setup(game: Any) -> None:
     for side in ("nato", "pact"):
         assert game.to_act == side
         game.apply(Action("setup_suggested"))
+
+
+def play_scripted(scenario: str, seed: int) -> Game:
+    """``scenario`` played to its end by the scripted players, as ``play_out`` hands them the
+    legal actions (listed only if a player looks at them)."""
+    game = Game(RULESET, scenario, seed)
+    agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
+    while not game.is_over:
+        side = game.to_act
+        assert side is not None
+        game.apply(agents[side].choose(game.view(side), LazyActions(game)))
+    return game

@@ -18,11 +18,8 @@ from typing import Any
 
 import pytest
 
-from umpire.core.game import Game
-from umpire.play import LazyActions
-from umpire.rulesets.rhine import RULESET
+from tests.rhine.helpers import play_scripted
 from umpire.rulesets.rhine import agent as A
-from umpire.rulesets.rhine.agent import RhineScripted
 from umpire.rulesets.rhine.model import World, world_for
 
 
@@ -58,12 +55,7 @@ def test_nato_near_is_the_plain_count_over_whole_games(
 
     monkeypatch.setattr(A, "nato_near", both)
     for seed in seeds:
-        game = Game(RULESET, scenario, seed)
-        agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
-        while not game.is_over:
-            side = game.to_act
-            assert side is not None
-            game.apply(agents[side].choose(game.view(side), LazyActions(game)))
+        play_scripted(scenario, seed)
     assert asked  # the refugee decisions were made
 
 
@@ -97,12 +89,7 @@ def test_nearest_enemy_is_the_plain_least_distance_over_whole_games(
         return got
 
     monkeypatch.setattr(A, "nearest_enemy", both)
-    game = Game(RULESET, scenario, seed)
-    agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
-    while not game.is_over:
-        side = game.to_act
-        assert side is not None
-        game.apply(agents[side].choose(game.view(side), LazyActions(game)))
+    play_scripted(scenario, seed)
     assert len(asked) >= 5  # NATO weighed hexes in several movement phases
 
 

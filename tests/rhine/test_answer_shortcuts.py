@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.rhine.helpers import play_scripted
 from umpire.core.game import Game
-from umpire.play import LazyActions
 from umpire.rulesets.rhine import RULESET
 from umpire.rulesets.rhine import rules as R
 from umpire.rulesets.rhine.agent import RhineScripted
@@ -67,15 +67,6 @@ def plain_destinations(
     return dests, cells, costs
 
 
-def play(scenario: str, seed: int) -> None:
-    game = Game(RULESET, scenario, seed)
-    agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
-    while not game.is_over:
-        side = game.to_act
-        assert side is not None
-        game.apply(agents[side].choose(game.view(side), LazyActions(game)))
-
-
 @pytest.mark.parametrize(
     ("scenario", "seeds"), [("autobahn-gap", (60, 61)), ("kinzig-valley", (62,))]
 )
@@ -114,7 +105,7 @@ def test_destinations_are_the_plain_loops_over_whole_games(
     R._ANSWERS.clear()  # every listing worked out, none remembered from an earlier test
     R._WINNERS.clear()
     for seed in seeds:
-        play(scenario, seed)
+        play_scripted(scenario, seed)
     assert len(asked) > 30 * len(seeds)  # the listings were made here
     if scenario == "autobahn-gap":
         assert exits > 0  # and the exit was among them (its scenario has an exit column)

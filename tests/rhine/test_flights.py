@@ -17,11 +17,8 @@ from typing import Any
 
 import pytest
 
-from umpire.core.game import Game
-from umpire.play import LazyActions
-from umpire.rulesets.rhine import RULESET
+from tests.rhine.helpers import play_scripted
 from umpire.rulesets.rhine import rules as R
-from umpire.rulesets.rhine.agent import RhineScripted
 from umpire.rulesets.rhine.model import World
 
 
@@ -145,10 +142,5 @@ def test_flights_are_the_heaps_over_whole_games(
     monkeypatch.setattr(R, "flights", both)
     R._ANSWERS.clear()  # every listing worked out here
     for seed in seeds:
-        game = Game(RULESET, scenario, seed)
-        agents = {s: RhineScripted(s, seed) for s in RULESET.meta.players}
-        while not game.is_over:
-            side = game.to_act
-            assert side is not None
-            game.apply(agents[side].choose(game.view(side), LazyActions(game)))
+        play_scripted(scenario, seed)
     assert len(asked) >= 2 * len(seeds)  # flights were listed
