@@ -292,6 +292,20 @@ def test_killed_or_captured_reveals_him_wounded_does_not() -> None:
     assert any("(the Commander-in-Chief)" in e.text for e in events)
 
 
+def _fight_until_captured(
+    s: BookGunState, charger: str, target: str, figure: str, tries: int
+) -> tuple[BookGunState, list[Event]]:
+    """The first of ``tries`` dice streams in which ``charger``'s fight with ``target`` ends
+    with ``figure`` captured: that fight's state and events."""
+    for seed in range(tries):
+        t = s.clone()
+        t.rng = RandomStream(seed)
+        events = combat.fight(t, t.units[charger], t.units[target])
+        if t.figures[figure].status == CAPTURED:
+            return t, events
+    raise AssertionError(f"no fight in {tries} ended with {figure} captured")
+
+
 def test_a_captured_commander_is_revealed() -> None:
     """p.8 / bookgun.capture: a Commander-in-Chief wounded in close combat with no fit friend
     left is captured, and his capture reveals him (the first seed where the fight ends so)."""
@@ -302,14 +316,7 @@ def test_a_captured_commander_is_revealed() -> None:
     hq.concealed, hq.marker = False, None
     _place(s, "group-hq", 20.0, 20.0)
     _place(s, "team-a", 18.0, 19.0)
-    for seed in range(300):
-        t = s.clone()
-        t.rng = RandomStream(seed)
-        events = combat.fight(t, t.units["team-a"], t.units["group-hq"])
-        if t.figures["gl"].status == CAPTURED:
-            break
-    else:
-        raise AssertionError("no fight in 300 ended in the capture")
+    t, events = _fight_until_captured(s, "team-a", "group-hq", "gl", 300)
     capture = next(e for e in events if e.kind == "capture")
     assert capture.text == "Group leader is captured (the Commander-in-Chief)"
     assert capture.visible_to is None
@@ -329,14 +336,7 @@ def test_a_commander_captured_with_his_routed_unit_is_revealed() -> None:
     _place(s, "team-a", 20.0, 18.5)
     s.units["cell-3"].status = "routed"
     s.units["cell-3"].routed_turn = s.flow.turn
-    for seed in range(60):
-        t = s.clone()
-        t.rng = RandomStream(seed)
-        events = combat.fight(t, t.units["team-a"], t.units["cell-3"])
-        if t.figures["c3-l"].status == CAPTURED:
-            break
-    else:
-        raise AssertionError("no charge in 60 closed on the routed cell")
+    t, events = _fight_until_captured(s, "team-a", "cell-3", "c3-l", 60)
     capture = next(e for e in events if e.kind == "capture" and e.get("figure") == "c3-l")
     assert capture.text == "Cell 3 leader is captured (routed) (the Commander-in-Chief)"
     assert capture.visible_to is None
