@@ -69,10 +69,15 @@ class Job:
         return out
 
 
-def game_seeds(seed: int, n: int) -> list[int]:
-    """The seed of each game: the first word of each ``SeedSequence(seed).spawn(n)`` child."""
+def check_master_seed(seed: int) -> None:
+    """A master seed ``SeedSequence`` takes (0 or more), or a one-line error."""
     if seed < 0:
         raise UmpireError(f"--seed {seed}: must be 0 or more")
+
+
+def game_seeds(seed: int, n: int) -> list[int]:
+    """The seed of each game: the first word of each ``SeedSequence(seed).spawn(n)`` child."""
+    check_master_seed(seed)
     children = np.random.SeedSequence(seed).spawn(n)
     return [int(c.generate_state(1, dtype=np.uint32)[0]) for c in children]
 

@@ -22,7 +22,7 @@ from rich.progress import (
 from rich.table import Table
 
 from umpire.analysis.report import check_outputs, summarise, write_comparison, write_outputs
-from umpire.analysis.simulate import Job, run, sides_of
+from umpire.analysis.simulate import Job, check_master_seed, run, sides_of
 from umpire.analysis.sweep import variants
 from umpire.core.errors import UmpireError
 from umpire.core.game import new_game
@@ -68,8 +68,7 @@ def simulate_command(
         if name not in ruleset.meta.players:
             raise UmpireError(f"no side {name!r}; sides: {', '.join(ruleset.meta.players)}")
     workers = workers or os.cpu_count() or 1
-    if seed < 0:
-        raise UmpireError(f"--seed {seed}: must be 0 or more")
+    check_master_seed(seed)  # before the games, as the outputs below
     if out is not None:  # before the games, not after them
         check_outputs(out, table_format)
     base = Job(game_id, n=n, seed=seed, options=options, agents=agents)

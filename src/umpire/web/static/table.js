@@ -18,6 +18,7 @@ const S = {
   frame: null,     // a replay frame while replaying
   busy: false,
   placing: null,   // the piece to place at a deployment step (deployment.pieces)
+  lastActive: null,  // the viewer's unit active at the last view (a new one is selected)
 };
 
 // -- helpers ------------------------------------------------------------------------------------
